@@ -29,6 +29,7 @@ import yaml
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 from test_reports_github import parse as parse_annotations
 from warmcli import served_python
 
@@ -236,7 +237,7 @@ def test_read_inputs_splits_lists_and_parses_booleans() -> None:
     assert argv.count("--enable") == 3 and argv[-1] == "--dry-run"
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("env", "message"),
     [
         ({"INPUT_PATCH": "p"}, "the 'packet' input is needed with the other one"),

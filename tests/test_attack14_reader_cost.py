@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify import agentreads
 from gatekeeper.classify.jobshapes import jjb_shape
@@ -27,7 +27,7 @@ N = 60_000
 ANNOTATED = 8_000  # 40,000 characters: 19 CPU-s on 5f409af, growing with the square of the length
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "# renovate: " + "a=b=c" * ANNOTATED + " :",
     "# renovate " + "a=b=c" * ANNOTATED + " :",
     "# renovate: " + "=" * ANNOTATED * 4 + " x",
@@ -51,7 +51,7 @@ def test_renovate_annotations_still_read() -> None:
     assert tools.annotation("# renovate later: a=b") is None
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     "{%" * N, "{#" * N + "#}", "{% x %}" * N, "{%#}{#%}" * N, "{#" + "{%x%}" * N, "{{ " * N + "==1.0",
 ])
 def test_jinja_tags_in_requirements_are_read_in_linear_time(text: str) -> None:
@@ -65,7 +65,7 @@ def test_jinja_tags_in_requirements_are_read_in_linear_time(text: str) -> None:
     assert time.process_time() - started < 3
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     "- job:\n" * N, "- job:\n  name: x\n" * N, "- job: " + " " * N + "x\n  builders:\n",
     "- job:\n" + " " * N + "x\n", "job" * N,
 ])
@@ -75,7 +75,7 @@ def test_jenkins_job_builder_items_are_read_in_linear_time(text: str) -> None:
     assert time.process_time() - started < 3
 
 
-@pytest.mark.parametrize("text", ["@" * N, " @a" * N, "@" + "a/" * N, "`@" * N])
+@each_case("text", ["@" * N, " @a" * N, "@" + "a/" * N, "`@" * N])
 def test_agent_imports_are_read_in_linear_time(text: str) -> None:
     started = time.process_time()
     list(agentreads._imports(text))

@@ -21,6 +21,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 from tests.conftest import REPO_ROOT
@@ -44,12 +45,12 @@ NAMED = {
 VARIANTS = [(f"{folder}/{name}", bucket) for folder in FOLDERS for name, bucket in NAMED.items()]
 
 
-@pytest.mark.parametrize(("path", "bucket"), VARIANTS)
+@each_case(("path", "bucket"), VARIANTS)
 def test_a_nested_vendored_folder_never_lowers_ci_or_iac_by_path(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "plugins/physics/third_party/box2d/src/collision.c", "a/b/third-party/zlib/inflate.c",
     "web/assets/vendors/jquery/jquery.min.js", "app/static/vendors/bootstrap/css/bootstrap.css",
     "third_party/protobuf/src/message.cc", "vendor/github.com/x/y/z.go",
@@ -81,7 +82,7 @@ def test_nested_vendored_infrastructure_in_a_real_repository(git_repo: GitRepo, 
     assert {path: item.bucket for path, item in patch_files(git_repo, tmp_path).items() if path in want} == want
 
 
-@pytest.mark.parametrize("path", [".gitlab/duo/mr-review-instructions.yaml", ".gitlab/duo/mr-review-instructions.yml",
+@each_case("path", [".gitlab/duo/mr-review-instructions.yaml", ".gitlab/duo/mr-review-instructions.yml",
                                   ".gitlab/duo/chat-rules.md", ".gitlab/duo/agent-config.yml",
                                   ".github/skills/release/SKILL.md"])
 def test_agent_instructions_in_forge_folders_are_guardrails(path: str) -> None:

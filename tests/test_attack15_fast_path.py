@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo, two_commits
 from incli import run_cli, tree_gate
+from tables import each_case
 
 BLOCK = '#!/usr/bin/env -S uv run --script\n# /// script\n# requires-python = ">=3.11"\n# dependencies = [\n' \
     '#   "pywin32>=306",\n# ]\n# ///\nimport win32api\n'
@@ -68,7 +69,7 @@ _ODD_NAMES = ("packer-web.jſon", "infra/packer_base.jſon", "ci\\x/packer-a.jſ
               "Packer_Web.Json", "x.Dockerfile", "VAGRANTFILE.local", "main.TF", "home.nix")
 
 
-@pytest.mark.parametrize("path", _ODD_NAMES)
+@each_case("path", _ODD_NAMES)
 def test_the_quick_configuration_test_never_drops_a_configuration(path: str) -> None:
     from gatekeeper.classify import tfrefs
     from gatekeeper.classify.dockerrefs import is_dockerfile

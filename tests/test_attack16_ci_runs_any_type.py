@@ -17,6 +17,7 @@ import pytest
 from gitdiffs import commit_patch
 from gitrepo import two_commits
 from incli import run_cli, tree_classify, tree_gate
+from tables import each_case
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 INTERPRETERS = ("bash", "sh", "python3", "ruby", "perl", "node", "pwsh -File", "zsh")
@@ -40,7 +41,7 @@ def classified(commits: tuple[Path, str, str]) -> dict[str, dict[str, str]]:
     return tree_classify(*commits)
 
 
-@pytest.mark.parametrize("path", sorted(SCRIPTS))
+@each_case("path", sorted(SCRIPTS))
 def test_a_script_ci_runs_is_ci_whatever_its_type(classified: dict[str, dict[str, str]], path: str) -> None:
     assert (classified[path]["bucket"], classified[path]["rule"]) == ("ci", "ci.context.ci-run"), classified[path]
 

@@ -13,6 +13,7 @@ its fixture packages deps; a project's own fixtures folder (oxc's linter fixture
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import COPY_RULES
 from tests.test_classify_context import RULES
@@ -22,8 +23,8 @@ FOLDERS = ("vendored/lib", "bower_components/lib", "third_party/lib", "third-par
            "ios/Pods/Lib", "Carthage/Checkouts/lib", "src/App/wwwroot/lib/lib", "cue.mod/pkg/example.com/lib")
 
 
-@pytest.mark.parametrize("fixtures", ["fixtures", "fixture"])
-@pytest.mark.parametrize("folder", FOLDERS)
+@each_case("fixtures", ["fixtures", "fixture"])
+@each_case("folder", FOLDERS)
 def test_a_dependency_folders_fixture_packages_stay_deps(folder: str, fixtures: str) -> None:
     path = f"{folder}/{fixtures}/resolve/node_modules/dep/index.js"
     match = RULES.match(path)

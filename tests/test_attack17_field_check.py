@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
+from tables import each_case
 
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.field_check import field_issues
@@ -46,7 +46,7 @@ SLIPS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SLIPS))
+@each_case("name", sorted(SLIPS))
 def test_misspellings_are_refused(name: str) -> None:
     body, extra = SLIPS[name]
     assert issues(name, body, extra), name
@@ -199,6 +199,6 @@ CUSTOM = {"owners": {"protected_prefixes": ["infra/"]}, "model": {"allowed": ["c
           "kinds": {"blocked": ["ClusterRole"]}}
 
 
-@pytest.mark.parametrize("name", sorted(POLICIES))
+@each_case("name", sorted(POLICIES))
 def test_ordinary_custom_policies_are_accepted(name: str) -> None:
     assert issues(name, POLICIES[name], params=CUSTOM) == []

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.model import ClassifiedFile
 from tests.gitrepo import GitRepo, two_commits
@@ -69,7 +70,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ClassifiedFile]
     return tree_files(repo)
 
 
-@pytest.mark.parametrize("path", sorted(RUN))
+@each_case("path", sorted(RUN))
 def test_vendored_script_ci_runs_is_ci(files: dict[str, ClassifiedFile], path: str) -> None:
     item = files[path]
     assert (item.bucket, item.rule) == ("ci", "ci.context.ci-run"), item
@@ -89,7 +90,7 @@ def test_vendored_files_nothing_runs_stay_deps(files: dict[str, ClassifiedFile],
     assert (item.bucket, item.rule) == ("deps", rule), item
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     ".github/actions/Sign.framework/sign.sh", ".github/scripts/Tools.framework/release.py",
     ".github/workflows/Deploy.framework/deploy.yml", ".gitea/actions/Notary.framework/run.sh",
     ".forgejo/scripts/Upload.framework/upload.sh",
@@ -127,7 +128,7 @@ def test_composite_actions_script_in_a_framework_folder_is_ci_from_the_patch(git
         assert files[".github/actions/Sign.framework/sign.sh"].bucket == "ci"
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "deploy/assets/packages/app/files/app.conf", "infra/web/assets/packages/proxy/nginx.conf",
     "charts/shop/assets/packages/config/templates/configmap.yaml", "terraform/assets/packages/boot/startup.ps1",
 ])

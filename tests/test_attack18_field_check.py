@@ -9,7 +9,7 @@ otherwise. The same calls with correct keys pass.
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 
 from tests.test_attack17_field_check import issues
 
@@ -29,7 +29,7 @@ SLIPS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SLIPS))
+@each_case("name", sorted(SLIPS))
 def test_misspelt_key_lists_are_refused(name: str) -> None:
     assert issues(name, SLIPS[name]), name
 

@@ -7,6 +7,7 @@ gate. Inside a forge's folder every file is what its jobs run: ci."""
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 
 from tests.test_classify_context import RULES
 
@@ -15,7 +16,7 @@ FORGED = [f"{forge}/{rest}" for forge in (".github", ".gitea", ".forgejo") for r
     "actions/build/vendored/tool/run.py", "actions/web/bower_components/lib/index.js")]
 
 
-@pytest.mark.parametrize("path", FORGED)
+@each_case("path", FORGED)
 def test_installed_code_inside_a_forge_folder_is_ci(path: str) -> None:
     assert RULES.match(path).bucket == "ci", (path, RULES.match(path).rule)
 

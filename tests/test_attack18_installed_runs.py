@@ -8,6 +8,7 @@ names (`bundle install --gemfile=Gemfile`) keeps deps, as does installed code no
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 
 from gatekeeper.model import ClassifiedFile
 from tests.gitrepo import GitRepo, two_commits
@@ -63,7 +64,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ClassifiedFile]
     return tree_files(repo)
 
 
-@pytest.mark.parametrize("path", sorted(RUN))
+@each_case("path", sorted(RUN))
 def test_installed_code_ci_runs_is_ci(files: dict[str, ClassifiedFile], path: str) -> None:
     item = files[path]
     assert (item.bucket, item.rule) == ("ci", "ci.context.ci-run"), item

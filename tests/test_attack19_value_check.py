@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import POLICY_DIR
+from tables import each_case
 
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.field_check import field_issues
@@ -46,12 +47,12 @@ def _issues(body: str) -> list[str]:
             if i.file == "policies/acme/policy.rego"]
 
 
-@pytest.mark.parametrize("form", sorted(LEGIT))
+@each_case("form", sorted(LEGIT))
 def test_a_policy_s_own_values_are_not_refused(form: str) -> None:
     assert _issues(LEGIT[form]) == [], form
 
 
-@pytest.mark.parametrize("form", sorted(LEGIT))
+@each_case("form", sorted(LEGIT))
 def test_an_input_misspelling_beside_them_is_still_refused(form: str) -> None:
     found = _issues(LEGIT[form] + '\n\tsome g in input.files\n\tg.status == "modifed"')
     assert len(found) == 1 and '`status` is never "modifed"' in found[0], found

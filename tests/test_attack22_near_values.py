@@ -14,6 +14,7 @@ them), and every typo red team 24's census refuses is refused still (its tests, 
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 from test_redteam22_value_typos import _issues
 
 from gatekeeper.policy.field_check import _input_schema
@@ -23,13 +24,13 @@ from gatekeeper.policy.value_check import enums
 POLICY = 'some c in input.dependencies.changes\n\tc.name in {{"{name}"}}'
 
 
-@pytest.mark.parametrize("name", ["hatch", "match", "raven", "haven", "mocker", "batch", "watch", "rc", "ip",
+@each_case("name", ["hatch", "match", "raven", "haven", "mocker", "batch", "watch", "rc", "ip",
                                   "suntime", "vbuild", "cradle", "mother"])
 def test_a_package_name_one_first_letter_from_a_value_is_no_typo(name: str) -> None:
     assert _issues(POLICY.format(name=name)) == [], name  # refused on ca36d0b
 
 
-@pytest.mark.parametrize(("word", "value"), [
+@each_case(("word", "value"), [
     ("patc", "patch"), ("ptach", "patch"), ("mavne", "maven"), ("dcoker", "docker"), ("odcker", "docker"),
     ("sr", "src"), ("ia", "iac"), ("ic", "ci"), ("nmp", "npm"), ("delted", "deleted"), ("upgrade", "upgraded"),
     ("modifeid", "modified"), ("Docker", None), ("ocker", None),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from tests.gitrepo import two_commits
 from tests.incli import tree_gate
@@ -55,7 +56,7 @@ def test_a_dockerfile_ci_builds_there_is_reviewed(tmp_path: Path, folder: str) -
     assert code == 3, decision  # exit 0 on ca36d0b
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "node_modules/foo/test/node_modules/bar/index.js", "node_modules/foo/tests/node_modules/bar/package.json",
     "web/node_modules/foo/__tests__/x/node_modules/bar/index.js",
     "node_modules/.pnpm/foo@1.0.0/node_modules/foo/test/node_modules/bar/index.js",

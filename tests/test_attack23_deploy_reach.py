@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.deployruns import targets
 
@@ -108,7 +109,7 @@ def test_a_folder_no_deploy_runs_in_stays_src(tmp_path: Path) -> None:
     assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "src")
 
 
-@pytest.mark.parametrize(("line", "expected"), [
+@each_case(("line", "expected"), [
     ("cd charts/web && helm upgrade --install web .", ["./Chart.yaml"]),  # the folders it runs in, holding one
     ("terraform apply -auto-approve && terraform fmt -check",
      ["./*.tf", "./*.tf.json", "./*.tofu", "./terragrunt.hcl"]),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import mixexs
 from gatekeeper.deps.model import ManifestError
@@ -53,7 +54,7 @@ def _body(case: str, evil: bool) -> str:
         .replace("FOOTER", footer)
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@each_case("case", sorted(CASES))
 def test_a_literal_ended_elsewhere_than_elixir_ends_it_is_unreadable(case: str) -> None:
     for evil in (False, True):
         with pytest.raises(ManifestError):
@@ -96,7 +97,7 @@ def test_a_new_mix_exs_with_a_hidden_deps_key_is_not_allowed(capsys: pytest.Capt
     assert decision["outcome"] != "allow", decision["reasons"]
 
 
-@pytest.mark.parametrize("sigil", [opener for opener, _, _, _ in SIGILS])
+@each_case("sigil", [opener for opener, _, _, _ in SIGILS])
 def test_an_interpolated_sigil_is_no_requirement(sigil: str) -> None:
     # At 9dee36d `{:jason, ~c(#{nil && ")"})}` (Elixir: jason, no requirement) read the next lines as its
     # requirement, `{:evil, …}` in it (held only by deps.unordered: that text orders as no version).

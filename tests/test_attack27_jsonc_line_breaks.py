@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed_pairs, gated_rules
+from tables import each_case
 
 from gatekeeper.classify.autorun import plain_json, runs_unasked
 
@@ -66,7 +67,7 @@ def test_an_approval_behind_a_comment_ended_by_another_line_break_is_a_guardrail
     assert (code, named.get("guardrails.edit")) == (3, [".vscode/settings.json"]), named
 
 
-@pytest.mark.parametrize("br", ["\r", "\r\n", "\n", "\u2028", "\u2029"], ids=["cr", "crlf", "lf", "ls", "ps"])
+@each_case("br", ["\r", "\r\n", "\n", "\u2028", "\u2029"], ids=["cr", "crlf", "lf", "ls", "ps"])
 def test_every_line_break_ends_a_comment_and_none_may_stand_in_a_string(br: str) -> None:
     """The reader itself, generated: a comment ends at each line break VS Code knows; a string holding a raw one does
     not scan (ci: VS Code ends the string there and reads on)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from tables import each_case
 
 from gatekeeper.attest.binding import repository_name
 
@@ -31,12 +32,12 @@ SAME = ["https://github.com/acme/app", "https://token@github.com/acme/app.git", 
         "ssh://git@github.com:22/acme/app", "https://GitHub.com/Acme/App/"]
 
 
-@pytest.mark.parametrize("url", ELSEWHERE)
+@each_case("url", ELSEWHERE)
 def test_a_url_fetched_elsewhere_does_not_name_the_repository(url: str) -> None:
     assert repository_name(url) != TARGET
 
 
-@pytest.mark.parametrize("url", SAME)
+@each_case("url", SAME)
 def test_the_repositorys_own_spellings_still_name_it(url: str) -> None:
     assert repository_name(url) == TARGET
 

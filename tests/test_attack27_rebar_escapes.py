@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import both_modes
+from tables import each_case
 from test_classify_context import assert_path_rule
 
 from gatekeeper.deps.model import ManifestError
@@ -50,7 +51,7 @@ def test_the_bump_alone_stays_allowed(tmp_path: Path) -> None:
     assert [code for code, _ in results] == [0, 0], results
 
 
-@pytest.mark.parametrize(("written", "erlang"), [
+@each_case(("written", "erlang"), [
     ("\\101", "A"), ("\\1012", "A2"), ("\\18", "\x018"), ("\\0", "\x00"), ("\\x41", "A"), ("\\x{41}", "A"),
     ("\\x{1F600}", "\U0001F600"), ("\\b", "\b"), ("\\d", "\x7f"), ("\\e", "\x1b"), ("\\f", "\f"), ("\\v", "\v"),
     ("\\s", " "), ("\\n", "\n"), ("\\r", "\r"), ("\\t", "\t"), ("\\^a", "\x01"), ("\\^Z", "\x1a"), ("\\z", "z"),
@@ -67,7 +68,7 @@ def test_a_quoted_deps_key_written_with_escapes_is_read_as_deps() -> None:
         assert consult(_config(URL, key=key).encode())[1][0] == "deps"
 
 
-@pytest.mark.parametrize("bad", ["\\x", "\\x4", "\\xg1", "\\x{}", "\\x{41", "\\x{110000}"])
+@each_case("bad", ["\\x", "\\x4", "\\xg1", "\\x{}", "\\x{41", "\\x{110000}"])
 def test_an_escape_erlang_refuses_is_unreadable(bad: str) -> None:
     with pytest.raises(ManifestError):
         consult(f'{{deps, [{{lib, "{bad}"}}]}}.'.encode())
@@ -93,7 +94,7 @@ def test_an_app_in_checkouts_replaces_a_dependency_and_is_not_allowed(tmp_path: 
 # The lead's check of the new vendored folder: it lowers nothing that was ci or iac. A Terraform module in it stays
 # iac (iac.terraform-vendored, as in vendor/ or node_modules/: a `source = "./_checkouts/net"` applies it), and
 # installed code inside an infrastructure folder stays iac (iac.folders-installed-code), by path in every mode.
-@pytest.mark.parametrize("path", ["_checkouts/net/main.tf", "apps/x/_checkouts/net/vars.tf.json",
+@each_case("path", ["_checkouts/net/main.tf", "apps/x/_checkouts/net/vars.tf.json",
                                   "_checkouts/net/mod.tofu", "infra/_checkouts/recon/src/recon.erl",
                                   "deploy/app/_checkouts/x/rebar.config"])
 def test_checkouts_lowers_no_infrastructure(path: str) -> None:

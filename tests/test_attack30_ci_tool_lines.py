@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns
 from gatekeeper.classify.ciconfigs import named
@@ -55,8 +56,8 @@ def _step(form: str, tool: str) -> tuple[str, str]:
     return runner, step.format(tool=first, option=option)
 
 
-@pytest.mark.parametrize("tool", sorted(TOOLS))
-@pytest.mark.parametrize("form", sorted(FORMS))
+@each_case("tool", sorted(TOOLS))
+@each_case("form", sorted(FORMS))
 def test_a_command_over_two_lines_hands_its_file(form: str, tool: str) -> None:
     runner, step = _step(form, tool)
     assert _read(WORKFLOW.format(os=runner, step=step)) == [TOOLS[tool][2]]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.deps.gradleprops import parse_properties
 from gatekeeper.deps.model import ManifestError
@@ -60,7 +61,7 @@ def test_controls(tmp_path: Path, form: str, rule: str | None) -> None:
     assert (code, sorted(named)) == ((0, []) if rule is None else (3, [rule])), named
 
 
-@pytest.mark.parametrize(("text", "want"), [
+@each_case(("text", "want"), [
     ("a=1\na=2\n", {"a": "2"}),
     ("a\\ b=1\n", {"a b": "1"}),
     ("a=\\u0031\\t\\x\n", {"a": "1\tx"}),

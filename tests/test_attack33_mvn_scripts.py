@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from tests.test_classify_context import assert_path_rule
 
@@ -44,16 +45,16 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], 
     return {case: f"v{number}/{case[0]}.mvn/{case[1]}" in found for number, case in enumerate(CASES)}
 
 
-@pytest.mark.parametrize(("folder", "name"), CASES)
+@each_case(("folder", "name"), CASES)
 def test_a_script_ci_runs_from_a_maven_folder_is_ci(reviewed: dict[tuple[str, str], bool], folder: str,
                                                     name: str) -> None:
     assert reviewed[folder, name]  # on integ 2a5b937: deps, exit 0
 
 
-@pytest.mark.parametrize("name", ["maven.config", "jvm.config", "extensions.xml", "develocity.xml",
+@each_case("name", ["maven.config", "jvm.config", "extensions.xml", "develocity.xml",
                                   "gradle-enterprise.xml", "settings.xml", "maven-build-cache-config.xml",
                                   "maven-user.properties", "maven-system.properties"])
-@pytest.mark.parametrize("folder", ["", "server/"])
+@each_case("folder", ["", "server/"])
 def test_what_maven_reads_in_its_folder_stays_deps(folder: str, name: str) -> None:
     assert_path_rule(f"{folder}.mvn/{name}", "deps", "deps.maven.manifest" if name == "extensions.xml"
                      else "deps.maven.settings")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify.playbookwords import words
 
@@ -61,7 +62,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bool]:
     return {name: f"v{number}/{_target(name)}" in found for number, name in enumerate(TASKS)}
 
 
-@pytest.mark.parametrize("name", TASKS)
+@each_case("name", TASKS)
 def test_a_played_script_in_another_form_is_read(reviewed: dict[str, bool], name: str) -> None:
     assert reviewed[name]  # integ 2a5b937: src, exit 0
 
@@ -73,7 +74,7 @@ def test_an_alias_of_no_path_names_nothing(tmp_path: Path) -> None:
     assert gated_rules(case, True) == (0, {})
 
 
-@pytest.mark.parametrize("hostile", ["&" * 200_000, "&a" * 100_000, "&a " * 70_000,
+@each_case("hostile", ["&" * 200_000, "&a" * 100_000, "&a " * 70_000,
                                      "x: &a " + "b" * 200_000 + "\n" + "y: *a\n" * 20_000,
                                      "script: " + "*a " * 60_000 + "\nz: &a ../x.sh\n"])
 def test_anchors_are_read_in_linear_time(hostile: str) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 OLD = "\tgo install github.com/golangci/golangci-lint/cmd/golangci-lint@v1.62.0\n"
 BASE = "lint:\n" + OLD + "\tgolangci-lint run ./...\n\ntest:\n\tgo test ./...\n"
@@ -44,7 +45,7 @@ def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, di
     return out
 
 
-@pytest.mark.parametrize("name", HEADS)
+@each_case("name", HEADS)
 def test_a_recipe_install_moved_out_of_sight_is_no_removal(decided: dict[str, tuple[int, dict[str, list[str]]]],
                                                            name: str) -> None:
     code, named = decided[name]

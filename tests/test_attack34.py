@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from changecase import committed, gated_rules
 from incli import run_cli
+from tables import each_case
 from test_classify_context import assert_path_rule
 
 from gatekeeper.classify import bazelenv, jobenv, shapes
@@ -56,7 +57,7 @@ FOLDERS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "bucket"), FOLDERS)
+@each_case(("path", "bucket"), FOLDERS)
 def test_a_baseline_name_keeps_a_ci_or_iac_folder(path: str, bucket: str) -> None:
     assert_path_rule(path, bucket, None)  # integ d83e1fa: deps for each ci/iac one
 
@@ -129,7 +130,7 @@ def git_buckets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return _classified(committed(tmp_path_factory.mktemp("gitforms"), base, head))
 
 
-@pytest.mark.parametrize("name", GIT_FORMS)
+@each_case("name", GIT_FORMS)
 def test_a_program_git_runs_by_a_setting_is_ci(git_buckets: dict[str, str], name: str) -> None:
     loaded = GIT_FORMS[name][1]
     assert git_buckets[loaded] == "ci", git_buckets  # integ d83e1fa: src
@@ -170,7 +171,7 @@ def _cpu(func: object, text: str) -> float:
     return time.process_time() - start
 
 
-@pytest.mark.parametrize(("name", "func", "make"), [
+@each_case(("name", "func", "make"), [
     ("loader-value-blanks", jobenv.loaded, lambda n: "BASH_ENV" + " " * n + "x"),
     ("loader-value-tabs", jobenv.loaded, lambda n: "PYTHONPATH:\t" + "\t" * n + "{"),
     ("jenkins-nested-blanks", shapes._jenkins, lambda n: "  node" + " " * n + "x"),
@@ -202,7 +203,7 @@ JENKINS_CALM = {
 }
 
 
-@pytest.mark.parametrize("name", JENKINS)
+@each_case("name", JENKINS)
 def test_a_wrapped_jenkins_pipeline_is_ci(name: str) -> None:
     found = shapes._jenkins(JENKINS[name])
     assert found is not None and found[:2] == ("ci", "ci.content.jenkins-pipeline"), found  # integ d83e1fa: None
@@ -241,7 +242,7 @@ BAZEL_ENV = {
 }
 
 
-@pytest.mark.parametrize("name", BAZEL_ENV)
+@each_case("name", BAZEL_ENV)
 def test_a_bazel_env_line_that_runs_code_is_ci(name: str) -> None:
     line = rc_lines(BAZEL_ENV[name][0] + "\n")[0]
     assert bazelenv.env_effect(line) == "ci"  # integ d83e1fa: None

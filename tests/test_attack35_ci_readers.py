@@ -19,6 +19,7 @@ from citools import RUN_WORKFLOW as WORKFLOW
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import run_cli, tree_classify
+from tables import each_case
 
 from gatekeeper.classify import daggermods, jobdsl, shellvars, tasks
 from gatekeeper.classify.treereads import PastBound
@@ -41,7 +42,7 @@ SHELL_FORMS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "helper"), SHELL_FORMS)
+@each_case(("text", "helper"), SHELL_FORMS)
 def test_a_folder_variable_in_another_spelling_names_the_helper(text: str, helper: str) -> None:
     assert helper in named_paths("scripts/ci/build.sh", f"#!/bin/bash\nset -e\n{text}\n")
 
@@ -67,7 +68,7 @@ def test_a_helper_behind_a_default_folder_variable_is_ci(tmp_path: Path) -> None
     assert files["scripts/lib/other"]["bucket"] == "src"
 
 
-@pytest.mark.parametrize(("text", "named"), [
+@each_case(("text", "named"), [
     ('readFileFromWorkspace("${WORKSPACE}/configuration/jobs.json")', "configuration/jobs.json"),
     ("readFileFromWorkspace \"$WORKSPACE/configuration/jobs.json\"", "configuration/jobs.json"),
     ("jobDsl targets: ['jobs/a.groovy', 'jobs/b.groovy'].join('\\n')", "jobs/b.groovy"),
@@ -113,7 +114,7 @@ READERS: dict[str, tuple[Callable[[str], object], str, str]] = {
 }
 
 
-@pytest.mark.parametrize(("read", "head", "unit"), list(READERS.values()), ids=list(READERS))
+@each_case(("read", "head", "unit"), list(READERS.values()), ids=list(READERS))
 def test_hostile_reader_input_is_read_in_linear_time(read: Callable[[str], object], head: str, unit: str) -> None:
     small, large = (head + unit * (size * 1024 // len(unit)) for size in (64, 256))
     assert_linear(read, small, large, budget=1.0)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns, ciwalk
 from gatekeeper.classify.treereads import PastBound
@@ -80,7 +81,7 @@ PATH_FORMS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "text"), PATH_FORMS)
+@each_case(("path", "text"), PATH_FORMS)
 def test_a_folder_put_on_path_names_its_programs(path: str, text: str) -> None:
     assert _names(path, text, BIN), sorted(_reached(path, text))
 
@@ -111,7 +112,7 @@ ENV_FORMS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "text"), ENV_FORMS)
+@each_case(("path", "text"), ENV_FORMS)
 def test_a_variable_the_definition_sets_names_the_helper(path: str, text: str) -> None:
     assert _names(path, text, "tools/tool"), sorted(_reached(path, text))
 
@@ -128,7 +129,7 @@ SHELL_FORMS = [
 ]
 
 
-@pytest.mark.parametrize(("steps", "helper"), SHELL_FORMS)
+@each_case(("steps", "helper"), SHELL_FORMS)
 def test_a_step_shell_that_is_a_repository_file_is_named(steps: str, helper: str) -> None:
     text = _workflow(steps)
     assert _names(".github/workflows/ci.yml", text, helper), sorted(_reached(".github/workflows/ci.yml", text))
@@ -151,7 +152,7 @@ LOOKALIKES = [
 ]
 
 
-@pytest.mark.parametrize("text", LOOKALIKES)
+@each_case("text", LOOKALIKES)
 def test_look_alikes_name_neither_helper(text: str) -> None:
     found = _reached(".github/workflows/ci.yml", text)
     assert not any(ciwalk.reaches(p, h) for p in found for h in (BIN, "tools/tool")), sorted(found)
@@ -222,7 +223,7 @@ UP_FORMS = [
 ]
 
 
-@pytest.mark.parametrize(("run", "helper"), UP_FORMS)
+@each_case(("run", "helper"), UP_FORMS)
 def test_a_path_up_from_an_action_folder_is_read_from_there(run: str, helper: str) -> None:
     text = ACTION.format(run=run).replace("inputs:\n  tool: {}\n", "")
     assert _names("tools/act/action.yml", text, helper), sorted(_reached("tools/act/action.yml", text))
@@ -268,7 +269,7 @@ DEFAULTS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "text", "helper"), DEFAULTS)
+@each_case(("path", "text", "helper"), DEFAULTS)
 def test_a_default_an_own_variable_or_a_script_input_names_the_helper(path: str, text: str, helper: str) -> None:
     assert _names(path, text, helper), sorted(_reached(path, text))
 
@@ -288,7 +289,7 @@ def test_a_value_only_printed_names_nothing(path: str, text: str) -> None:
     assert not _names(path, text, "tools/tool"), sorted(_reached(path, text))
 
 
-@pytest.mark.parametrize(("head", "unit"), [
+@each_case(("head", "unit"), [
     ("env:\n  A: " + "a" * 200 + "\n  B: b\njobs:\n  t:\n    steps:\n      - run: |\n", "          $A $A $A $A ./$B\n"),
     ("", "%" + "a" * 50),
     ("", "PATH=" + "\"\"" * 20 + ":"),
@@ -325,7 +326,7 @@ ASSIGNED = [
 ]
 
 
-@pytest.mark.parametrize(("path", "text"), ASSIGNED)
+@each_case(("path", "text"), ASSIGNED)
 def test_a_variable_a_step_assigns_names_the_helper(path: str, text: str) -> None:
     assert _names(path, text, "tools/tool"), sorted(_reached(path, text))
 
@@ -351,8 +352,8 @@ MAKEFILES = [
 ]
 
 
-@pytest.mark.parametrize("text", MAKEFILES)
-@pytest.mark.parametrize("path", ["Makefile", "mk/rules.mk"])
+@each_case("text", MAKEFILES)
+@each_case("path", ["Makefile", "mk/rules.mk"])
 def test_a_makefile_variable_or_prefixed_recipe_names_the_helper(path: str, text: str) -> None:
     helper = BIN if "mytool" in text else "tools/tool"
     assert _names(path, text, helper), sorted(_reached(path, text))

@@ -16,6 +16,7 @@ import pytest
 from google.protobuf import json_format
 from in_toto_attestation.v1 import statement_pb2
 from in_toto_attestation.v1.statement import Statement
+from tables import each_case
 
 from gatekeeper.attest import approvals, roles
 from gatekeeper.attest.decision import VSA_PREDICATE, sign_decision
@@ -63,7 +64,7 @@ def test_a_key_others_can_read_is_refused(keyring: dict[str, Any], tmp_path: Pat
         load_signer(key)
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "alice", "alice rsa 00", "alice ed25519 zz", "alice ed25519 " + "00" * 31, "al ice ed25519 " + "00" * 32,
     "alice ed25519 " + "11" * 32 + " groups=", "alice ed25519 " + "11" * 32 + " roles=x", "-x ed25519 " + "11" * 32,
 ])
@@ -107,7 +108,7 @@ def _tamper(envelope: dict[str, Any], kind: str, keyring: dict[str, Any]) -> dic
     return env
 
 
-@pytest.mark.parametrize("kind", ["payload", "subject", "untrusted", "keyid-swap", "payload-type", "no-signatures",
+@each_case("kind", ["payload", "subject", "untrusted", "keyid-swap", "payload-type", "no-signatures",
                                   "bad-base64", "extra-field", "sig-garbage"])
 def test_forged_and_altered_envelopes_are_refused(keyring: dict[str, Any], kind: str) -> None:
     envelope = sign(keyring["runner"], statement("patch.diff", SHA, PACKET_PREDICATE, {"a": 1}))
@@ -121,7 +122,7 @@ def test_forged_and_altered_envelopes_are_refused(keyring: dict[str, Any], kind:
                        sha256=SHA)
 
 
-@pytest.mark.parametrize("data", [b"", b"null", b"[]", b"{" * 100_000, b'{"payload": 1}', b"\xff\xfe", b"1e999999"])
+@each_case("data", [b"", b"null", b"[]", b"{" * 100_000, b'{"payload": 1}', b"\xff\xfe", b"1e999999"])
 def test_garbage_is_an_attestation_error_not_a_crash(keyring: dict[str, Any], data: bytes) -> None:
     with pytest.raises(AttestationError):
         open_statement(data, keyring["trust"], where="e", predicate_type=PACKET_PREDICATE,

@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.audit.log import append_decision, failure_decision
 from gatekeeper.audit.read import load_entries, snapshot_file
@@ -142,7 +143,7 @@ def test_empty_log_and_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
 NOW = dt.datetime(2026, 12, 1, 18, 30, tzinfo=dt.UTC)
 
 
-@pytest.mark.parametrize(("text", "want"), [
+@each_case(("text", "want"), [
     ("24h", NOW - dt.timedelta(hours=24)), ("7d", NOW - dt.timedelta(days=7)), ("2w", NOW - dt.timedelta(weeks=2)),
     ("0h", NOW), ("2026-11-23", dt.datetime(2026, 11, 23, tzinfo=dt.UTC)),
     ("2026-11-23T10:00:00Z", dt.datetime(2026, 11, 23, 10, tzinfo=dt.UTC)),

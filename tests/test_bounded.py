@@ -11,6 +11,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper import bounded
 from gatekeeper.bounded import Limits
@@ -38,8 +39,8 @@ def deep_json(kind: str, depth: int) -> str:
     return '[{"a":' * pairs + "0" + "}]" * pairs  # mixed
 
 
-@pytest.mark.parametrize("depth", DEPTHS)
-@pytest.mark.parametrize("kind", ["array", "object", "mixed"])
+@each_case("depth", DEPTHS)
+@each_case("kind", ["array", "object", "mixed"])
 def test_deep_json_is_refused_with_its_line(kind: str, depth: int) -> None:
     text = "\n\n" + deep_json(kind, depth)
     with pytest.raises(LimitError) as info:
@@ -150,9 +151,9 @@ def deep_yaml(kind: str, depth: int) -> str:
     return "".join(" " * i + "a:\n" for i in range(min(depth, 1000))) + " " * min(depth, 1000) + "b\n"
 
 
-@pytest.mark.parametrize("depth", DEPTHS)
-@pytest.mark.parametrize("kind", ["flow", "flow-map", "block", "block-map"])
-@pytest.mark.parametrize("loader", [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)])
+@each_case("depth", DEPTHS)
+@each_case("kind", ["flow", "flow-map", "block", "block-map"])
+@each_case("loader", [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)])
 def test_deep_yaml_is_refused(kind: str, depth: int, loader: type[Any]) -> None:
     text = deep_yaml(kind, depth)
     # libyaml refuses flow nesting past 1,000 itself, while scanning ahead: a YAML error, still no recursion.
@@ -188,7 +189,7 @@ def test_merge_keys_count_their_expansion() -> None:
         bounded.load_yaml(text, "doc.yaml", SMALL)
 
 
-@pytest.mark.parametrize("text", ["&a [*a]", "&a {x: *a}", "a: &a\n  b: [1, *a]\n", "&a [[[*a]]]", "- &a [x, *a]"])
+@each_case("text", ["&a [*a]", "&a {x: *a}", "a: &a\n  b: [1, *a]\n", "&a [[[*a]]]", "- &a [x, *a]"])
 def test_alias_cycles_are_refused(text: str) -> None:
     with pytest.raises(LimitError, match="cycle"):
         bounded.load_yaml(text, "doc.yaml")

@@ -20,6 +20,7 @@ import pytest
 from citools import WORKFLOW, release_repo
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.ciconfigs import named
 
@@ -141,7 +142,7 @@ def test_a_goreleaser_image_run_by_docker_is_still_read(tmp_path: Path) -> None:
     assert named("docker run --rm -v $PWD:/src goreleaser/goreleaser release -f tools/gr.yaml") == ["tools/gr.yaml"]
 
 
-@pytest.mark.parametrize(("line", "expected"), [
+@each_case(("line", "expected"), [
     ("npx semantic-release --extends ./a.js", ["a.js"]),
     ("docker buildx bake -f a.hcl -f b.json --set '*.platform=linux/amd64'", ["a.hcl", "b.json"]),
     ("docker-buildx bake --file=c.json", ["c.json"]),

@@ -20,6 +20,7 @@ from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
 from incli import run_cli
 from mdtables import table_rows
+from tables import each_case
 from test_action import ACTION, HAVE_GATE, needs_gate
 from warmcli import served_python
 
@@ -417,7 +418,7 @@ def _commands(text: str) -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
 
 
-@pytest.mark.parametrize("name", ENTRY_POINT_FILES)
+@each_case("name", ENTRY_POINT_FILES)
 def test_no_shipped_entry_point_runs_python_or_pip_unisolated(name: str) -> None:
     for line in _commands((REPO_ROOT / name).read_text(encoding="utf-8")):
         if re.search(r"python3?\"?\s", line) and " -m " in line:

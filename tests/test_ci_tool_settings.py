@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from citools import release_repo
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.ciconfigs import named
 
@@ -78,7 +79,7 @@ def test_a_hook_the_handed_settings_run_is_ci_too(tmp_path: Path) -> None:
     assert tree_classify(root, first, last)["tools/gen.sh"]["bucket"] == "ci"
 
 
-@pytest.mark.parametrize(("line", "expected"), [
+@each_case(("line", "expected"), [
     ("goreleaser release --config tools/r.yaml", ["tools/r.yaml"]),
     ("goreleaser build -f=.goreleaser-nightly.yml --snapshot", [".goreleaser-nightly.yml"]),
     ("  - run: npx release-please github-release --config-file a.json --manifest-file=b.json", ["a.json", "b.json"]),

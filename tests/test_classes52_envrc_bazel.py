@@ -14,6 +14,7 @@ import pytest
 from changecase import committed, gated_rules
 from gitrepo import two_commits
 from incli import tree_classify
+from tables import each_case
 
 from gatekeeper.classify import bazelhooks, envrcloads
 
@@ -41,7 +42,7 @@ def bazel(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]
     return tree_classify(repo.root, base, head)
 
 
-@pytest.mark.parametrize("path", HOOKS)
+@each_case("path", HOOKS)
 def test_a_program_bazel_runs_on_every_build_is_ci(bazel: dict[str, dict[str, str]], path: str) -> None:
     assert (bazel[path]["bucket"], bazel[path]["rule"]) == ("ci", bazelhooks.RULE), bazel[path]
     assert bazel[path]["evidence"].startswith("tools/ci.bazelrc makes Bazel run"), bazel[path]
@@ -93,12 +94,12 @@ def direnv(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]
     return tree_classify(repo.root, base, head)
 
 
-@pytest.mark.parametrize("path", LOADED)
+@each_case("path", LOADED)
 def test_what_an_envrc_above_loads_is_a_guardrail(direnv: dict[str, dict[str, str]], path: str) -> None:
     assert "guardrail" in direnv[path]["tags"], direnv[path]
 
 
-@pytest.mark.parametrize("path", NOT_LOADED)
+@each_case("path", NOT_LOADED)
 def test_what_no_envrc_loads_is_not_tagged(direnv: dict[str, dict[str, str]], path: str) -> None:
     assert "guardrail" not in direnv[path]["tags"], direnv[path]
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, load_rules
 from gatekeeper.classify.glob import ANY, Glob, full_regex
@@ -122,12 +123,12 @@ NAMED = [
 ]
 
 
-@pytest.mark.parametrize("path", NAMED)
+@each_case("path", NAMED)
 def test_named_examples_are_reviewed(rules: RuleSet, path: str) -> None:
     assert rules.match(path).bucket in REVIEWED, rules.match(path)
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "CHANGELOG.md", "docs/CHANGELOG.rst", "LICENSE.txt", "tests/Api.Get.verified.txt", ".eslintrc.json",
     "Gemfile-rails", "syntax_test_python.py", "vitest.config.ts", "packages/x/CHANGELOG.md",
 ])

@@ -16,6 +16,7 @@ from changecase import committed, gated
 from gitdiffs import commit_patch
 from gitrepo import two_commits
 from incli import run_cli, tree_classify
+from tables import each_case
 
 from gatekeeper.classify import zuuljobs
 
@@ -67,7 +68,7 @@ def classified(commits: tuple[Path, str, str]) -> dict[str, dict[str, str]]:
     return tree_classify(*commits)
 
 
-@pytest.mark.parametrize("path", sorted(RUN))
+@each_case("path", sorted(RUN))
 def test_what_a_zuul_job_runs_is_ci_with_the_commits(classified: dict[str, dict[str, str]], path: str) -> None:
     assert (classified[path]["bucket"], classified[path]["rule"]) == ("ci", zuuljobs.RULE), classified[path]
     assert classified[path]["evidence"].startswith("zuul.d/jobs.yaml: "), classified[path]

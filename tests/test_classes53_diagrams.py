@@ -16,6 +16,7 @@ import pytest
 from gitdiffs import commit_patch
 from gitrepo import two_commits
 from incli import run_cli, tree_classify
+from tables import each_case
 
 from gatekeeper.classify.diagrams import by_head, read_by_head
 
@@ -44,19 +45,19 @@ K8S = ("# drawn in <mxfile> too\napiVersion: apps/v1\nkind: Deployment\nmetadata
        "  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n")
 
 
-@pytest.mark.parametrize("shape", sorted(DIAGRAMS))
+@each_case("shape", sorted(DIAGRAMS))
 def test_the_root_element_says_diagram(shape: str) -> None:
     signal = by_head("docs/architecture.xml", DIAGRAMS[shape].encode())
     assert signal is not None and (signal.bucket, signal.rule) == ("other", "other.content.diagram"), signal
 
 
-@pytest.mark.parametrize("text", [POM, LAYOUT, EMBEDDED, NEAR, K8S, "", "<"], ids=["pom", "layout", "embedded", "near",
+@each_case("text", [POM, LAYOUT, EMBEDDED, NEAR, K8S, "", "<"], ids=["pom", "layout", "embedded", "near",
                                                                                     "k8s", "empty", "lt"])
 def test_other_xml_is_no_diagram(text: str) -> None:
     assert by_head("docs/architecture.xml", text.encode()) is None
 
 
-@pytest.mark.parametrize(("path", "read"), [
+@each_case(("path", "read"), [
     ("docs/a.xml", True), ("workshop/diagrams/private-construct-hub", True), ("etc/Big.XML", True),
     ("charts/x-1.0.0.tgz", True), (".env", False), ("src/main.py", False), ("docs/a.md", False), ("src/x.go", False),
 ])
@@ -93,7 +94,7 @@ def commits(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     return repo.root, first, second
 
 
-@pytest.mark.parametrize("path", sorted(FILES))
+@each_case("path", sorted(FILES))
 def test_with_the_commits(commits: tuple[Path, str, str], path: str) -> None:
     entry = tree_classify(*commits)[path]
     assert entry["bucket"] == FILES[path][1], entry
@@ -144,7 +145,7 @@ ANDROID_PREFS = ('<?xml version="1.0" encoding="utf-8"?>\n<PreferenceScreen xmln
 APP_SETTINGS = '<settings>\n  <theme>dark</theme>\n  <servers>later</servers>\n</settings>\n'  # an app's own settings
 
 
-@pytest.mark.parametrize(("text", "rule"), [(SETTINGS_NS, "deps.content.maven-settings"),
+@each_case(("text", "rule"), [(SETTINGS_NS, "deps.content.maven-settings"),
                                             (SETTINGS_BARE, "deps.content.maven-settings"),
                                             (ANDROID_PREFS, None), (APP_SETTINGS, None)],
                          ids=["namespace", "bare", "android", "app"])

@@ -16,6 +16,7 @@ import pytest
 from gitdiffs import commit_patch
 from gitrepo import two_commits
 from incli import run_cli, tree_classify
+from tables import each_case
 
 from gatekeeper.classify.pyprojecttools import RULE, pyproject_tools
 
@@ -47,13 +48,13 @@ KEEP = {
 }
 
 
-@pytest.mark.parametrize("shape", sorted(TOOLS))
+@each_case("shape", sorted(TOOLS))
 def test_tool_settings_only(shape: str) -> None:
     found = pyproject_tools(TOOLS[shape])
     assert found is not None and found[:2] == ("other", RULE), found
 
 
-@pytest.mark.parametrize("shape", sorted(k for k in KEEP if k != "long"))
+@each_case("shape", sorted(k for k in KEEP if k != "long"))
 def test_anything_else_is_no_proof(shape: str) -> None:
     assert pyproject_tools(KEEP[shape]) is None
 

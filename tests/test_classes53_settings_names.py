@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 
@@ -27,6 +27,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "bucket"), CASES)
+@each_case(("path", "bucket"), CASES)
 def test_settings_names(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify.platformshapes import platform_shape
 
@@ -35,8 +36,8 @@ CALM = ("build --action_env=LANG=C.UTF-8", "build --repo_env=CGO_ENABLED=0", "bu
 NAMES = (".bazelrc", "ci.bazelrc", ".bazelrc.user", "tools/bazel/ci.rc")
 
 
-@pytest.mark.parametrize("option", OPTIONS)
-@pytest.mark.parametrize("setting", PROGRAMS)
+@each_case("option", OPTIONS)
+@each_case("setting", PROGRAMS)
 def test_a_line_that_points_at_another_program_is_ci(option: str, setting: str) -> None:
     for name in NAMES:
         for form in (f"build --{option}={setting}", f"build:ci --{option} {setting}", f'common "--{option}={setting}"'):
@@ -44,15 +45,15 @@ def test_a_line_that_points_at_another_program_is_ci(option: str, setting: str) 
             assert shape is not None and shape[:2] == ("ci", "ci.content.bazel-hook"), (name, form, shape)
 
 
-@pytest.mark.parametrize("option", OPTIONS)
-@pytest.mark.parametrize("setting", HOSTS)
+@each_case("option", OPTIONS)
+@each_case("setting", HOSTS)
 def test_a_line_that_points_at_another_host_is_deps(option: str, setting: str) -> None:
     for name in NAMES:
         shape = platform_shape(name.rpartition("/")[2], FLAGS + f"build --{option}={setting}\n")
         assert shape is not None and shape[:2] == ("deps", "deps.content.bazel-module-source"), (name, setting, shape)
 
 
-@pytest.mark.parametrize("line", CALM)
+@each_case("line", CALM)
 def test_look_alikes_are_neither(line: str) -> None:
     for name in NAMES:
         assert platform_shape(name.rpartition("/")[2], FLAGS + line + "\n") is None, (name, line)

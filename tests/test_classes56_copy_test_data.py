@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import COPY_RULES
 from tests.gitrepo import GitRepo
@@ -32,8 +32,8 @@ PLAIN = ("input.json", "expected.txt", "sample.xml", "logo.png", "config.yaml", 
 CI_IAC = ("Dockerfile", ".gitlab-ci.yml", "Jenkinsfile", "main.tf", "kustomization.yaml", "Chart.yaml")
 
 
-@pytest.mark.parametrize("copy", COPIES)
-@pytest.mark.parametrize("data", TEST_DATA)
+@each_case("copy", COPIES)
+@each_case("data", TEST_DATA)
 def test_test_data_inside_a_copy_is_the_copys(copy: str, data: str) -> None:
     for name in PLAIN:
         path = f"{copy}/{data}/{name}"
@@ -44,8 +44,8 @@ def test_test_data_inside_a_copy_is_the_copys(copy: str, data: str) -> None:
         assert RULES.first_rule(path) == match.rule, path  # the tree readers see the copy, not test data
 
 
-@pytest.mark.parametrize("copy", COPIES)
-@pytest.mark.parametrize("data", ("testdata", "test/data", "tests/fixtures"))
+@each_case("copy", COPIES)
+@each_case("data", ("testdata", "test/data", "tests/fixtures"))
 def test_a_copys_test_data_never_lowers_ci_or_iac(copy: str, data: str) -> None:
     # The ci/iac yield comes first: what a ci or iac rule decides for a test-data path stays ci/iac inside a copy.
     for name in CI_IAC:
@@ -55,7 +55,7 @@ def test_a_copys_test_data_never_lowers_ci_or_iac(copy: str, data: str) -> None:
             assert RULES.match(path).bucket in ("ci", "iac"), (path, RULES.match(path))
 
 
-@pytest.mark.parametrize(("path", "rule"), [
+@each_case(("path", "rule"), [
     # a copy kept as a test's input: the test data is the outer folder
     ("testdata/mod/vendor/github.com/x/y/y.go", "testdata.folders"),
     ("pkg/testdata/vendor/lib.go", "testdata.folders"),
@@ -76,7 +76,7 @@ def test_look_alikes_stay_test_data(path: str, rule: str) -> None:
     assert RULES.first_rule(path) == rule, path
 
 
-@pytest.mark.parametrize(("path", "rule"), [
+@each_case(("path", "rule"), [
     ("third_party/lib/test/data/x.txt", "deps.vendored"),
     ("internal/third_party/dep/fs/testdata/symlinks/file-symlink", "deps.vendored-nested"),
     ("node_modules/exit/test/fixtures/10-stderr.txt", "deps.npm.installed"),

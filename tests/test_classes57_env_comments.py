@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.ciruns import named_in
 from tests.gitrepo import two_commits
@@ -25,15 +25,15 @@ HEROKU = ("# This file specifies the environment variables that will be set when
 NAMED = ["gunicorn.conf.py", "scripts/seed.sh", "tools/run.js", "deploy/values.yaml", "conf/app.toml"]
 
 
-@pytest.mark.parametrize("named", NAMED)
-@pytest.mark.parametrize("comment", ["# used by {}\n", "  # see {} too\n", "\t#{}\n", "#!{}\n"])
+@each_case("named", NAMED)
+@each_case("comment", ["# used by {}\n", "  # see {} too\n", "\t#{}\n", "#!{}\n"])
 def test_a_comment_names_nothing(comment: str, named: str) -> None:
     text = "A=1\n" + comment.format(named) + "B='x y'\n"
     scripts, composed, _ = named_in(".env", text)
     assert not any(named.rpartition("/")[2] in pattern for pattern in scripts + composed), scripts
 
 
-@pytest.mark.parametrize(("text", "why"), [
+@each_case(("text", "why"), [
     ("RUN=./go \\\n# tools/run.sh\n", "a line continued into the comment"),
     ("X=$(cat <<EOF\n# tools/run.sh\nEOF\n)\n", "a here-document"),
     ('X="first\n# tools/run.sh\n"\n', "a double quote left open"),

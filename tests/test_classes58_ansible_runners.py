@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify import deployruns
 
@@ -57,7 +58,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, set[str]]:
     return code, {*named.get("core.ci", []), *named.get("core.iac", [])}
 
 
-@pytest.mark.parametrize(("runner", "target"), CASES)
+@each_case(("runner", "target"), CASES)
 def test_what_the_other_spellings_run_is_reviewed(reviewed: tuple[int, set[str]], runner: str, target: str) -> None:
     code, found = reviewed
     assert code == 3 and f"v{list(RUNNERS).index(runner)}/{target}" in found  # on 2b38496: src, exit 0
@@ -75,7 +76,7 @@ def test_a_command_that_runs_no_such_playbook_leaves_it_src(tmp_path: Path, run:
     assert gated_rules(committed(tmp_path, base, {"lib/x.sh": after}), True) == (0, {})
 
 
-@pytest.mark.parametrize(("text", "named"), [
+@each_case(("text", "named"), [
     ("ansible-navigator run site.yml --mode stdout --ee false", ["site.yml"]),
     ("ansible-navigator run --eei quay.io/acme/ee:2 -m stdout site.yml", ["site.yml"]),
     ("ansible-navigator --pp never run site.yml", ["site.yml"]),

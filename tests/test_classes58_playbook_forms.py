@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify.playbookwords import variables, words
 
@@ -79,7 +80,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bool]:
     return {name: f"v{number}/lib/x.sh" in found for number, name in enumerate(FORMS)}
 
 
-@pytest.mark.parametrize("name", FORMS)
+@each_case("name", FORMS)
 def test_a_script_the_play_runs_in_another_form_is_read(reviewed: dict[str, bool], name: str) -> None:
     assert reviewed[name]  # main 2b38496: src, exit 0
 
@@ -110,7 +111,7 @@ def test_the_values_read() -> None:
     assert {w.path for w in words(text, "deploy/site.yml", "deploy")} == {"one.sh", "two.sh", "three.sh", "four.sh"}
 
 
-@pytest.mark.parametrize("hostile", ["a: b\n" * 50_000, "    - x\n" * 50_000,
+@each_case("hostile", ["a: b\n" * 50_000, "    - x\n" * 50_000,
                                      "loop:\n" + "  - {{ item }}\n" * 30_000,
                                      "script: " + "{{ a }}" * 20_000 + "\na: {{ a }}{{ a }}\n",
                                      "v: " + "x" * 200_000 + "\nscript: '{{ v }}'\n",

@@ -38,7 +38,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SETS = REPO_ROOT / "bench" / "classify_accuracy"
@@ -88,7 +88,7 @@ def rows(path: Path = LABELS) -> list[list[str]]:
     return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
 
 
-@pytest.mark.parametrize("path", LABEL_SETS, ids=lambda p: p.name)
+@each_case("path", LABEL_SETS, ids=lambda p: p.name)
 def test_every_row_is_complete_and_valid(path: Path) -> None:
     bad = []
     for number, fields in enumerate(rows(path), start=1):
@@ -109,7 +109,7 @@ def test_every_row_is_complete_and_valid(path: Path) -> None:
     assert bad == []
 
 
-@pytest.mark.parametrize("path", LABEL_SETS, ids=lambda p: p.name)
+@each_case("path", LABEL_SETS, ids=lambda p: p.name)
 def test_one_label_per_file_and_one_commit_per_repository(path: Path) -> None:
     keys = Counter((fields[0], fields[2]) for fields in rows(path))
     assert [key for key, n in keys.items() if n > 1] == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.shapes import shape
 from gatekeeper.classify.sniff import sniff
@@ -19,7 +19,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # images, archives and tables in test trees are test data (principle 1 before principle 8)
     ("test-resources/lib_tests/testfiles/ggg.zip", "src"), ("pkg/cmd/run/download/fixtures/myproject.zip", "src"),
     ("packages/kit/test/apps/basics/src/routes/large.jpg", "src"), ("test/packages/built-by-uv/assets/data.csv", "src"),
@@ -107,7 +107,7 @@ APP_GROUPS = "groups:\n  - name: admins\n    rules:\n      - allow: write\n     
 ALERT_NOTES = "groups:\n  - name: oncall\n    rules:\n      - alert: page the on-call engineer\n"
 
 
-@pytest.mark.parametrize(("name", "text", "rule"), [
+@each_case(("name", "text", "rule"), [
     ("apache-hadoop-datanode-overview.json", GRAFANA, "other.content.grafana-dashboard"),
     ("dashboard.json", GRAFANA_ROWS, "other.content.grafana-dashboard"),
     ("dashboard.json", CLOUD_DASHBOARD, "other.content.cloud-monitoring-dashboard"),
@@ -118,7 +118,7 @@ def test_monitoring_shapes(name: str, text: str, rule: str) -> None:
     assert found is not None and found[:2] == ("other", rule), found
 
 
-@pytest.mark.parametrize(("name", "text"), [
+@each_case(("name", "text"), [
     ("layout.json", UI_LAYOUT), ("form.json", FORM_LAYOUT), ("access.yaml", APP_GROUPS), ("oncall.yaml", ALERT_NOTES),
 ])
 def test_monitoring_look_alikes(name: str, text: str) -> None:
@@ -323,7 +323,7 @@ def test_a_shared_librarys_resources_keep_their_makefile(git_repo: GitRepo) -> N
     assert tree["Makefile"].bucket == "src"
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # developer and test scripts of infrastructure folders and projects
     ("deployment/test/test.sh", "src"), ("charts/kube-prometheus-stack/hack/sync_grafana_dashboards.py", "src"),
     ("roles/bootstrap_os/molecule/default/tests/test_default.py", "src"), ("deploy/kind.sh", "iac"),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, classify_change, classify_changes, load_rules, resolve_link
 from gatekeeper.model import FileChange
@@ -25,7 +26,7 @@ def change(path: str, status: str = "modified", **kw: object) -> FileChange:
     return FileChange(path=path, old_path=kw.pop("old_path", None), status=status, **kw)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("old", "new", "bucket", "rule"),
     [
         (".github/workflows/ci.yml", "docs/ci.yml", "ci", "ci.workflows-folder"),
@@ -56,7 +57,7 @@ def test_deletion_is_classified_by_the_deleted_path(rules: RuleSet) -> None:
     assert cf.bucket == "ci"
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("link", "target", "bucket", "rule"),
     [
         ("src/wf.yml", "../.github/workflows/x.yml", "ci", "ci.workflows-folder"),
@@ -84,7 +85,7 @@ def test_a_link_retargeted_away_from_ci_still_touches_ci(rules: RuleSet) -> None
     assert classify_change(c, rules).bucket == "ci"
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("link", "target", "expected"),
     [
         ("src/a", "../b", "b"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify import ciforms, ciruns, ciwalk
 from tests.gitrepo import GitRepo
@@ -168,7 +168,7 @@ def test_a_patch_of_the_scripts_alone_leaves_them_to_tree_context(git_repo: GitR
     assert tree_files(git_repo)["scripts/build.sh"].bucket == "ci"
 
 
-@pytest.mark.parametrize(("path", "hook"), [
+@each_case(("path", "hook"), [
     (".buildkite/hooks/pre-command", True), (".buildkite/hooks/post-checkout.ps1", True),
     (".buildkite/plugins/cache/hooks/command", True), ("hooks/command", False), (".buildkite/pipeline.yml", False),
     ("docs/.buildkite/hooks/x", False), (".buildkite-hooks/pre-command", False),
@@ -184,7 +184,7 @@ def test_earthfiles_are_definitions_and_their_instructions_are_commands() -> Non
     assert stripped == "build:\n    ./deploy.sh\n    go test ./...\n"
 
 
-@pytest.mark.parametrize(("text", "named", "not_named"), [
+@each_case(("text", "named", "not_named"), [
     # listed values: each, and no other
     ("jobs:\n  a:\n    strategy:\n      matrix:\n        os: [linux, mac]\n    steps:\n"
      "      - run: ./ci/${{ matrix.os }}.sh\n", ["ci/linux.sh", "ci/mac.sh"], ["ci/win.sh"]),

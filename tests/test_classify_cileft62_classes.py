@@ -21,6 +21,7 @@ from citools import HELPER, named_paths
 from citools import RUN_WORKFLOW as WORKFLOW
 from gitrepo import two_commits
 from incli import tree_classify
+from tables import each_case
 
 from gatekeeper.classify import shellvars
 from gatekeeper.classify.treereads import PastBound
@@ -51,7 +52,7 @@ IDIOMS = [
 ]
 
 
-@pytest.mark.parametrize(("assign", "use", "path"), IDIOMS)
+@each_case(("assign", "use", "path"), IDIOMS)
 def test_a_variable_the_script_set_to_a_folder_names_the_file(assign: str, use: str, path: str) -> None:
     text = f"#!/bin/bash\nset -e\n{assign}\n{use}\n"
     assert path in named_paths("scripts/ci/build.sh", text)
@@ -59,7 +60,7 @@ def test_a_variable_the_script_set_to_a_folder_names_the_file(assign: str, use: 
     assert path in named_paths("scripts/ci/build.sh", text.replace("\n", "\r\n"))
 
 
-@pytest.mark.parametrize(("script", "text", "unnamed"), [
+@each_case(("script", "text", "unnamed"), [
     # a variable the script never set (the environment's): left as it was; `$(pwd)` is the caller's folder
     ("scripts/ci/build.sh", ". $TOOLS/lib/log\n", "scripts/ci/lib/log"),
     ("scripts/ci/build.sh", "DIR=$(pwd)\n. $DIR/lib/log\n", "scripts/ci/lib/log"),

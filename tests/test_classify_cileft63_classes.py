@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_classify
+from tables import each_case
 
 from gatekeeper.classify import ciruns, daggermods, jobenv, runvars, treereads
 from gatekeeper.classify.ciwalk import ci_runs
@@ -162,7 +163,7 @@ RUN: list[tuple[str, dict[str, str], list[str]]] = [
 ]
 
 
-@pytest.mark.parametrize(("case", "files", "ran"), RUN, ids=[case for case, _, _ in RUN])
+@each_case(("case", "files", "ran"), RUN, ids=[case for case, _, _ in RUN])
 def test_what_ci_runs_this_way_is_reached(case: str, files: dict[str, str], ran: list[str]) -> None:
     found = _runs(files)
     assert isinstance(found, dict), case
@@ -193,7 +194,7 @@ KEPT: list[tuple[str, dict[str, str], list[str]]] = [
 ]
 
 
-@pytest.mark.parametrize(("case", "files", "kept"), KEPT, ids=[case for case, _, _ in KEPT])
+@each_case(("case", "files", "kept"), KEPT, ids=[case for case, _, _ in KEPT])
 def test_look_alikes_reach_nothing(case: str, files: dict[str, str], kept: list[str]) -> None:
     found = _runs(files)
     assert isinstance(found, dict), case

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from incli import run_cli
+from tables import each_case
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 POLICY = REPO_ROOT / "policies"
@@ -203,7 +203,7 @@ def test_overlay_through_the_cli(tmp_path: Path) -> None:
     assert (doc["files"][0]["bucket"], doc["files"][0]["rule"]) == ("iac", "site.ops")
 
 
-@pytest.mark.parametrize(
+@each_case(
     "args",
     [
         (),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.dockerrefs import run_scripts
 from gatekeeper.classify.sniff import sniff
@@ -20,7 +20,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # Xcode Cloud runs the scripts of the ci_scripts/ folder beside the Xcode project; a script merely named so is not
     ("ci_scripts/ci_post_clone.sh", "ci"), ("ElementX/ci_scripts/ci_common.sh", "ci"),
     ("scripts/ci_post_clone.sh", "src"),

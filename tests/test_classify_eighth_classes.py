@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.ansible import ansible
 from gatekeeper.classify.shapes import shape
@@ -19,7 +19,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # what a platform's deploy uploads is decided by its ignore file, as .dockerignore decides an image's context
     ("docs/.vercelignore", "iac"), (".gcloudignore", "iac"), (".cfignore", "iac"), (".ebignore", "iac"),
     (".funcignore", "iac"), (".slugignore", "iac"), (".terraformignore", "iac"),
@@ -156,7 +156,7 @@ APP_METADATA = '{\n  "name": "viewer",\n  "dependencies": ["core", "ui"],\n  "re
 NIX_PACKAGE = "{ lib, buildGoModule }:\nbuildGoModule {\n  pname = \"disko-docs\";\n  version = \"1.0\";\n}\n"
 
 
-@pytest.mark.parametrize(("name", "text", "rule"), [
+@each_case(("name", "text", "rule"), [
     ("postUnstable.groovy", DECLARATIVE, "ci.content.jenkins-pipeline"),
     ("artifactoryUpload.groovy", SCRIPTED, "ci.content.jenkins-pipeline"),
     ("standardBuild.groovy", GLOBAL_STEP, "ci.content.jenkins-pipeline"),
@@ -172,7 +172,7 @@ def test_the_new_shapes(name: str, text: str, rule: str) -> None:
     assert found is not None and found[1] == rule, found
 
 
-@pytest.mark.parametrize(("name", "text"), [
+@each_case(("name", "text"), [
     ("Greeter.groovy", GROOVY_CLASS), ("PipelineSpec.groovy", SPOCK), ("notes.txt", DECLARATIVE),
     ("values.yaml", COMPOSE_LIKE), ("pyproject.toml", PYPROJECT_LIKE), ("doc.nix", NIX_PACKAGE),
     ("metadata.json", APP_METADATA), ("module.json", PUPPET_METADATA),
@@ -191,7 +191,7 @@ extend-ignore:
 """
 
 
-@pytest.mark.parametrize(("text", "inventory"), [
+@each_case(("text", "inventory"), [
     (FLAKE8, False),
     ("[metadata]\nlicense_files:\n  LICENSE\n", False),
     ("[web]\nweb1.example.com:2222\n", True),

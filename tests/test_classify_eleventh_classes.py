@@ -12,13 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # a singular fixture/ folder and Codeception's _data/ inside test trees are test data, as fixtures/ is
     ("test/fixture/node_modules/@fixture/lib/package.json", "src"), ("test/fixture/wrangler.toml", "iac"),
     ("packages/app/tests/fixture/Dockerfile", "iac"), ("tests/_data/.gitignore", "src"),
@@ -107,7 +108,7 @@ spec:
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("check/magma-ubuntu1604.tpl", VAGRANT_TEMPLATE, "iac.content.vagrant"),
     ("boxes/legacy", LEGACY_VAGRANT, "iac.content.vagrant"),
     ("charts/common/test-chart/unittests/ingress/host_test.yaml", FRAGMENT, "iac.content.helm-template"),

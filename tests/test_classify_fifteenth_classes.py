@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # cdk8s's project file, as cdk.json is; other files of that name stay what they are
     ("cdk8s.yaml", "iac"), ("typescript/cdk8s-core/cdk8s.yaml", "iac"), ("go/app/cdk8s.yml", "iac"),
     ("docs/cdk8s.md", "src"), ("src/cdk8s.ts", "src"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.tasks import names, run_paths
@@ -103,7 +104,7 @@ def both(repo: GitRepo, tmp: Path) -> dict[str, tuple[ClassifiedFile, Classified
 # --- Concourse task scripts --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("value", "path", "named"), [
+@each_case(("value", "path", "named"), [
     ("ci/tasks/x/run.sh", "tasks/x/run.sh", True),  # the repository is the `ci` input
     ("ci/tasks/x/run.sh", "ci/tasks/x/run.sh", True),
     ("./task-scripts/task_show_uname.sh", "tutorials/basic/task-scripts/task_show_uname.sh", True),
@@ -354,13 +355,13 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "text", "bucket", "rule"), SHAPES, ids=[s[0] for s in SHAPES])
+@each_case(("path", "text", "bucket", "rule"), SHAPES, ids=[s[0] for s in SHAPES])
 def test_each_shape_decides_by_content(path: str, text: str, bucket: str, rule: str) -> None:
     got = sniff(path, text.encode(), RULES.context)
     assert got is not None and (got.bucket, got.rule) == (bucket, rule)
 
 
-@pytest.mark.parametrize(("path", "text"), LOOK_ALIKES, ids=[s[0] for s in LOOK_ALIKES])
+@each_case(("path", "text"), LOOK_ALIKES, ids=[s[0] for s in LOOK_ALIKES])
 def test_look_alikes_of_the_shapes_stay_unsignalled(path: str, text: str) -> None:
     assert sniff(path, text.encode(), RULES.context) is None
 

@@ -17,6 +17,7 @@ import glob
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, tree_files
@@ -26,7 +27,7 @@ WORKFLOW = ("on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n 
             "      - uses: ./\n")
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("tool/ci.sh", "ci", "ci.script-folders"), ("tools/ci.sh", "ci", "ci.script-folders"),
     ("scripts/ci.sh", "ci", "ci.script-folders"), ("script/ci.sh", "ci", "ci.script-folders"),
     ("tools/ci.ps1", "ci", "ci.script-folders"), ("ci.sh", "ci", "ci.script-folders"),

@@ -20,6 +20,7 @@ import glob
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, tree_files
@@ -34,7 +35,7 @@ SCHEDULED = ("name: main\non:\n  schedule:\n    - cron: '0 */4 * * *'\njobs:\n  
 CARGO = '[package]\nname = "rust"\nversion = "0.1.0"\nedition = "2018"\n\n[dependencies]\n'
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("test/examples/rust/Cargo.toml", "src", "testdata.test-trees"),
     ("test/examples/python/requirements.txt", "src", "testdata.test-trees"),
     ("test/examples/go/go.mod", "src", "testdata.test-trees"),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
@@ -36,7 +36,7 @@ DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspe
 WORKFLOW = "on: issues\njobs:\n  assign:\n    runs-on: ubuntu-latest\n    steps:\n    - run: echo assign\n"
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     (".craft.yml", "ci", "ci.release-tools"),
     (".craft.yaml", "ci", "ci.release-tools"),
     ("vendor/github.com/getsentry/sentry-go/.craft.yml", "deps", "deps.vendored"),  # a vendored copy

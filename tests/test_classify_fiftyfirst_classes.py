@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.docdeploys import named
 from gatekeeper.classify.sniff import sniff
@@ -54,7 +54,7 @@ name: web
 _INCUS_OLD_KEY = "config:\n  'user.user-data': |\n    #cloud-config\n    runcmd: [touch /tmp/ok]\n"
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("v1/docker.yaml", _BLUEPRINT),
     ("v1/minikube.yml", _BLUEPRINT.replace("vendor-data", "user-data")),
     ("profiles/web.yaml", _LXD_PROFILE),
@@ -66,7 +66,7 @@ def test_cloud_init_embedded_in_a_machine_definition(path: str, text: str) -> No
     assert signal is not None and (signal.bucket, signal.rule) == ("iac", "iac.content.cloud-init-embedded"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     # an application's settings naming cloud-init as a word, or user data of another kind
     ("config/app.yaml", "features:\n  cloud-init: enabled\nuser-data: /srv/data\n"),
     ("settings.yaml", "cloud-init:\n  enabled: true\n  timeout: 30\nuser-data: x\n"),
@@ -258,7 +258,7 @@ def _readme_cost(unit: str) -> list[float]:
     return [small_cost, least_cpu(read, large, under=max(16 * small_cost, 0.05) / 2)]  # the bound asserted below
 
 
-@pytest.mark.parametrize("shape", list(HOSTILE_READMES))
+@each_case("shape", list(HOSTILE_READMES))
 def test_a_hostile_readme_is_read_in_linear_time(shape: str) -> None:
     small, large = run_isolated(_readme_cost, HOSTILE_READMES[shape], timeout=120)
     assert large < max(16 * small, 0.05) / 2, (shape, small, large)

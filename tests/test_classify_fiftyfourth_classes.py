@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.saltfiles import named as salt_named
 from gatekeeper.classify.sniff import sniff
@@ -33,7 +34,7 @@ _DECLARATIVE = """pipeline {
 """
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("jenkins", _DECLARATIVE),
     ("ci/deploy-pipeline", _DECLARATIVE),
     ("pipelines/release", _DECLARATIVE.replace("pipeline {", "pipeline\n{").replace("stages {", "stages\n    {")),
@@ -45,7 +46,7 @@ def test_a_declarative_pipeline_without_an_extension_is_ci(path: str, text: str)
     assert signal is not None and (signal.bucket, signal.rule) == ("ci", "ci.content.jenkins-pipeline"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     # prose about pipelines, a pipeline block without stages, a scripted pipeline under a name that says nothing
     ("NOTES", "The pipeline {build, test} runs on every push.\n  agent: any\n"),
     ("docs/build", "pipeline {\n  description 'no stages here'\n}\n"),
@@ -82,7 +83,7 @@ spec:
 """
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("pipelines/zero-task.yaml", _TEKTON_TASK),
     ("ci/run.yml", _TEKTON_RUN),
     ("tasks/build.yaml", "# build task\n---\n" + _TEKTON_TASK.replace("kind: Task", "kind: 'ClusterTask'")),
@@ -94,7 +95,7 @@ def test_a_tekton_object_without_api_version_is_ci(path: str, text: str) -> None
     assert signal is not None and (signal.bucket, signal.rule) == ("ci", "ci.content.tekton-unversioned"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("build.yaml", "kind: pipeline\nname: default\nsteps:\n  - name: test\n    image: golang\n"),  # Drone's
     ("tasks.yaml", "kind: Task\nname: chores\nspec:\n  owner: me\n"),  # no step runs an image
     ("board.yml", "kind: Pipeline\ncolumns: [todo, doing, done]\n"),  # no spec
@@ -117,7 +118,7 @@ pillar_roots:
 """
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("config/minion", _MINION),
     ("master.d/roots.conf", "# roots\npillar_roots:\n\n  prod:\n    - /srv/pillar\n"),
     ("salt/master.yml", "fileserver_backend:\n  - git\nfile_roots:\n  base:\n    - /srv/salt\n"),
@@ -154,7 +155,7 @@ import "k8s.io/api/batch/v1"
 """
 
 
-@pytest.mark.parametrize(("path", "text", "bucket"), [
+@each_case(("path", "text", "bucket"), [
     ("lib/job.cue", _CUE_JOB, "iac"),
     ("apps/src/app.cue", 'application: {\n\tkind: "Application"\n\tapiVersion: "argoproj.io/v1alpha1"\n}\n', "iac"),
     ("deploy/service.cue", 'apiVersion: "v1"\nkind: "Service"\nspec: ports: [{port: 80}]\n', "iac"),
@@ -166,7 +167,7 @@ def test_cue_that_defines_kubernetes_objects(path: str, text: str, bucket: str) 
     assert "apiVersion" in signal.evidence and "kind" in signal.evidence, signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     # imported and generated packages below cue.mod/ are dependencies, whatever they hold
     ("cue.mod/pkg/k8s.io/api/batch/v1/types_gen.cue", _CUE_JOB),
     ("app/cue.mod/gen/k8s.io/api/core/v1/types_go_gen.cue", _CUE_JOB),

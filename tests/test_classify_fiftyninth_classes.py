@@ -12,7 +12,7 @@ mirrored and in no label set, measured blind first), each with the look-alikes i
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, tree_files
@@ -24,7 +24,7 @@ TOOLS_CFG = ("# keep ASCII\n[wheel]\n\n\n[tool:pytest]\nnorecursedirs = tests/fi
              "[pycodestyle]\nexclude = .git,build,dist\nignore = E241,E501,W503\n")
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("src/test/test-build-logic/settings.gradle", "src", "testdata.test-trees"),
     ("src/test/test-build-logic/build.gradle", "src", "testdata.test-trees"),
     ("plugin/src/test/projects/android/build.gradle.kts", "src", "testdata.test-trees"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
@@ -39,7 +39,7 @@ ANGULAR_TEMPLATE = ("<div class=\"modal\" *ngIf=\"isOpen()\">\n  <h4>Choose a li
                     "  <button type=\"button\" (click)=\"choose(license)\">{{ license.name }}</button>\n</div>\n")
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("examples/rust/Cargo.Bazel.lock", "deps", "deps.cargo.lockfile"),
     ("Cargo.Bazel.lock", "deps", "deps.cargo.lockfile"),
     ("examples/rust/cargo-bazel-lock.json", "deps", "deps.cargo.lockfile"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.cpucost import least_cpu
@@ -15,7 +16,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "services/api/.buildkite/pipeline.yml",  # a monorepo project's own, uploaded by a dynamic pipeline
     "services/api/.buildkite/hooks/pre-command",
     "packages/web/.buildkite/pipelines/deploy/pipeline.rb",  # buildkite-builder's Ruby pipelines
@@ -27,7 +28,7 @@ def test_a_buildkite_folder_at_any_depth_is_ci(path: str) -> None:
     assert RULES.match(path).bucket == "ci", RULES.match(path)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("vendor/github.com/acme/lib/.buildkite/pipeline.yml", "deps"),  # vendored code keeps its bucket
     ("node_modules/some-lib/.buildkite/pipeline.yml", "deps"),
     ("third_party/lib/.buildkite/pipeline.yml", "deps"),
@@ -38,7 +39,7 @@ def test_buildkite_folder_look_alikes_keep_their_bucket(path: str, bucket: str) 
     assert RULES.match(path).bucket == bucket, RULES.match(path)
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     ".drone.windows.yml",
     "test/out/.drone.object.yaml",  # a renderer's expected output: test data never lowers ci
     "build/.drone.arm64.yaml",
@@ -82,7 +83,7 @@ _DEPLOYMENT_JSONNET = """{
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("infrastructure/lib/tekton/pipeline.libsonnet", _TEKTON_JSONNET, "ci.content.tekton"),
     ("ci/run.jsonnet", _TEKTON_JSONNET.replace("'", '"').replace("kind: \"Pipeline\"", "kind: \"PipelineRun\""),
      "ci.content.tekton"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
@@ -37,20 +37,20 @@ CLIENT_HOOKS = ["post-rewrite", "pre-merge-commit", "applypatch-msg", "pre-apply
                 "pre-auto-gc", "post-index-change", "sendemail-validate", "fsmonitor-watchman"]
 
 
-@pytest.mark.parametrize("name", DOTFILES)
-@pytest.mark.parametrize("folder", ["", "dotfiles/", "linux/tmux/", "DotFiles/Home/"])
+@each_case("name", DOTFILES)
+@each_case("folder", ["", "dotfiles/", "linux/tmux/", "DotFiles/Home/"])
 def test_dotfiles_kept_without_their_dot_are_settings(folder: str, name: str) -> None:
     assert_path_rule(folder + name, "other", "other.dotfiles")
     assert_path_rule(folder + name.upper(), "other", "other.dotfiles")  # matching ignores case
 
 
-@pytest.mark.parametrize("hook", CLIENT_HOOKS)
-@pytest.mark.parametrize("folder", ["git_template/hooks/", "hooks/", "tools/git/hooks/"])
+@each_case("hook", CLIENT_HOOKS)
+@each_case("folder", ["git_template/hooks/", "hooks/", "tools/git/hooks/"])
 def test_git_client_hooks_are_settings(folder: str, hook: str) -> None:
     assert_path_rule(folder + hook, "other", "other.dotfiles")
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("hooks/pre-receive", "src", None), ("hooks/post-receive", "src", None),  # server hooks: a push deploys
     ("hooks/update", "src", None), ("hooks/post-rewrite.sample", "src", None), ("post-rewrite", "src", None),
     ("git_template/hooks/pre-commit", "other", "other.lint-format"),  # named by the older rule, unchanged

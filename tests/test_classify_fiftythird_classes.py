@@ -18,7 +18,7 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
@@ -43,7 +43,7 @@ JEST_VARIANTS = ("cli", "base", "integration", "e2e", "unit", "chrome-mv3", "nod
 JEST_ENDS = (".js", ".ts", ".cjs", ".mjs", ".json")
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("eng/ci/official-build.yml", "ci", "ci.script-folders"),
     ("eng/ci/public-build.yml", "ci", "ci.script-folders"),
     ("eng/ci/templates/jobs/run-unit-tests.yml", "ci", "ci.script-folders"),
@@ -87,8 +87,8 @@ def test_path_rules_of_the_fifty_third_round(path: str, bucket: str, rule: str |
     assert_path_rule(path, bucket, rule)
 
 
-@pytest.mark.parametrize("variant", JEST_VARIANTS)
-@pytest.mark.parametrize("end", JEST_ENDS)
+@each_case("variant", JEST_VARIANTS)
+@each_case("end", JEST_ENDS)
 def test_every_jest_settings_variant_is_other(variant: str, end: str) -> None:
     assert_path_rule(f"packages/app/jest.config.{variant}{end}", "other", "other.lint-format")
 

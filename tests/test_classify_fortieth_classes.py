@@ -21,12 +21,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, both_ways, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("thirdparty/mbedtls/library/dhm.c", "deps", "deps.vendored-nested"),
     ("src/3rdparty/rapidjson/license.txt", "deps", "deps.vendored-nested"),
     ("src/3rdparty/libethash/CMakeLists.txt", "deps", "deps.vendored-nested"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.vagrantfiles import named
 from tests.gitrepo import GitRepo
@@ -27,7 +27,7 @@ echo 'export PATH=$PATH' >> /home/vagrant/.bashrc
 _UNIT = "[Unit]\nDescription=Apache Kafka\n[Service]\nExecStart=/usr/local/kafka/bin/kafka-server-start.sh\n"
 
 
-@pytest.mark.parametrize(("script", "text", "want"), [
+@each_case(("script", "text", "want"), [
     ("gg/scripts/install.sh", "cp /vagrant/scripts/services/kafka.service /etc/systemd/system/\n",
      {"gg/scripts/scripts/services/kafka.service", "gg/scripts/services/kafka.service",
       "scripts/services/kafka.service"}),

@@ -21,13 +21,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import heatfiles
 from tests.gitrepo import GitRepo, two_commits
 from tests.test_classify_context import assert_path_rule, both_ways, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("scripts/circle/pypi.sh", "ci", "ci.system-folders"),
     ("scripts/circleci/deploy-docs.sh", "ci", "ci.system-folders"),
     ("scripts/travis/install.sh", "ci", "ci.system-folders"),

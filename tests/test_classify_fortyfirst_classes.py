@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -14,7 +14,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # the unit tests `cdk init` writes for each language, kept in the app's own folder
     ("cdk/java/src/test/java/com/myorg/JavaTest.java", "src", "src.cdk-unit-tests"),
     ("cdk/csharp/tests/Cdk.Tests/TheLambdaPowerTunerStackTest.cs", "src", "src.cdk-unit-tests"),
@@ -81,7 +81,7 @@ steps:
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("codefresh/codefresh-staging.yml", _CODEFRESH_SPEC, "ci.content.codefresh"),
     ("pipelines/pr.yaml", _CODEFRESH_PLAIN, "ci.content.codefresh"),
     ("ci-pr.yml", _CODEFRESH_SPEC.replace('"1.0"', "'1.0'").replace("\n", "\r\n"), "ci.content.codefresh"),
@@ -98,7 +98,7 @@ def test_codefresh_pipelines_under_ordinary_names(path: str, text: str, rule: st
         assert signal.bucket == "ci"
 
 
-@pytest.mark.parametrize(("text", "found"), [
+@each_case(("text", "found"), [
     ('{version: "1.0", steps: {b: {type: build, image_name: x}}}\n', True),  # flow style
     ('{version: "1.0", kind: pipeline, spec: {steps: {c: {type: git-clone}}}}\n', True),
     ('{version: "1.0", steps: {b: {type: stir}}}\n', False),

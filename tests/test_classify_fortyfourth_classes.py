@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.saltfiles import named
 from gatekeeper.classify.sniff import sniff
@@ -37,7 +37,7 @@ comfyui-models:
 _PROVIDER = "apiVersion: 1\nproviders:\n  - name: salt\n    type: file\n    options:\n      path: /var/lib/dash\n"
 
 
-@pytest.mark.parametrize(("state", "text", "want"), [
+@each_case(("state", "text", "want"), [
     ("states/kernel.sls", _KERNEL_STATE, {"states/data/kernel_params.yaml", "data/kernel_params.yaml"}),
     ("states/loki.sls", _LOKI_STATE, {"states/configs/grafana-dashboards-provider.yaml",
                                        "configs/grafana-dashboards-provider.yaml"}),
@@ -116,7 +116,7 @@ machine:
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("talos/patches/usb-ssd-uservolumes.yaml", _USER_VOLUMES, "iac.content.talos"),
     ("talos/patches/network.yaml", "machine:\n  network:\n    hostname: node-1\n    nameservers: [1.1.1.1]\n",
      "iac.content.talos"),
@@ -136,7 +136,7 @@ def test_talos_patches_by_their_first_key(path: str, text: str, rule: str | None
     assert (signal.rule if signal else None) == rule, signal
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     (".sops.yaml", "other", "other.lint-format"),
     ("home-ops/.sops.yaml", "other", "other.lint-format"),
     (".sops.yml", "other", "other.lint-format"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
@@ -21,7 +21,7 @@ _ENDPOINTS = ("type: google.api.Service\nconfig_version: 3\nname: hellogrpc.endp
               "title: Hello gRPC API\napis:\n- name: helloworld.Greeter\n")
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("appengine_flexible/storage/app.yaml", _FLEX, "iac.content.app-engine"),
     ("services/web/app.yml", _STANDARD, "iac.content.app-engine"),
     ("deploy/frontend.yaml", _ENTRYPOINT, "iac.content.app-engine"),
@@ -34,7 +34,7 @@ def test_app_engine_and_endpoints_descriptors_in_any_folder(path: str, text: str
     assert signal is not None and (signal.bucket, signal.rule) == ("iac", rule), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     # a runtime alone says nothing of the platform; a Lambda's runtime has a dot; a nested runtime is another file's
     ("config/app.yaml", "runtime: go\nname: api\nport: 8080\n"),
     ("functions/app.yaml", "runtime: python3.12\nhandler: app.handler\nmemory: 256\n"),

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, both_ways
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("devtools/ci/gh-actions/conda-envs/build-ubuntu-latest.yml", "ci", "ci.script-folders"),
     ("devtools/ci/gh-actions/scripts/run-tests.sh", "ci", "ci.script-folders"),
     ("bin/ci/build-phar.sh", "ci", "ci.script-folders"), ("dev/ci/lint.sh", "ci", "ci.script-folders"),

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, both_ways, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("app/src/examples/disclosure/group/__screenshots__/react-hover-default-dark-safari.webp", "src",
      "testdata.snapshot-files"),
     ("tests/browser/__screenshots__/button.test.ts/primary-chromium-darwin.png", "src", "testdata.snapshot-files"),

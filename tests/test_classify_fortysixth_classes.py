@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, both_ways, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     ("_checkouts/configure_deps/src/configure_deps_prv.erl", "deps", "deps.vendored"),
     ("_checkouts/configure_deps/rebar.config", "deps", None),
     ("apps/chat/_checkouts/lager/src/lager.erl", "deps", "deps.vendored"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
@@ -44,7 +44,7 @@ _VAULT_SERVER = """{
 _VAULT_LIST = '{"listener": [{"tcp": {"address": "127.0.0.1:8200"}}], "backend": {"file": {"path": "/vault"}}}\n'
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("datacenter-deploy/client.json", _CONSUL_CLIENT, "iac.content.hashicorp-agent"),
     ("consul/config/server.json", _CONSUL_SERVER, "iac.content.hashicorp-agent"),
     ("roles/consul/templates/consul.json.j2", _CONSUL_SERVER, "iac.content.hashicorp-agent"),
@@ -68,7 +68,7 @@ def test_hashicorp_agent_configurations_in_json(path: str, text: str, rule: str 
         assert signal.bucket == "iac"
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # OpenStack-Ansible's names, at the root and in a role's tests/ (which an Ansible marker claims for iac)
     ("ansible-role-requirements.yml", "deps", "deps.ansible.manifest"),
     ("tests/ansible-role-requirements.yml", "deps", "deps.ansible.manifest"),
@@ -88,7 +88,7 @@ def test_ansible_requirements_under_other_names(path: str, bucket: str, rule: st
     assert_path_rule(path, bucket, rule)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("tilt-provider.json", "iac"),
     ("tilt-provider.yaml", "iac"),
     ("test/extension/tilt-provider.yaml", "iac"),  # a test extension the development cluster deploys
@@ -162,7 +162,7 @@ _ARCHIVE = """#cloud-config-archive
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("doc/examples/cloud-config-archive-launch-index.txt", _ARCHIVE, "iac.content.cloud-init"),
     ("user-data", _ARCHIVE.replace("\n", "\r\n"), "iac.content.cloud-init"),
     ("templates/user-data.yaml", "## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostname }}\n",

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.ansible import setup_py
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # licence and copyright texts under other names; code named like them stays code
     ("LICENSE_APACHE.txt", "other"), ("LICENSE_MIT.md", "other"), ("COPYRIGHT.txt", "other"), ("COPYRIGHT", "other"),
     ("packaging/deb/copyright", "other"), ("debian/copyright", "other"),
@@ -90,7 +90,7 @@ SHIM = "#!/usr/bin/env python\n# a shim so that GitHub sees the package; poetry 
 CALLS_SETUP = "import sys\nfrom build_helpers import setup\n\nsetup(sys.argv)\n"
 
 
-@pytest.mark.parametrize(("text", "rule"), [
+@each_case(("text", "rule"), [
     (FLASK_SETUP_VIEW, "src.content.setup-not-packaging"),
     (PACKAGING, None), (SHIM, None), (CALLS_SETUP, None),
     ("# setuptools reads setup.cfg\nimport os\n", None),  # names setuptools: not proof enough

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.glob import GlobError, compile_glob, full_regex
 from gatekeeper.classify.index import GlobIndex
@@ -16,7 +17,7 @@ def glob_matches(pattern: str, path: str) -> bool:
     return by_index
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("pattern", "path", "expected"),
     [
         ("Jenkinsfile", "Jenkinsfile", True),
@@ -61,7 +62,7 @@ def test_glob_semantics(pattern: str, path: str, expected: bool) -> None:
     assert glob_matches(pattern, path) is expected
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("pattern", "why"),
     [
         ("", "empty"),

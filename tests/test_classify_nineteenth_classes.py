@@ -15,7 +15,7 @@ import io
 import tarfile
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.archives import packaged
 from gatekeeper.classify.dockerrefs import run_scripts
@@ -24,7 +24,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # test code by its runner's name, also below a top-level infrastructure folder; what it tests stays iac
     ("charts/k8s-metacollector/tests/unit/serviceAccountTemplate_test.go", "src"),
     ("deploy/lib/updateDeployment.test.js", "src"), ("terraform/test/vpc_test.go", "src"),
@@ -99,7 +99,7 @@ def test_packaged_archives_by_their_first_members() -> None:
     assert packaged(gzip.compress(b"\0" * (1 << 20))) is None
 
 
-@pytest.mark.parametrize(("path", "machine"), [
+@each_case(("path", "machine"), [
     ("Vagrantfile", True), ("rancher/vagrant/Vagrantfile", True), (".kitchen.vagrant.yml", True),
     ("kitchen.dokken.yml", True), ("kitchen.yml", True),
     ("Vagrantfile.md", False), ("kitchen/config.yml", False), ("kitchenette.yml", False),

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from gitdiffs import commit_patch
+from tables import each_case
 
 from gatekeeper.classify import ciwalk, load_rules
 from gatekeeper.classify.patchcontext import _SKIP_BUFFER, PatchContext, _Sections
@@ -66,7 +67,7 @@ def long_patch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int
     return patch, [change.line for change in parse_patch(patch)]
 
 
-@pytest.mark.parametrize("step", [1, 7, 97, 299])
+@each_case("step", [1, 7, 97, 299])
 def test_every_section_asked_in_order_is_the_section_a_plain_reading_finds(long_patch: tuple[Path, list[int]],
                                                                             step: int) -> None:
     patch, starts = long_patch

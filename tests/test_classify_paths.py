@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, load_rules
 
@@ -27,7 +28,7 @@ def check(rules: RuleSet, path: str, bucket: str, rule: str | None = None) -> No
 # -- the proposal's three mistakes --------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("path", "bucket"),
     [("src/k8sclient.go", "src"), ("Jenkinsfile", "ci"), (".circleci/config.yml", "ci")],
 )
@@ -53,7 +54,7 @@ TEST_DATA = [
 ]
 
 
-@pytest.mark.parametrize("path", TEST_DATA)
+@each_case("path", TEST_DATA)
 def test_test_data_is_src(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert match.bucket == "src" and match.rule.startswith("testdata."), (path, match)
@@ -78,7 +79,7 @@ TEST_DATA_CI_IAC = [
 ]
 
 
-@pytest.mark.parametrize(("path", "rule"), TEST_DATA_CI_IAC)
+@each_case(("path", "rule"), TEST_DATA_CI_IAC)
 def test_test_data_never_lowers_a_ci_or_iac_rule(rules: RuleSet, path: str, rule: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule) == (rule.partition(".")[0], rule), (path, match)
@@ -101,7 +102,7 @@ VENDORED = [
 ]
 
 
-@pytest.mark.parametrize("path", VENDORED)
+@each_case("path", VENDORED)
 def test_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule, match.ecosystem) == ("deps", "deps.vendored", "vendored"), (path, match)
@@ -114,7 +115,7 @@ VENDORED_NESTED = ["pkg/plugin/physics/third_party/box2d/src/contact.c", "web/st
                    "3rdparty/dawn/src/tint/tint.h", "test/googletest-1.16.0/LICENSE"]
 
 
-@pytest.mark.parametrize("path", VENDORED_NESTED)
+@each_case("path", VENDORED_NESTED)
 def test_nested_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule, match.ecosystem) == ("deps", "deps.vendored-nested", "vendored"), (path, match)
@@ -124,7 +125,7 @@ def test_nested_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
 VENDORED_FRAMEWORKS = ["system/libraries/Parser.php", "system/helpers/url_helper.php"]
 
 
-@pytest.mark.parametrize("path", VENDORED_FRAMEWORKS)
+@each_case("path", VENDORED_FRAMEWORKS)
 def test_copied_frameworks_are_deps(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     expected = ("deps", "deps.vendored-codeigniter", "vendored")
@@ -146,7 +147,7 @@ INSTALLED = [
 ]
 
 
-@pytest.mark.parametrize(("path", "ecosystem", "rule"), INSTALLED)
+@each_case(("path", "ecosystem", "rule"), INSTALLED)
 def test_committed_dependency_code_is_deps(rules: RuleSet, path: str, ecosystem: str, rule: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule, match.ecosystem) == ("deps", rule, ecosystem), (path, match)
@@ -194,7 +195,7 @@ DOCS = [
 ]
 
 
-@pytest.mark.parametrize("path", DOCS)
+@each_case("path", DOCS)
 def test_templates_and_docs_are_src(rules: RuleSet, path: str) -> None:
     check(rules, path, "src")
 
@@ -441,7 +442,7 @@ DEPS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "ecosystem", "tag"), DEPS)
+@each_case(("path", "ecosystem", "tag"), DEPS)
 def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, tag: str | None) -> None:
     match = rules.match(path)
     assert (match.bucket, match.ecosystem) == ("deps", ecosystem), (path, match)
@@ -618,7 +619,7 @@ CI = [
 ]
 
 
-@pytest.mark.parametrize("path", CI)
+@each_case("path", CI)
 def test_ci_is_ci(rules: RuleSet, path: str) -> None:
     check(rules, path, "ci")
 
@@ -648,7 +649,7 @@ def _is_readme_document(name: str) -> bool:
     return lower == "readme" or (lower.startswith("readme") and lower.rsplit(".", 1)[-1] in DOCUMENT_EXTENSIONS)
 
 
-@pytest.mark.parametrize("folder", [".github/workflows", ".gitea/workflows", ".forgejo/workflows"])
+@each_case("folder", [".github/workflows", ".gitea/workflows", ".forgejo/workflows"])
 def test_every_yaml_file_name_in_a_workflows_folder_is_ci(rules: RuleSet, folder: str) -> None:
     # The forge runs every .yml/.yaml there, whatever its name: no dependency, docs or test-data
     # rule may claim one. Derived from the rules, so a new deps rule with a YAML name fails here.
@@ -658,7 +659,7 @@ def test_every_yaml_file_name_in_a_workflows_folder_is_ci(rules: RuleSet, folder
     assert wrong == {}
 
 
-@pytest.mark.parametrize(
+@each_case(
     "folder", [".circleci", ".gitlab/ci", ".woodpecker", ".buildkite", "ci", ".ci", ".tekton", ".semaphore",
                ".jenkins", ".azure-pipelines", ".builds", ".travis", "scripts/ci"])
 def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, folder: str) -> None:
@@ -679,7 +680,7 @@ REVIEWED = {"ci", "iac"}  # what the default policy reviews
 TERRAFORM_TAILS = ("tf", "tf.json", "tofu", "tofu.json", "pkr.hcl", "pkr.json", "pkrvars.hcl", "pkrvars.json")
 
 
-@pytest.mark.parametrize("folder", ["infra/prod", "terraform", "deploy/packer"])
+@each_case("folder", ["infra/prod", "terraform", "deploy/packer"])
 def test_every_open_name_with_a_terraform_extension_is_reviewed(rules: RuleSet, folder: str) -> None:
     # Terraform, OpenTofu and Packer load every file of their extensions in the folder they run in: a snapshot-test,
     # syntax-test or dependency rule's open-ended name (`backdoor.verified.tf`, `Gemfile-x.tf`) must not make one src
@@ -698,7 +699,7 @@ LOADED_TAILS = {  # the folders a tool loads by extension, with those extensions
     "environments/production/manifests": ("pp",)}
 
 
-@pytest.mark.parametrize("folder", sorted(LOADED_TAILS))
+@each_case("folder", sorted(LOADED_TAILS))
 def test_every_open_name_with_a_type_its_folder_loads_is_reviewed(rules: RuleSet, folder: str) -> None:
     # Attack 30: Terraform stacks, tests and queries, Packer's auto-loaded variables and a Puppet environment's
     # manifests/ are loaded by folder and extension too; an open-ended name must not make one src or deps.
@@ -711,7 +712,7 @@ def test_every_open_name_with_a_type_its_folder_loads_is_reviewed(rules: RuleSet
     assert wrong == {}
 
 
-@pytest.mark.parametrize("folder", ["group_vars/all", "inventory/group_vars/web", "host_vars/web1", "inventory/prod"])
+@each_case("folder", ["group_vars/all", "inventory/group_vars/web", "host_vars/web1", "inventory/prod"])
 def test_every_open_name_in_an_ansible_variables_folder_is_reviewed(rules: RuleSet, folder: str) -> None:
     # Ansible reads every file of a group's or host's variables folder and of an inventory folder.
     names = {n for n in _file_names_the_rules_know(rules, ("yml", "yaml")) if n.lower().endswith((".yml", ".yaml"))}
@@ -744,7 +745,7 @@ FORGE_OTHER = [
 ]
 
 
-@pytest.mark.parametrize("path", FORGE_OTHER)
+@each_case("path", FORGE_OTHER)
 def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
     check(rules, path, "other")
 
@@ -918,7 +919,7 @@ IAC = [
 ]
 
 
-@pytest.mark.parametrize("path", IAC)
+@each_case("path", IAC)
 def test_infrastructure_is_iac(rules: RuleSet, path: str) -> None:
     check(rules, path, "iac")
 
@@ -935,7 +936,7 @@ EXAMPLES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "bucket"), EXAMPLES)
+@each_case(("path", "bucket"), EXAMPLES)
 def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucket: str) -> None:
     check(rules, path, bucket)
 
@@ -988,7 +989,7 @@ NOT_SIGNALS = [
 ]
 
 
-@pytest.mark.parametrize("path", NOT_SIGNALS)
+@each_case("path", NOT_SIGNALS)
 def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
     check(rules, path, "src")
 
@@ -1104,12 +1105,12 @@ RC_NAMED_ELSEWHERE = [
 ]
 
 
-@pytest.mark.parametrize(("path", "bucket"), RC_NAMED_ELSEWHERE)
+@each_case(("path", "bucket"), RC_NAMED_ELSEWHERE)
 def test_run_control_files_another_rule_names_keep_it(rules: RuleSet, path: str, bucket: str) -> None:
     check(rules, path, bucket)
 
 
-@pytest.mark.parametrize("path", OTHER)
+@each_case("path", OTHER)
 def test_other(rules: RuleSet, path: str) -> None:
     check(rules, path, "other")
 
@@ -1147,12 +1148,12 @@ DOC_FILES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "bucket"), DOC_FILES)
+@each_case(("path", "bucket"), DOC_FILES)
 def test_docs_have_their_rule_and_infra_folders_come_after_it(rules: RuleSet, path: str, bucket: str) -> None:
     check(rules, path, bucket)
 
 
-@pytest.mark.parametrize("path", FALLBACK)
+@each_case("path", FALLBACK)
 def test_everything_else_is_src(rules: RuleSet, path: str) -> None:
     check(rules, path, "src", "src.default")
 
@@ -1193,7 +1194,7 @@ GUARDRAIL = [
 ]
 
 
-@pytest.mark.parametrize("path", GUARDRAIL)
+@each_case("path", GUARDRAIL)
 def test_guardrail_tag(rules: RuleSet, path: str) -> None:
     assert "guardrail" in rules.match(path).tags, path
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, both_ways
@@ -18,7 +18,7 @@ _TASK = "BuildTasks/markStale"
 _SDK = f"{_TASK}/ps_modules/VstsTaskSdk"
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     (f"{_SDK}/VstsTaskSdk.psd1", "deps", "deps.vendored-nested"),
     (f"{_SDK}/VstsTaskSdk.psm1", "deps", "deps.vendored-nested"),
     (f"{_SDK}/FindFunctions.ps1", "deps", "deps.vendored-nested"),
@@ -47,7 +47,7 @@ INFRA_FOLDERS = ["infra", "infrastructure", "terraform", "opentofu", "deploy", "
                  "kubernetes", "helm", "charts", "pulumi", "packer"]
 
 
-@pytest.mark.parametrize("folder", INFRA_FOLDERS)
+@each_case("folder", INFRA_FOLDERS)
 def test_ps_modules_inside_an_infrastructure_folder_stay_iac(folder: str) -> None:
     """Installed code inside a top-level infrastructure folder is deployed with it (iac.folders-installed-code, as
     node_modules/ there): the new deps rule must not lower `deploy/ps_modules/x.ps1` from iac to deps, which the

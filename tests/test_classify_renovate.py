@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, classify_change, load_rules
 from gatekeeper.model import FileChange
@@ -188,13 +189,13 @@ DECLINED = [
 ]
 
 
-@pytest.mark.parametrize(("manager", "path", "bucket"), COVERED)
+@each_case(("manager", "path", "bucket"), COVERED)
 def test_every_renovate_default_pattern_is_classified(rules: RuleSet, manager: str, path: str, bucket: str) -> None:
     match = rules.match(path)
     assert match.bucket == bucket, f"{manager}: {path} is {match.bucket} by {match.rule}, expected {bucket}"
 
 
-@pytest.mark.parametrize(("manager", "path", "bucket", "why"), DECLINED)
+@each_case(("manager", "path", "bucket", "why"), DECLINED)
 def test_declined_renovate_patterns_keep_their_bucket(
     rules: RuleSet, manager: str, path: str, bucket: str, why: str
 ) -> None:
@@ -214,14 +215,14 @@ RED_TEAM = [
 ]
 
 
-@pytest.mark.parametrize(("path", "bucket"), RED_TEAM)
+@each_case(("path", "bucket"), RED_TEAM)
 def test_the_red_team_paths_and_their_spellings(rules: RuleSet, path: str, bucket: str) -> None:
     # Matching ignores case (a checkout on macOS or Windows does), at any folder the rule allows.
     for spelling in (path, path.upper(), path.lower(), path.swapcase()):
         assert rules.match(spelling).bucket == bucket, spelling
 
 
-@pytest.mark.parametrize(("path", "bucket"), RED_TEAM)
+@each_case(("path", "bucket"), RED_TEAM)
 def test_test_data_and_ci_folders_still_decide_first(rules: RuleSet, path: str, bucket: str) -> None:
     # Principle 1: a copy under a test-data folder is an input of a test, unless its own name is ci or iac (issue 12
     # item 6: test data lowers deps only); a root-anchored name (a forge's own folder) is not one there.
@@ -231,7 +232,7 @@ def test_test_data_and_ci_folders_still_decide_first(rules: RuleSet, path: str, 
     assert rules.match(f".circleci/{path}").bucket == "ci"
 
 
-@pytest.mark.parametrize(("path", "bucket"), [(p, b) for p, b in RED_TEAM if b in ("ci", "iac")])
+@each_case(("path", "bucket"), [(p, b) for p, b in RED_TEAM if b in ("ci", "iac")])
 def test_renaming_a_missed_file_away_is_still_sensitive(rules: RuleSet, path: str, bucket: str) -> None:
     # Both sides of a rename count: moving an Earthfile to docs/ does not make the change src.
     change = FileChange(path="docs/notes.txt", old_path=path, status="renamed")

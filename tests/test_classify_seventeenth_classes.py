@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
+from tables import each_case
 
 from gatekeeper.classify.pipinstalls import PathIndex, installed_requirements
 from gatekeeper.classify.sniff import sniff
@@ -24,7 +25,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # what an OS installer reads unattended, by the names the installers look for
     ("answer_files/2012_r2/Autounattend.xml", "iac"), ("windows/unattend.xml", "iac"), ("http/meta-data", "iac"),
     ("seed/vendor-data", "iac"), ("testdata/meta-data", "iac"), ("docs/unattend.md", "src"),

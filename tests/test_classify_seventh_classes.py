@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # a root deps/ folder holds vendored libraries (redis/deps/jemalloc, nodejs/deps/v8), as third_party/ does
     ("deps/jemalloc/src/arena.c", "deps"), ("deps/jemalloc/.autom4te.cfg", "deps"),
     ("deps/hiredis/.github/release-drafter-config.yml", "deps"), ("deps/lua/doc/cover.png", "deps"),

@@ -13,13 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # HashiCorp's release pipeline settings (crt-workflows): CI, not HashiCorp configuration; other .hcl stays iac
     (".release/ci.hcl", "ci"), (".release/release-metadata.hcl", "ci"), (".release/security-scan.hcl", "ci"),
     (".release/linux/package/etc/nomad.d/nomad.hcl", "iac"), ("deploy/ci.hcl", "iac"), ("ci.hcl", "iac"),

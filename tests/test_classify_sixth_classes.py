@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
@@ -283,7 +284,7 @@ GITLAB_SERVICES = "test:\n  image: ruby:3.3\n  services:\n    - postgres:16\n  s
 LINT_EXTENDS = "extends:\n  - airbnb\n  - prettier\nrules:\n  semi: error\n"
 
 
-@pytest.mark.parametrize(("path", "text", "bucket", "rule"), [
+@each_case(("path", "text", "bucket", "rule"), [
     ("remote-builder/parent-build.yaml", CLOUD_BUILD, "ci", "ci.content.cloud-build"),
     ("pipelines/apply.yaml", CLOUD_BUILD_INDENTED, "ci", "ci.content.cloud-build"),
     ("build/config.json", CLOUD_BUILD_JSON, "ci", "ci.content.cloud-build"),
@@ -297,7 +298,7 @@ def test_each_shape_decides_by_content(path: str, text: str, bucket: str, rule: 
     assert signal is not None and (signal.bucket, signal.rule) == (bucket, rule)
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("onboarding/steps.yaml", APP_STEPS), ("ci/gitlab-services.yml", GITLAB_SERVICES),
     ("web/.eslintrc.yml", LINT_EXTENDS), ("app/models/metadata.rb", RAILS_METADATA),
 ])
@@ -347,7 +348,7 @@ def test_a_stack_renamed_to_text_is_judged_on_its_old_side(git_repo: GitRepo) ->
 
 # --- path rules -------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("Dangerfile", "ci"), ("dangerfile.ts", "ci"), ("src/@orb.yml", "ci"),
     ("kitchen.yml", "iac"), (".kitchen.yml", "iac"), ("kitchen.dokken.yml", "iac"), ("kitchen.vagrant.yml", "iac"),
     ("FORMULA", "iac"), ("pillar.example", "iac"), ("templates/prepend_append.epp", "iac"),

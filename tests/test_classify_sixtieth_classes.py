@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, both_ways, tree_files
@@ -35,7 +35,7 @@ WORKFLOW = ("name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n 
             "      - uses: actions/checkout@v4\n      - run: make test\n")
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     (".github/.gitignore", "other", "other.github-community"),
     (".gitignore", "other", None),
     (".github/workflows/.gitignore", "ci", None),  # a workflows folder stays CI's

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.cpucost import least_cpu
@@ -48,7 +49,7 @@ _CASC_LIBRARIES = """unclassified:
 """
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("configs/casc/system.yaml", _CASC_SYSTEM),
     ("configs/casc/nodes.yaml", _CASC_NODES),
     ("casc/security.yml", _CASC_SECURITY),
@@ -69,7 +70,7 @@ def test_jenkins_configuration_as_code_is_ci(path: str, text: str) -> None:
     assert signal is not None and (signal.bucket, signal.rule) == ("ci", "ci.content.jenkins-casc"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     # an umbrella chart's values: `numExecutors` sits under `controller:`, not under the root key itself
     ("deploy/values.yaml", "jenkins:\n  controller:\n    numExecutors: 0\n    systemMessage: hi\n"),
     ("app/security.yaml", "security:\n  headers:\n    hsts: true\n"),  # a root key JCasC shares, no JCasC key
@@ -158,7 +159,7 @@ def test_hidden_job_look_alikes_keep_their_bucket(path: str, text: str) -> None:
     assert signal is None or signal.rule != "ci.content.gitlab-ci", signal
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     "listView('Build Docker') {\n  jobs {\n    regex('^Build-Docker-.*$')\n  }\n}\n",
     'nestedView("Teams") {\n  views {\n    listView("api") {}\n  }\n}\n',
     "organizationFolder('acme') {\n  description('every repository')\n}\n",

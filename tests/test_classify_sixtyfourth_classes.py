@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.iacprograms import iac_program
 from tests.gitrepo import GitRepo
@@ -47,13 +48,13 @@ NESTED_ROLE_LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("path", NESTED_ROLE_FILES)
+@each_case("path", NESTED_ROLE_FILES)
 def test_a_role_one_folder_deeper_is_ansible(path: str) -> None:
     match = RULES.match(path)
     assert (match.bucket, match.rule) == ("iac", "iac.ansible"), match
 
 
-@pytest.mark.parametrize(("path", "bucket"), NESTED_ROLE_LOOK_ALIKES)
+@each_case(("path", "bucket"), NESTED_ROLE_LOOK_ALIKES)
 def test_nested_role_look_alikes_keep_their_bucket(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
 
@@ -106,14 +107,14 @@ KUMOGATA_LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("text", [KUMOGATA_PROGRAM, KUMOGATA_FRAGMENT, KUMOGATA_PARENTHESES, KUMOGATA_METADATA_FIRST,
+@each_case("text", [KUMOGATA_PROGRAM, KUMOGATA_FRAGMENT, KUMOGATA_PARENTHESES, KUMOGATA_METADATA_FIRST,
                                   KUMOGATA_PARAMETER])
 def test_kumogata_programs_and_fragments_are_iac_programs(text: str) -> None:
     signal = iac_program(text.encode(), "include/vpc/subnet.rb")
     assert signal is not None and (signal.bucket, signal.rule) == ("iac", "iac.content.iac-program"), signal
 
 
-@pytest.mark.parametrize("text", KUMOGATA_LOOK_ALIKES)
+@each_case("text", KUMOGATA_LOOK_ALIKES)
 def test_kumogata_look_alikes_are_not_programs(text: str) -> None:
     assert iac_program(text.encode(), "lib/stack.rb") is None
 
@@ -164,7 +165,7 @@ def test_checkov_look_alikes_keep_their_bucket() -> None:
 # An application repository's own Argo CD objects in a `.argocd/` folder (pantalasa's services, faulty-technology's
 # sites; an empty placeholder of one in dasdevrishi/labber): the YAML there is what Argo CD syncs, even before it
 # holds anything a content reader could see.
-@pytest.mark.parametrize("path", [".argocd/application.yaml", ".argocd/applicationset.yaml", ".argocd/projects.yaml",
+@each_case("path", [".argocd/application.yaml", ".argocd/applicationset.yaml", ".argocd/projects.yaml",
                                   ".argocd/root-app.yaml", "services/web/.argocd/app.yml",
                                   ".argocd/prod/guestbook.yaml"])
 def test_the_yaml_of_an_argocd_folder_is_gitops(path: str) -> None:
@@ -172,7 +173,7 @@ def test_the_yaml_of_an_argocd_folder_is_gitops(path: str) -> None:
     assert (match.bucket, match.rule) == ("iac", "iac.gitops"), match
 
 
-@pytest.mark.parametrize(("path", "bucket"), [(".argocd/README.md", "src"), (".argocd/notes.txt", "src"),
+@each_case(("path", "bucket"), [(".argocd/README.md", "src"), (".argocd/notes.txt", "src"),
                                               ("docs/argocd.md", "src"), ("src/argocd.yaml.go", "src")])
 def test_argocd_folder_look_alikes_keep_their_bucket(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, load_rules
 
@@ -57,13 +58,13 @@ def rules() -> RuleSet:
     return load_rules(REPO_ROOT / "policies")
 
 
-@pytest.mark.parametrize("path", sorted(set(KIND_REAL + KIND_GENERATED)))
+@each_case("path", sorted(set(KIND_REAL + KIND_GENERATED)))
 def test_kind_cluster_configuration_is_iac_by_its_name(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule) == ("iac", "iac.kubernetes"), (path, match)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     (".github/kind-cluster.yaml", "ci"),       # read by the workflows: the CI folder decides first
     (".github/workflows/kind.yml", "ci"),      # a workflow named kind
     ("ci/kind.yaml", "ci"),
@@ -75,7 +76,7 @@ def test_kind_names_keep_the_rules_before_them(rules: RuleSet, path: str, bucket
     assert rules.match(path).bucket == bucket, (path, rules.match(path))
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "kindergarten.yaml",
     "config/kinds.yaml",
     "kindness.yml",
@@ -113,13 +114,13 @@ CODEIGNITER_GENERATED += [f"system/language/{lang}/{name}_lang.php" for lang in 
                           for name in ("db", "email", "upload")]
 
 
-@pytest.mark.parametrize("path", sorted(set(CODEIGNITER_REAL + CODEIGNITER_GENERATED)))
+@each_case("path", sorted(set(CODEIGNITER_REAL + CODEIGNITER_GENERATED)))
 def test_codeigniter_framework_copied_as_system_is_vendored(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule) == ("deps", "deps.vendored-codeigniter"), (path, match)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("application/libraries/Google_sync.php", "src"),       # the application's own code
     ("application/helpers/render_helper.php", "src"),
     ("application/core/EA_Controller.php", "src"),

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.sniff import WINDOW, is_candidate, only_comments, sniff
@@ -100,7 +101,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "text", "bucket", "rule"), KINDS + LOOK_ALIKES, ids=lambda v: str(v)[:40])
+@each_case(("path", "text", "bucket", "rule"), KINDS + LOOK_ALIKES, ids=lambda v: str(v)[:40])
 def test_each_signal_and_each_look_alike(path: str, text: str, bucket: str | None, rule: str | None) -> None:
     signal = sniff(path, text.encode(), RULES.context)
     if bucket is None:
@@ -154,7 +155,7 @@ def test_undecodable_bytes_do_not_break_the_sniff() -> None:
     assert sniff("deploy.yaml", data, RULES.context).bucket == "iac"  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("path", "expected"), [
+@each_case(("path", "expected"), [
     ("a/b.yaml", True), ("a/b.YML", True), ("a/b.json", True), ("x/_helpers.tpl", True), ("NOTES.txt", True),
     ("Dockerfile", True), ("bin/run", True), ("setup.py", True), ("a/b.go", False), ("a/b.py", False),
     ("a/b.png", False), (".gitignore", True), ("hosts.example", True), ("values.yaml.sample", True),
@@ -196,7 +197,7 @@ def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
         assert iac_program(text.encode()) is None, text
 
 
-@pytest.mark.parametrize("fill", ["{{", "{{- ", "{{ ", "{{ include ", "- a:\n  ", "steps:\n", "pipelines:\n \n"])
+@each_case("fill", ["{{", "{{- ", "{{ ", "{{ include ", "- a:\n  ", "steps:\n", "pipelines:\n \n"])
 def test_a_hostile_window_costs_a_linear_scan(fill: str) -> None:
     # 8 KiB of `{{` took 18 s before the Helm action's span was bounded (a quadratic scan); now milliseconds.
     text = (fill * (WINDOW // len(fill) + 1))[:WINDOW].encode()

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # patches a build applies to a dependency's sources
     ("nix-eval-jobs-unstable.patch", "deps", "deps.patch-files"),
     ("llama/compat/models/003-llama-cpp-metal-kernels.patch", "deps", "deps.patch-files"),

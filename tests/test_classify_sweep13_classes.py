@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # Terraform root modules a test suite applies
     ("test/fixtures/secure_cloud_run/harness.tf", "iac", "iac.terraform-test-fixtures"),
     ("test/fixtures/ilb_routing/outputs.tf", "iac", "iac.terraform-test-fixtures"),

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify import vendoredci
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, tree_files
 
 
-@pytest.mark.parametrize(("path", "root"), [
+@each_case(("path", "root"), [
     ("vendor/github.com/pkg/errors/.travis.yml", "vendor/"),
     ("ecosystem/runner/externals/node12/lib/node_modules/npm/node_modules/debug/.travis.yml",
      "ecosystem/runner/externals/node12/lib/node_modules/"),
@@ -41,7 +41,7 @@ def test_package_root(path: str, root: str | None) -> None:
     assert vendoredci.package_root(path) == root
 
 
-@pytest.mark.parametrize(("origin", "named", "own"), [
+@each_case(("origin", "named", "own"), [
     ("vendor/github.com/hashicorp/hcl/.travis.yml", "vendor/github.com/hashicorp/hcl/Makefile", True),
     ("vendor/golang.org/x/oauth2/.travis.yml", "vendor/golang.org/x/oauth2/go.sum", True),
     ("lib/node_modules/npm/node_modules/debug/.travis.yml", "lib/node_modules/npm/bin/npm.cmd", True),

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # CloudFormation templates of a CDK cloud assembly: integ-runner snapshots and cdk synth's output
     ("test/integ/agent-mem.integ.snapshot/AgentMemoryTestIntegDefaultTestDeployAssertA6B9969F.template.json", "iac",
      "iac.cdk-assembly-templates"),

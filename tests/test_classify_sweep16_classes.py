@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # per-file checksums pinning a downloaded tool or archive
     ("hack/installers/checksums/kustomize_5.4.2_linux_amd64.tar.gz.sha256", "deps", "deps.checksum-pins"),
     ("hack/installers/checksums/helm-v3.15.2-darwin-arm64.tar.gz.sha256", "deps", "deps.checksum-pins"),

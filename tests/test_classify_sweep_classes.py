@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.ciruns import is_definition, is_yaml
 from gatekeeper.classify.sniff import sniff
@@ -72,7 +72,7 @@ kind: Pod</body></html>
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("setup/bootstrap/templates/resources.yaml.j2", JINJA_BOOTSTRAP, "iac.content.kubernetes"),
     ("talos/all/20-network-links.yaml.tpl", TALOS_TEMPLATE, "iac.content.kubernetes"),
     ("deploy/ingress.yaml.j2", JINJA_INSIDE, "iac.content.kubernetes"),
@@ -85,7 +85,7 @@ def test_templated_yaml_is_read_as_yaml(path: str, text: str, rule: str | None) 
     assert (signal.rule if signal is not None else None) == rule, (path, signal)
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # the Ruby a Fastfile loads
     ("fastlane/actions/extract_xcresult_images.rb", "ci", "ci.fastlane-code"),
     ("fastlane/lanes/ios.rb", "ci", "ci.fastlane-code"), ("ios/fastlane/api_diff_helper.rb", "ci", "ci.fastlane-code"),

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.symlinks import reached_at
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # README documents with a dotted infix are documents, also in .github/ (no forge loads them)
     (".github/README.workflows.adoc", "src"), ("docs/README.setup.txt", "src"), ("README.zh.asciidoc", "src"),
     (".github/workflows/README.ci.yml", "ci"), ("README.deploy.yaml", "src"),

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import tfrefs
 from gatekeeper.classify.tfrefs import is_configuration, named_paths
@@ -90,7 +91,7 @@ resource "null_resource" "confirm_rollout" {
 """
 
 
-@pytest.mark.parametrize(("configuration", "text", "script", "named"), [
+@each_case(("configuration", "text", "script", "named"), [
     ("modules/audit/main.tf", LOCAL_EXEC, "modules/audit/scripts/confirm-rollout-status.sh", True),
     ("main.tf", 'data "external" "ip" {\n  program = ["bash", "./get-ip.sh"]\n}\n', "get-ip.sh", True),
     ("live/terragrunt.hcl", 'terraform {\n  before_hook "x" {\n    execute = ["scripts/check.sh"]\n  }\n}\n',
@@ -115,7 +116,7 @@ def test_a_configuration_names_its_script(configuration: str, text: str, script:
     assert (script in named_paths(configuration.rpartition("/")[0], text).files) == named
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     "# " + " x.sh" * 200_000,  # a comment line: skipped whole
     'command = "' + "/x.sh" * 200_000 + '"',
     ("a" * 50 + "\n") * 20_000,
@@ -128,7 +129,7 @@ def test_reading_a_configuration_is_linear(text: str) -> None:
     assert time.process_time() - started < 2.0
 
 
-@pytest.mark.parametrize(("text", "files", "folders"), [
+@each_case(("text", "files", "folders"), [
     ('x = "${path.module}/../up/a.sh"', {"up/a.sh"}, set()),
     ('x = "../../../../escape.sh"', set(), set()),  # above the repository: nothing
     ('x = "${var.dir}/a.sh"', set(), set()),  # a variable: not a path this reads
@@ -145,7 +146,7 @@ def test_named_paths(text: str, files: set[str], folders: set[str]) -> None:
     assert (named.files, named.folders) == (files, folders)
 
 
-@pytest.mark.parametrize(("path", "configuration"), [
+@each_case(("path", "configuration"), [
     ("main.tf", True), ("m/x.tofu", True), ("terragrunt.hcl", True), ("live/prod/terragrunt.hcl", True),
     ("packer/web.pkr.hcl", True), (".copywrite.hcl", False), (".tflint.hcl", False), ("jobs/web.nomad.hcl", False),
     (".terraform.lock.hcl", False), ("main.tf.json", True), ("main.json", False),

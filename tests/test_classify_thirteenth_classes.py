@@ -12,13 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # test data beside the code it tests, and test source sets of Gradle and Kotlin Multiplatform
     # (a fixtures/ folder outside test trees is not: see test_classify_paths.py)
     ("fixtures/Dockerfile", "iac"), ("pkg/provider/kubernetes/ingress/fixtures/ingress.yml", "iac"),

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import ansible, platformshapes, sniff
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
@@ -72,7 +73,7 @@ BOMBS: list[tuple[str, Callable[[], object]]] = [
 ]
 
 
-@pytest.mark.parametrize("run", [run for _, run in BOMBS], ids=[name for name, _ in BOMBS])
+@each_case("run", [run for _, run in BOMBS], ids=[name for name, _ in BOMBS])
 def test_comment_runs_with_crlf_line_ends_are_read_in_linear_time(run: Callable[[], object]) -> None:
     with _deadline(5):
         run()
@@ -98,7 +99,7 @@ def test_the_fixed_patterns_match_what_the_old_ones_matched(seed: str) -> None:
         assert (_OLD_TALOS.search(text) is None) == (platformshapes._TALOS_MACHINE.search(text) is None), text
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # a dot-folder named .ci holds CI at any depth; mise's file tasks keep CI's tasks in ci/
     ("hack/.ci/verify-commits.sh", "ci", "ci.script-folders-nested"),
     ("tools/release/.ci/publish.py", "ci", "ci.script-folders-nested"),
@@ -141,7 +142,7 @@ class WarehouseTransformsCI{
 """
 
 
-@pytest.mark.parametrize(("text", "ci"), [
+@each_case(("text", "ci"), [
     (_ALLMAN_PIPELINE, True),
     (_ALLMAN_PIPELINE.replace("\n", "\r\n"), True),
     ("node('linux')\n{\n  stage('build') { sh 'make' }\n}\n", True),
@@ -179,7 +180,7 @@ _OLM_ANNOTATIONS = """annotations:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "rule"), [
+@each_case(("name", "text", "rule"), [
     ("cluster-operator-namespace-scope-overlay.yml", _YTT_OVERLAY, "iac.content.ytt"),
     ("values.yml", "#@data/values\n---\nnamespace: rabbitmq-system\n", "iac.content.ytt"),
     ("annotations.yaml", _OLM_ANNOTATIONS, "iac.content.olm-bundle-metadata"),
@@ -287,7 +288,7 @@ receivers:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "rule"), [
+@each_case(("name", "text", "rule"), [
     ("datasource.yml", _GRAFANA_DATASOURCE, "other.content.grafana-provisioning"),
     ("dashboards.yaml", "apiVersion: 1\nproviders:\n  - name: default\n    folder: ''\n    type: file\n",
      "other.content.grafana-provisioning"),

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # linter, docs-linter and IDE settings, project metadata
     ("phpstan-7x.dist.neon", "other", "other.lint-format"),
     ("phpstan-baseline-8x.neon", "other", "other.lint-format"),

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # Kubernetes objects as ERB templates in manifest folders (krane renders config/deploy/<env>/*.yml.erb)
     ("config/deploy/production/web.yml.erb", "iac", "iac.kubernetes"),
     ("config/deploy/ingress.yaml.erb", "iac", "iac.kubernetes"),
@@ -56,7 +56,7 @@ def test_path_rules_of_the_thirty_first_round(path: str, bucket: str, rule: str 
     assert_path_rule(path, bucket, rule)
 
 
-@pytest.mark.parametrize(("path", "candidate"), [
+@each_case(("path", "candidate"), [
     ("ops/ingress.yml.erb", True), ("config/web.yaml.erb", True), ("hosts.example", True),
     ("app/views/index.html.erb", False), ("lib/templates/model.rb.erb", False),
 ])

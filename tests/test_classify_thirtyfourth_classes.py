@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # Kedro: the data catalog, parameters and logging of a pipeline project (also a starter template's copy)
     ("conf/base/catalog.yml", "src", "src.kedro-config"),
     ("features/starter/{{ cookiecutter.repo_name }}/conf/base/catalog.yml", "src", "src.kedro-config"),

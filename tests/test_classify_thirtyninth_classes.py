@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import siblingrefs
 from gatekeeper.classify.iacprograms import iac_program
@@ -44,7 +45,7 @@ _TROPOSPHERE_OWN = "from troposphere import AWSObject, AWSProperty\n\n\nclass Se
 _PYINFRA_OWN = "from pyinfra import host\nfrom pyinfra.api import operation\nfrom pyinfra.operations import files\n"
 
 
-@pytest.mark.parametrize(("path", "text", "iac"), [
+@each_case(("path", "text", "iac"), [
     ("src/cardinal_cfn/infra_rds.py", _TROPOSPHERE_STACK, True),
     ("deploys/ryzen-apu-host.py", _PYINFRA_DEPLOY, True),
     ("examples/EC2InstanceSample.py", "import troposphere.ec2 as ec2\nfrom troposphere import Template\n", True),
@@ -172,7 +173,7 @@ def test_a_dotdot_above_the_root_names_nothing_and_a_large_tree_is_not_indexed(
     assert tree_files(git_repo)["modules/docker-registry/config.yaml"].bucket == "src"
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # helm-unittest snapshots: the rendered output a suite compares with
     ("charts/connect/tests/__snapshot__/hpa_test.yaml.snap", "src", "src.helm-unittest"),
     ("charts/keycloak-operator/tests/__snapshot__/operand_test.yaml.snap", "src", "src.helm-unittest"),

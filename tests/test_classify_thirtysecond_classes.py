@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # vcpkg: port recipes (the registry's ports/ and a project's overlay ports) and the registry's version database
     ("ports/kubernetes/portfile.cmake", "deps", "deps.vcpkg.manifest"),
     ("cmake/overlay-ports/libfoo/portfile.cmake", "deps", "deps.vcpkg.manifest"),

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.buildshapes import build_shape
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # Taskcluster's taskgraph: the whole CI, its worker images and the decision task's requirements
     ("taskcluster/docker/screenshots/Dockerfile", "ci", "ci.taskcluster"),
     ("taskcluster/requirements.in", "ci", "ci.taskcluster"),
@@ -88,7 +88,7 @@ dependencies:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "deps"), [
+@each_case(("name", "text", "deps"), [
     ("conda.yaml", _MLFLOW_CONDA, True),
     ("sar_conda.yaml", "name: module_env\nchannels:\n- defaults\ndependencies:\n- python=3.7\n- pip:\n  - pyspark\n",
      True),

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.pipinstalls import installed_requirements
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, both_ways, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # Dofigen: the YAML a Dockerfile is generated from
     ("apps/status-page/dofigen.yml", "iac", "iac.containers"),
     ("dofigen.yaml", "iac", "iac.containers"),
@@ -51,7 +51,7 @@ def test_path_rules_of_the_thirty_third_round(path: str, bucket: str, rule: str 
     assert_path_rule(path, bucket, rule)
 
 
-@pytest.mark.parametrize(("line", "files"), [
+@each_case(("line", "files"), [
     # uv's project sync installs the project's lock: group, extra and package names are no files
     ("uv sync --group dev --group tests --extra geospatial", []),
     ('uv sync "${args[@]}"', []),

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.shapes import shape
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # fastlane: the Fastfile's lanes and the settings its actions read are CI; its store listing is the app's text
     ("fastlane/Appfile", "ci"), ("fastlane/Matchfile", "ci"), ("ios/fastlane/Gymfile", "ci"),
     ("fastlane/Fastfile", "ci"), ("fastlane/metadata/copyright.txt", "src"),
@@ -58,7 +58,7 @@ PASCAL_UNIT = ("unit Shapes;\ninterface\ntype\n  TShape = class(TObject)\n    cl
                "implementation\nclass function TShape.Make: TShape;\nbegin\n  Result := TShape.Create;\nend;\nend.\n")
 
 
-@pytest.mark.parametrize(("name", "text", "bucket"), [
+@each_case(("name", "text", "bucket"), [
     ("example-puppet-manifest.pp", PUPPET_FILE, "iac"), ("web.pp", PUPPET_CLASS, "iac"),
     ("site-nodes.pp", PUPPET_NODE, "iac"), ("hello.pp", PASCAL_PROGRAM, None), ("shapes.pp", PASCAL_UNIT, None),
     # the shape is asked of `.pp` files only: a Ruby hash or a Perl file with `=>` is no manifest

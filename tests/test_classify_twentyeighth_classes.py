@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # Bower's install folder, at any depth (a Spring Boot admin's static resources, an Angular 1 app)
     ("admin/src/main/resources/static/adminlte/bower_components/font-awesome/fonts/FontAwesome.otf", "deps",
      "deps.vendored"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.tfrefs import is_configuration
@@ -19,7 +19,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # linters' and formatters' settings, git hooks under another spelling of the folder
     (".hadolint.yml", "other"), (".hadolint.yaml", "other"), (".hindent.yaml", "other"), (".hlint.yaml", "other"),
     (".stylish-haskell.yaml", "other"), (".git_hooks/prepare-commit-msg", "other"), ("git_hooks/pre-push", "other"),
@@ -75,7 +75,7 @@ command: $HELM_PLUGIN_DIR/bin/diff
 APP_SETTINGS = "name: exporter\nconfiguration:\n  port: 9100\n  properties:\n    labels: true\n"
 
 
-@pytest.mark.parametrize(("name", "text", "ci"), [
+@each_case(("name", "text", "ci"), [
     ("plugin.yml", BUILDKITE_PLUGIN, True), ("plugin.yaml", MINIMAL_PLUGIN, True),
     ("plugin.yml", BUKKIT_PLUGIN, False), ("plugin.yaml", HELM_PLUGIN, False),
     ("settings.yml", BUILDKITE_PLUGIN, False),  # the schema alone, under another name: an app's settings
@@ -109,7 +109,7 @@ PACKER_TEMPLATE = """{
 """
 
 
-@pytest.mark.parametrize(("path", "read"), [
+@each_case(("path", "read"), [
     ("ami/db/packer.json", True), ("packer.json", True), ("images/ubuntu.packer.json", True),
     ("packer-base.json", True), ("packer_windows.json", True), ("package.json", False), ("packer.jsonc", False),
     ("src/packers.json", False),

@@ -14,13 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # CircleCI 1.0 read a root circle.yml; anywhere else the name is nobody's configuration
     ("circle.yml", "ci"), ("docs/examples/circle.yml", "src"), (".circleci/config.yml", "ci"),
     # installers' answer files by the names the installers read

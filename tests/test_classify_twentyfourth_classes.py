@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # a vendored/ folder holds third-party code as vendor/ does; test data of a package named so stays test data
     ("bench/vendored/ppx_sexp_conv.v0.15.1/.gitignore", "deps"), ("botocore/vendored/requests/api.py", "deps"),
     ("internal/extract/vendored/testdata/zlib/README", "src"), ("src/vendoring.py", "src"),
@@ -86,7 +86,7 @@ WORDS_IN = "hello world\ngoodbye\n"
 WRAPPER_IN = '#!/bin/sh\nexedir="@@EXE_DIR@@"\nexec "$exedir/tool" "$@"\n'
 
 
-@pytest.mark.parametrize(("name", "text", "deps"), [
+@each_case(("name", "text", "deps"), [
     ("examples/sentry.in", SENTRY_IN, True), ("requirements/dev.in", DEV_IN, True), ("tools.in", DEV_IN, True),
     ("Makefile.in", MAKEFILE_IN, False), ("MANIFEST.in", MANIFEST_IN, False), ("po/words.in", WORDS_IN, False),
     ("bindist/wrapper.in", WRAPPER_IN, False), ("config.h.in", SENTRY_IN, False), ("empty.in", "# nothing\n", False),
@@ -137,7 +137,7 @@ ANSIBLE_TASKS = """- name: Run the installer
 """
 
 
-@pytest.mark.parametrize(("name", "text", "ci"), [
+@each_case(("name", "text", "ci"), [
     ("doc/azure/azure-osx-template.yml", AZURE_JOB_TEMPLATE, True),
     ("build/templates/build-steps.yaml", AZURE_STEPS_TEMPLATE, True),
     ("config/scheduler.yaml", APP_JOBS, False), ("roles/tool/tasks/install.yml", ANSIBLE_TASKS, False),

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # locks and manifests of ecosystems without a Renovate manager
     ("symfony.lock", "deps", "deps.build-ecosystems.locks"),
     ("app/symfony.lock", "deps", "deps.build-ecosystems.locks"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.platformshapes import platform_shape
 from gatekeeper.classify.sniff import sniff
@@ -23,7 +23,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # GoReleaser settings split by purpose (a Homebrew tap's, a nightly's) are the release job's too
     (".goreleaser.brew.yml", "ci"), (".goreleaser.nightly.yaml", "ci"), ("goreleaser.pro.yml", "ci"),
     (".goreleaser.yml", "ci"), ("docs/goreleaser.md", "src"),
@@ -108,7 +108,7 @@ features:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "bucket"), [
+@each_case(("name", "text", "bucket"), [
     ("course.yml", COURSE, "iac"), ("infra/course.yaml", COURSE_V2, "iac"),
     ("Chart.yaml", CHART, None), ("config/app.yaml", APP_SETTINGS, None), ("docs/course.md", COURSE, None),
 ])

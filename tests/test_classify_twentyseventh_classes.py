@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # client libraries, fonts and images copied into a web app's vendors/ folder are vendored code
     ("src/main/webapp/assets/vendors/bootstrap-3.4.1/fonts/glyphicons-halflings-regular.eot", "deps",
      "deps.vendored-nested"),

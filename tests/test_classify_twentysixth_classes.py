@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # a live repository's environment named test is an environment, not a test tree
     ("env/test/hub/forms/projects/intake/security/terragrunt.hcl", "iac", "iac.test-environments"),
     ("live/testing/us-east-1/data/projects/warehouse/main.tf", "iac", "iac.test-environments"),
@@ -92,7 +92,7 @@ QUEUE_SETTINGS = """- job:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "ci"), [
+@each_case(("name", "text", "ci"), [
     ("percona-server-for-mongodb-7.0.yml", JJB_PIPELINE_JOB, True),
     ("openshift-cluster-destroy.yml", JJB_PIPELINE_JOB.replace("psmdb70-autobuild-RELEASE", "cluster-destroy"), True),
     ("nightly.yaml", JJB_TEMPLATE, True),
@@ -117,7 +117,7 @@ ENTRYPOINT ["/server"]
 DOCKERFILE_NOTES = "# Building the image\n\nRun `docker build -f DockerfileV0.1.1 .` from the root.\n"
 
 
-@pytest.mark.parametrize(("name", "text", "iac"), [
+@each_case(("name", "text", "iac"), [
     ("DockerfileV0.1.1", SERVER_DOCKERFILE, True), ("Dockerfile.v2.3", SERVER_DOCKERFILE, True),
     ("Containerfile.rhel9.0", SERVER_DOCKERFILE, True), ("dockerfile.ubi", SERVER_DOCKERFILE, True),
     ("Dockerfile.md", DOCKERFILE_NOTES, False),

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # images deeper in .github/ are pictures the forge's pages show; in workflows/ and actions/ they stay ci
     (".github/readme-images/jetbrains.svg", "other"), (".github/readme/oauth2-flow.gif", "other"),
     (".github/docs/screens/a.png", "other"), (".github/logo.png", "other"),
@@ -92,7 +92,7 @@ NO_RESOURCES = """connection:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "iac"), [
+@each_case(("name", "text", "iac"), [
     ("examples/awscli-ssm-get-parameter-template.yaml", COMMAND_RUNNER, True),
     ("modules/scan.json", REGISTRY_JSON, True),
     ("stack.yaml", FLOW_STYLE, True),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps.claims import MAX_CLAIM_COMMITS, Claim, claimed_version, claims
 from gatekeeper.deps.report import render_text
@@ -18,7 +18,7 @@ from tests.gitrepo import GitRepo
 OLD, NEW = "b4ffde65f46336ab88eb53be808477a3936bae11", "9bb56186c3b09b4f86b1c65136769dd318469633"
 
 
-@pytest.mark.parametrize(("message", "want"), [
+@each_case(("message", "want"), [
     ("Bump actions/checkout from 4.1.1 to 4.1.2 (#123)", [("actions/checkout", "4.1.2")]),
     ("build(deps-dev): bump eslint from 8.56.0 to 9.0.0 in /web", [("eslint", "9.0.0")]),
     ("chore(deps): update dependency @types/node to v20.11.5 (#9)", [("@types/node", "20.11.5")]),
@@ -104,7 +104,7 @@ def test_no_claim_where_the_files_name_the_version_or_the_range_is_long(tmp_path
     assert change.claimed is None  # a pull request of many commits is no bot's update: no claim shown
 
 
-@pytest.mark.parametrize("message", [
+@each_case("message", [
     "x\n\n|---|" + "| [a](b) |" * 6000 + " `1` ->",  # every row start rescanned every later row: 55 s
     "Bump a from 1 to 2 in " + "x " * 30000,
     "Update " + "a" * 60000 + " to v1",

@@ -8,7 +8,7 @@ beside 4.0.3: paired highest with highest across lines that was a major upgrade 
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps import cargo, npm
 from gatekeeper.deps.delta import diff
@@ -28,7 +28,7 @@ def moves(base: tuple[str, ...], head: tuple[str, ...]) -> list[tuple[str | None
 Move = tuple[str | None, str | None, str, str | None]
 
 
-@pytest.mark.parametrize(("base", "head", "expected"), [
+@each_case(("base", "head", "expected"), [
     # TanStack/query's move: two patch moves, one per line
     (("2.3.1", "3.0.1", "4.0.3"), ("2.3.2", "3.0.1", "4.0.3", "4.0.4"),
      [("2.3.1", "2.3.2", "upgraded", "patch"), ("4.0.3", "4.0.4", "upgraded", "patch")]),

@@ -25,6 +25,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.makehunks import makefile_edits
@@ -159,7 +160,7 @@ def test_a_pair_added_whole_is_named_beside_a_problem(tmp_path: Path) -> None:
     assert _problem(from_patch, PATH_)
 
 
-@pytest.mark.parametrize("raw", [
+@each_case("raw", [
     b"",
     b"@@\n",
     b"@@\n-DOCKER_TAG_X := \xff\xfe\n+DOCKER_TAG_X := 1\n",
@@ -184,7 +185,7 @@ def test_the_gate_reviews_an_image_pair_the_patch_moves_without_its_run(
     assert "deps.unreadable" not in [r["rule"] for r in with_tree["reasons"]]
 
 
-@pytest.mark.parametrize(("want", "version", "same"), [
+@each_case(("want", "version", "same"), [
     ("scala-library", "3.8.1", True), ("scala-library", "3.10.0", True),
     ("scala-library", "3.7.4", False),  # before 3.8 the Scala 3 library is scala3-library_3; scala-library is 2.13's
     ("scala-library", "3.3.8", False), ("scala-reflect", "3.8.1", False), ("scala3-library", "3.8.1", True),

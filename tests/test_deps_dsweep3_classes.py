@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps import edits, hcllines, hunklines
@@ -184,7 +185,7 @@ def test_the_gate_still_reviews_the_file(capsys: pytest.CaptureFixture[str], tmp
     assert "deps.unreadable" in [r["rule"] for r in decided["reasons"]]
 
 
-@pytest.mark.parametrize("raw", [
+@each_case("raw", [
     b"@@ -1 +1 @@\n-  rev: v1\n+  rev: v2\n@@ -9 +9 @@\n+\x00\n",
     b"@@\n@@\n", b"", b"+\n-\n", b"@@ -1,2 +1,2 @@\n-  - repo: a\n+  - repo: b\n\\ No newline at end of file\n",
 ])
@@ -224,7 +225,7 @@ def _side(text: str, line: str) -> tuple[list[tuple[str, bool]], int]:
     return [(t, t == line) for t in lines], lines.index(line)
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     # not under required_providers: a variable's default, a local, an entry below an object entry's opening
     'variable "azurerm" {\n  azurerm = "~> 4.0"\n}',
     "locals {\n  azurerm = \"~> 4.0\"\n}",
@@ -272,7 +273,7 @@ def test_a_registry_module_whose_opening_the_hunk_shows_needs_no_problem(tmp_pat
     assert moves(from_patch) == {("terraform", BUCKET, "~> 5.0", "~> 6.0")} and not from_patch.problems
 
 
-@pytest.mark.parametrize("source", [
+@each_case("source", [
     "./modules/bucket", "../bucket", "git::https://example.com/bucket.git", "s3::https://b/x.zip",
     "gcs/bucket", "a/b/c/d", "https://example.com/m.zip", "a/b/${var.c}",
 ])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import actions, bundler, cargo, composer, docker, golang, infra, jvm, nuget
 from gatekeeper.deps.delta import diff
@@ -205,7 +206,7 @@ def test_maven_ordering_in_delta() -> None:
     assert got == {"junit-jupiter": "downgraded", "jackson-databind": "upgraded"}
 
 
-@pytest.mark.parametrize("hostile", [
+@each_case("hostile", [
     b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>'
     b"<project><version>&lol2;</version></project>",
     b'<?xml version="1.0"?><!DOCTYPE p [<!ENTITY x SYSTEM "file:///etc/passwd">]><project>&x;</project>',

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import golang, jvm, tools
 from gatekeeper.deps.model import ManifestError
@@ -144,7 +145,7 @@ def test_a_replace_moved_to_a_bare_commit_names_it(tmp_path: Path) -> None:
         assert moves(delta) == want and not delta.problems, delta
 
 
-@pytest.mark.parametrize(("line", "name", "version"), [
+@each_case(("line", "name", "version"), [
     ("replace a.io/x => b.io/x 2c4e905b1198", "a.io/x => b.io/x", "2c4e905b1198"),
     ("replace a.io/x v1.0.0 => b.io/x master", "a.io/x => b.io/x", "master"),
     ("replace a.io/x => ../x", "a.io/x => ../x", ""),  # a local path has no version
@@ -245,7 +246,7 @@ def test_a_central_version_with_the_projects_own_metadata_reads_from_its_hunk(tm
         assert moves(delta) == {("nuget", "xunit.v3.extensibility.core", "3.2.2", "4.0.0")}, delta
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     # a condition spelled in another case (`Condition` itself is the line's section since round 22:
     # tests/test_deps_twentysecond_classes.py)
     '<PackageVersion Include="x" Version="1.0.0" condition="true" />',

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import kustomize, tools
 from tests.deltas import moves as _moves
@@ -177,7 +178,7 @@ def test_kustomize_remote_resources_tree_and_patch(tmp_path: Path) -> None:
         assert not delta.problems
 
 
-@pytest.mark.parametrize(("entry", "found"), [
+@each_case(("entry", "found"), [
     ("github.com/o/r?ref=v1.2.0", ("github.com/o/r", "v1.2.0")),
     ("github.com/o/r/config/default?ref=v1.2.0", ("github.com/o/r", "v1.2.0")),
     ("https://github.com/o/r.git/deploy?ref=v1.2.0", ("github.com/o/r", "v1.2.0")),

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.elixir import parse_mix_lock
 from gatekeeper.deps.hunks import package_lock_hunks, sides
@@ -95,7 +96,7 @@ def test_override_pins_read_plain_versions_only() -> None:
     assert override_pins("package.json", b"{not json") == []
 
 
-@pytest.mark.parametrize(("key", "name"), [
+@each_case(("key", "name"), [
     ("rollup", "rollup"), ("foo@<2", "foo"), ("bar>foo", "foo"), ("@s/a@^1", "@s/a"), ("@s/p>@s/c@1", "@s/c"),
     ("**/foo", "foo"), ("parent/foo", "foo"), ("@s/parent/@s/name", "@s/name"), ("a@1>b@2", "b")])
 def test_override_key_names_its_last_package(key: str, name: str) -> None:
@@ -145,7 +146,7 @@ def test_package_lock_hunk_local_package_entries_are_the_projects_own() -> None:
     assert _hunk_pairs(LOCK_HUNK) == ({("js-yaml", "4.1.0")}, {("js-yaml", "4.1.1")})
 
 
-@pytest.mark.parametrize(("key", "name"), [
+@each_case(("key", "name"), [
     ('"@types/node": {', "@types/node"),  # a scoped name: a v1 lockfile's entry, read as one
     ('"dependencies": {', "dependencies"),  # no path: a v1 entry's key
     ('"packages/app/node_modules/z": {', "z"),  # a member's own node_modules: a package

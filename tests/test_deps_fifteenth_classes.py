@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import kustomize
 from gatekeeper.deps.hunks import package_lock_hunks
@@ -137,7 +138,7 @@ def test_files_of_one_repository_at_two_refs_in_one_edit_fail_closed_from_the_pa
     assert {c.to_version for c in _tree(repo, base, head).changes} >= {"v1.10.0"}
 
 
-@pytest.mark.parametrize("entry", [
+@each_case("entry", [
     "https://raw.githubusercontent.com/rook/rook",  # no ref and file
     "https://raw.githubusercontent.com/rook/rook/v1.9.8",  # no file
     "https://raw.example.com/rook/rook/v1.9.8/crds.yaml",  # another host

@@ -31,6 +31,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.bazel import parse_module_bazel
 from gatekeeper.deps.bundler import parse_gemfile_lock
@@ -162,7 +163,7 @@ def test_a_constant_bound_once_is_its_literal() -> None:
     assert _deps(versioned) == {"bazel_skylib": ("1.8.1", "runtime")}
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     # bound twice: which value the call sees is the program's
     'IS_RELEASE = False\nIS_RELEASE = True\nbazel_dep(name = "a", version = "1", dev_dependency = IS_RELEASE)\n',
     # bound again in a block, augmented, in a loop, as a function
@@ -329,7 +330,7 @@ def test_damacus_kubectl_image_variable_is_read_with_tree_and_from_the_patch(tmp
     assert moves(tree) == moves(patch) == want, (tree, patch)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("key", "value", "named"), [
+@each_case(("key", "value", "named"), [
     ("kubectlImage", "bitnami/kubectl:1.31.0", ("bitnami/kubectl", "1.31.0")),
     ("init-image", "busybox:1.37", ("busybox", "1.37")),
     ("JOB_IMAGE", "ghcr.io/o/r@sha256:" + "a" * 64, ("ghcr.io/o/r", "@sha256:" + "a" * 64)),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps import cargo, docker, gradle, residue
 from tests.deltas import accuracy_bench, both_edited, each_fast, moves, partial
@@ -58,7 +58,7 @@ def test_home_assistant_base_move_names_the_build_argument_both_modes(tmp_path: 
     assert bench._same_name("${BUILD_FROM}", tree.changes[0])
 
 
-@pytest.mark.parametrize("body, images", [
+@each_case("body, images", [
     ("ARG BUILD_FROM\nFROM ${BUILD_FROM}:5.1\n", [("${BUILD_FROM}", "5.1", "")]),
     ("ARG BUILD_FROM\nFROM $BUILD_FROM\n", [("$BUILD_FROM", "latest", "")]),  # the add-ons' shape: no tag
     ("FROM ${NEVER_DECLARED}:1.0\n", [("${NEVER_DECLARED}", "1.0", "")]),  # as before: as written
@@ -139,7 +139,7 @@ def test_a_literal_kotlin_module_line_is_read_from_the_patch(tmp_path: Path) -> 
     assert dep.scope == "dev"
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ('implementation(kotlin("reflect", "2.0.0"))', [(f"{KOTLIN}reflect", "2.0.0")]),
     ('implementation(kotlin("reflect", version = "2.0.0"))', [(f"{KOTLIN}reflect", "2.0.0")]),
     ("implementation(kotlin('reflect', '2.0.0'))", []),  # Kotlin strings are double-quoted: not this call
@@ -224,7 +224,7 @@ def test_a_member_msrv_bump_is_the_rust_tool_with_tree(tmp_path: Path) -> None:
     assert not partial(tree, path)
 
 
-@pytest.mark.parametrize("body, named", [
+@each_case("body, named", [
     ('[package]\nname = "a"\nrust-version = "1.85"\n', [("tool", "rust", "1.85", "build")]),
     ('[workspace.package]\nrust-version = "1.85"\n', [("tool", "rust", "1.85", "build")]),
     ('[package]\nname = "a"\nrust-version.workspace = true\n', []),  # inherited: the root names it
@@ -281,7 +281,7 @@ def test_a_moved_variable_an_unread_call_uses_is_partial_with_tree(tmp_path: Pat
     assert partial(tree, path), tree.problems  # kotlin("reflect"/"stdlib", …) move, the create(…) one is unread
 
 
-@pytest.mark.parametrize("base, head, changed", [
+@each_case("base, head, changed", [
     # a variable a read coordinate or kotlin() uses: explained by that dependency's move
     (REWRITE_KOTLIN, REWRITE_KOTLIN.replace('"2.2.0"', '"2.3.20"'), False),
     (ROOT_EXT, ROOT_EXT.replace("'1.9.0'", "'1.9.10'"), False),

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.infra import parse_terraform
 from tests.deltas import accuracy_bench, bench_change, each_fast, moves, partial
@@ -154,12 +155,12 @@ def test_the_bench_names_terraform_by_its_short_name() -> None:
     assert not bench._same_version("1.7.1", ">= 1.6.0")
 
 
-@pytest.mark.parametrize("constraint", ["1.7.1", "~> 1.5", ">= 1.3, < 2.0", "v1.9.0", "= 1.5.7"])
+@each_case("constraint", ["1.7.1", "~> 1.5", ">= 1.3, < 2.0", "v1.9.0", "= 1.5.7"])
 def test_literal_constraints_are_read(constraint: str) -> None:
     assert _terraform(VERSIONS_TF.replace(">= 1.6.0", constraint)) == [constraint]
 
 
-@pytest.mark.parametrize("value", ['"${var.tf}"', "var.required", '""', '"latest"', '">= "', '">= 1.0 || 2"'])
+@each_case("value", ['"${var.tf}"', "var.required", '""', '"latest"', '">= "', '">= 1.0 || 2"'])
 def test_expressions_and_non_versions_name_nothing(value: str) -> None:
     assert _terraform(VERSIONS_TF.replace('">= 1.6.0"', value)) == []
 
@@ -205,7 +206,7 @@ def test_zopdev_set_image_is_read_with_tree_and_from_the_patch(tmp_path: Path) -
     assert not tree.problems and not patch.problems, (tree, patch)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("name", "value", "named"), [
+@each_case(("name", "value", "named"), [
     ("image", "nginx:1.27.0", ("nginx", "1.27.0")),
     ("controller.image", "ghcr.io/o/app@sha256:" + "a" * 64, ("ghcr.io/o/app", "@sha256:" + "a" * 64)),
     ("proxy.initImage", "busybox:1.36", ("busybox", "1.36")),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps import actions, dockerruns, runlines
 from tests.deltas import accuracy_bench, both_edited, each_fast, moves, partial
@@ -65,7 +65,7 @@ jobs:
 
 # --- hostile input first: bounded, no traceback, nothing named from a broken operand -------------------------------
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "pip install git+https://" + "a" * 200_000 + "@v1.2.3",  # a path past the bound: not read
     "pip install git+https://github.com/o/r@" + "1" * 200_000,  # a ref past the bound
     "pip install git+https://" + "@" * 100_000,  # nothing but separators
@@ -110,7 +110,7 @@ def test_the_source_is_part_of_the_version() -> None:
     assert registry == "3.13.0" and git == f"3.13.0 from {TOX_LSR}"
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ('pip3 install "git+https://github.com/linux-system-roles/tox-lsr@3.12.0"', ("tox-lsr", f"3.12.0 from {TOX_LSR}")),
     ("pip install git+https://github.com/o/tool.git@v1.2.3", ("tool", "v1.2.3 from git+https://github.com/o/tool.git")),
     # a fragment (`#egg=`) is cut with the line's comment: the repository names it
@@ -131,7 +131,7 @@ def test_vcs_operand_shapes(line: str, named: tuple[str, str] | None) -> None:
     assert found == ([("pip", *named)] if named else []), found
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "pip install git+https://github.com/o/r@main",  # a branch moves: no version
     "pip install git+https://github.com/o/r@master",
     "pip install git+https://github.com/o/r@${REF}",  # a variable

@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import docker, edits, pipfile
 from gatekeeper.deps.model import ManifestError
@@ -77,7 +78,7 @@ def test_an_unquoted_sibling_still_reads_alike(tmp_path: Path) -> None:
     assert moves(tree) == moves(patch) == want, (tree, patch)
 
 
-@pytest.mark.parametrize(("arg", "named"), [
+@each_case(("arg", "named"), [
     ('"alpine:3.20"', ("alpine", "3.20")),
     ("'alpine:3.20'", ("alpine", "3.20")),
     ("alpine:3.20", ("alpine", "3.20")),
@@ -150,7 +151,7 @@ def test_a_package_moved_between_tables_the_hunk_shows_is_refused(tmp_path: Path
     assert ("pip", "black") in {(c.ecosystem, c.name) for c in tree.changes}, tree
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     'python_version = "3.11"', 'python_full_version = "3.11.4"', 'name = "pypi"', "verify_ssl = true",
     'x = "ls -la"', 'x = ""', "x = 3", 'x = ["==1.0"]', 'x = {version = 1}', 'x|y = "==1.0"', '"a|b" = "==1.0"',
     "[packages", "x = " + "[" * 5000, 'x = "' + "=" * 100_000 + '"',
@@ -216,7 +217,7 @@ def test_dask_image_tagged_apart_is_read_with_tree_and_from_the_patch(tmp_path: 
     assert not tree.problems and not patch.problems, (tree.problems, patch.problems)
 
 
-@pytest.mark.parametrize(("body", "named"), [
+@each_case(("body", "named"), [
     ('image: "daskdev/dask"\nimageTag: "0.17.0"\n', {("daskdev/dask", "0.17.0")}),
     ("a:\n  imageTag: 2.1\n  image: ghcr.io/o/app\n", {("ghcr.io/o/app", "2.1")}),  # a float tag, either order
     ('image: "daskdev/dask:0.16.0"\nimageTag: "0.17.0"\n', {("daskdev/dask", "0.16.0")}),  # its own tag decides

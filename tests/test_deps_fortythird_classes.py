@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps import actions, ciconfigs, edits, infra, runlines, tools
 from tests.deltas import accuracy_bench, bench_change, both_edited, each_fast, moves, partial
@@ -116,7 +116,7 @@ def test_hetzner_instance_component_is_named_by_its_project_in_the_benchmark() -
     assert same("group/sub/proj", bench_change("gitlab-component", "$CI_SERVER_HOST/group/sub/proj/build"))
 
 
-@pytest.mark.parametrize("name, want", [
+@each_case("name, want", [
     ("$CI_SERVER_FQDN/apricote/releaser-pleaser/run", "apricote/other"),  # another project
     ("$CI_SERVER_FQDN/apricote/releaser-pleaser/run", "releaser-pleaser/run"),  # a tail is not the project
     ("$CI_SERVER_FQDN/apricote/releaser-pleaser/run", "apricote"),  # the group alone is not the project
@@ -166,7 +166,7 @@ def test_a_gitlab_script_release_download_is_read(tmp_path: Path) -> None:
     assert moves(tree) == moves(patch) == {("tool", "hadolint/hadolint", "v2.12.0", "v2.13.1")}, (tree, patch)
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     # a release URL at a tag that names no version: a branch-like tag, a variable, `latest`
     "      - run: curl -L https://github.com/o/r/releases/download/nightly/tool.tgz",
     "      - run: curl -L https://github.com/o/r/releases/download/${TOOL_VERSION}/tool.tgz",
@@ -192,7 +192,7 @@ def test_cocoapods_matrix_runner_is_read_with_tree_and_from_the_patch(tmp_path: 
     assert accuracy_bench()._same_name("ubuntu", tree.changes[0])
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ("        os: [ubuntu-16.04]", {("ubuntu", "16.04")}),
     ("        os: [ ubuntu-22.04, macos-14, windows-2022 ]", {("ubuntu", "22.04"), ("macos", "14"),
                                                                ("windows", "2022")}),
@@ -250,7 +250,7 @@ def test_a_block_list_runner_bump_is_read_with_tree_and_from_the_patch(tmp_path:
     assert moves(tree) == moves(patch) == {("github-runner", "ubuntu", "20.04", "24.04")}, (tree, patch)
 
 
-@pytest.mark.parametrize("body, named", [
+@each_case("body, named", [
     # the list ends at the next key: a later item is no runner of it
     ("os:\n  - ubuntu-22.04\nnames:\n  - ubuntu-20.04\n", [("ubuntu", "22.04")]),
     # an item shallower than the key belongs to another list
@@ -351,7 +351,7 @@ def test_an_app_version_whose_hunk_shows_no_chart_name_names_nothing(tmp_path: P
     assert moves(patch) == set(), patch
 
 
-@pytest.mark.parametrize("lines, index, named", [
+@each_case("lines, index, named", [
     (["name: dex", "appVersion: 2.44.0"], 1, ("dex", "2.44.0")),
     (["name: 'dex'", "appVersion: 'v2.44.0'  # the release"], 1, ("dex", "v2.44.0")),
     (["appVersion: 2.44.0", "name: dex", "home: https://github.com/dexidp/dex"], 0, ("dexidp/dex", "2.44.0")),

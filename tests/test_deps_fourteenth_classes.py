@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.nuget import parse_msbuild
@@ -52,7 +53,7 @@ def test_compose_image_default_bump_tree_and_patch(tmp_path: Path) -> None:
         assert not delta.problems
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "image: ${IMAGE:+redis:7}",  # the value when the variable IS set: not what the file pins by default
     "image: ${IMAGE:?redis:7 is required}",  # an error message
     "image: ${IMAGE}",  # no default
@@ -136,7 +137,7 @@ def test_project_sdk_moved_to_another_package_is_a_removal_and_an_addition(tmp_p
                                                                ("Evil.Traversal", "added")}, delta
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     '<Sdk Name="X" Version="1.0" MinimumVersion="0.1" />',  # an attribute the reader does not read
     '<Sdk Name="X" Version="$(V)" />',
     '<Project Sdk="X/1.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">',  # the other side unseen

@@ -14,6 +14,7 @@ import pytest
 from conftest import POLICY_DIR
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.gate_input import build_input
@@ -223,7 +224,7 @@ def _patches() -> list[Path]:
     return sorted((POLICY_DIR.parent / "fixtures").glob("*/patch.diff"))
 
 
-@pytest.mark.parametrize("patch", _patches(), ids=lambda p: p.parent.name)
+@each_case("patch", _patches(), ids=lambda p: p.parent.name)
 def test_the_gates_shortcuts_give_the_full_parses_delta(patch: Path) -> None:
     """The gate skips non-candidate sections (and patches with none): the delta must be the same."""
     from gatekeeper.deps.patchscan import may_hold_dependencies

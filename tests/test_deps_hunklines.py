@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.hunks import sides as hunks_sides
@@ -585,7 +586,7 @@ def test_dockerfile_arg_that_moves_a_base_image(repo: GitRepo) -> None:
     assert _partial(_patch(repo, "Dockerfile", DOCKERFILE, DOCKERFILE.replace("UNUSED=1", "UNUSED=2")))
 
 
-@pytest.mark.parametrize("path, body", [
+@each_case("path, body", [
     (".pre-commit-config.yaml", PRE_COMMIT), ("pubspec.yaml", PUBSPEC), ("MODULE.bazel", MODULE),
     ("kustomization.yaml", KUSTOMIZATION), ("rust-toolchain.toml", '[toolchain]\nchannel = "1.94.0"\n'),
     (".config/dotnet-tools.json", TOOLS), ("package.json", '{\n  "packageManager": "pnpm@10.0.0",\n  "a": 1\n}\n'),

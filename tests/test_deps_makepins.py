@@ -8,8 +8,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
 from deltas import both_edited
+from tables import each_case
 
 from gatekeeper.deps.makepins import commit_pins
 from gatekeeper.deps.sources import Delta
@@ -86,7 +86,7 @@ def test_many_pins_and_repositories_on_one_line_stay_linear() -> None:
     assert time.process_time() - start < 5
 
 
-@pytest.mark.parametrize("url", [
+@each_case("url", [
     "git@github.com:o/r.git",  # not an https URL
     "https://github.com/o/r?x=$(Y)",  # holds a variable
     "http://github.com/o/r",  # plain http

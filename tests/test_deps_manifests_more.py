@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import bundler, golang, pipfile
 from gatekeeper.deps.delta import diff
@@ -126,7 +127,7 @@ def test_gomod2nix_versions() -> None:
         ("github.com/alibabacloud-go/tea", "v1.5.2", "v1.5.3", "upgraded", "patch")]
 
 
-@pytest.mark.parametrize(("parse", "data"), [
+@each_case(("parse", "data"), [
     (pipfile.parse_pipfile, b"[packages\nrequests = 1"), (golang.parse_gomod2nix, b"[mod\n"),
     (golang.parse_gomod2nix, b"mod = 3\n"), (pipfile.parse_pipfile, b"[packages]\nx = {version = \n"),
 ])
@@ -135,7 +136,7 @@ def test_malformed_files_are_a_manifest_error(parse, data: bytes) -> None:  # ty
         parse("f", data)
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     "x " + "do |" * 50_000,  # a block opener's `|args|` that never closes, again and again
     'gem "a"' + ', "b' * 50_000,  # version strings that never close
     "group " + ":a, " * 50_000 + "d",

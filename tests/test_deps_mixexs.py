@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import mixexs
 from gatekeeper.deps.model import ManifestError
@@ -177,7 +178,7 @@ def test_a_computed_list_is_a_problem_not_silence(tmp_path: Path, body: str) -> 
     assert not whole.changes and {p.kind for p in whole.problems if p.manifest == PATH} == {"unparsable"}, whole
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     '{:nebulex, "== 3.0.4", only: [:dev, :test]}, {:evil, "1.0.0"}',  # two tuples
     '{:nebulex, "== 3.0.4"',  # a tuple that goes on
     '{:nebulex, github: "o/r", tag: "v3"},',  # a source, not a requirement

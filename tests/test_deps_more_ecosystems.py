@@ -11,6 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import dart, devcontainer, elixir, precommit, swift
 from gatekeeper.deps.model import Change, ManifestError
@@ -480,7 +481,7 @@ def test_devcontainer_feature_by_url_or_unknown_form_is_never_skipped() -> None:
     assert devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"./local": {}}}') == []
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     '{"features": {"ghcr.io/x/y:1": {}}',  # unclosed
     '{"features": ["ghcr.io/x/y:1"]}',  # not a mapping
     '{"image": "x" /* unterminated comment',

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import pypi, tools
 from gatekeeper.deps.hunklines import precommit_line
@@ -66,7 +67,7 @@ def test_a_requirement_hidden_behind_a_false_condition_is_still_a_dependency(tmp
         assert moves(delta) == {("pip", "evil", None, "1.0")}, delta
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "{{ cookiecutter.project_slug }}==0.1.0",  # an expression renders to text the delta cannot know
     "requests=={{ cookiecutter.requests_version }}",
     "pytest==8.3.3 {# an unclosed comment",
@@ -119,7 +120,7 @@ def test_a_colonless_annotation_names_a_charts_app_image(tmp_path: Path) -> None
         assert moves(delta) == {("docker", "vabene1111/recipes", "1.5.14", "1.5.15")}, delta
 
 
-@pytest.mark.parametrize(("line", "named"), [
+@each_case(("line", "named"), [
     ("# renovate: datasource=docker depName=vabene1111/recipes", ("docker", "vabene1111/recipes")),
     ("#renovate datasource=docker depName=vabene1111/recipes", ("docker", "vabene1111/recipes")),
     ("# renovate datasource=github-releases depName=vabene1111/recipes", ("tool", "vabene1111/recipes")),
@@ -184,7 +185,7 @@ def test_a_compact_hooks_list_reads_the_same() -> None:
     assert precommit_line(side, 3) == []
 
 
-@pytest.mark.parametrize("side", [
+@each_case("side", [
     # no `hooks:` above: the hunk does not show whose list this is
     [("      - id: ruff", False), ("      - id: ruff-check", True)],
     # an id where a repository's key belongs

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import runlines
 from gatekeeper.deps.actions import parse_workflow
@@ -59,7 +60,7 @@ def test_workflow_install_commands_tree_and_patch(tmp_path: Path, old: str, new:
         assert not delta.problems
 
 
-@pytest.mark.parametrize(("line", "found"), [
+@each_case(("line", "found"), [
     ("go install golang.org/x/tools/cmd/goimports@v0.24.0", [("go", "golang.org/x/tools", "v0.24.0")]),
     ("go install sigs.k8s.io/controller-tools/cmd/controller-gen@v0.14.0",
      [("go", "sigs.k8s.io/controller-tools/cmd/controller-gen", "v0.14.0")]),  # no host layout: the path as written
@@ -125,7 +126,7 @@ def test_paired_image_inputs_tree_and_patch(tmp_path: Path) -> None:
         assert delta.changes[0].pinned is True  # tag@digest, as a Dockerfile's FROM: ordered by no one (`changed`)
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     # a different prefix, a line between them, a tag with no version: no image is named
     'app-image: "ghcr.io/o/app"\n  renovate-version: "44.39.1"\n',
     'renovate-image: "ghcr.io/renovatebot/renovate"\n  log-level: debug\n  renovate-version: "44.39.1"\n',
@@ -176,7 +177,7 @@ def test_matrix_of_one_version_moved_beside_a_kept_one(tmp_path: Path) -> None:
         assert _moves(delta) == {("tool", "go", "1.25.x", "1.26.x")}, delta
 
 
-@pytest.mark.parametrize(("value", "found"), [
+@each_case(("value", "found"), [
     ("[1.26.x]", [("go", "1.26.x")]), ("['1.26']", [("go", "1.26")]), ("[ 20 ]", [("go", "20")]),
     ("[1.25.x, 1.26.x]", []), ("[stable]", []), ("[1.2]]", []), ("[${{ inputs.go }}]", []),
 ])
@@ -419,7 +420,7 @@ def test_xcodegen_hunk_without_the_repository_fails_closed(tmp_path: Path) -> No
     assert not delta.changes and {p.kind for p in delta.problems} == {"partial"}, delta
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     # another tool's project.yml: no top-level `packages:` map, or one of other shapes
     "name: site\nversion: 1.2.3\nurl: https://example.com\n",
     "build:\n  packages:\n    lib:\n      url: https://github.com/a/b\n      from: 1.0.0\n",

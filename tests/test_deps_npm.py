@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import npm
 from gatekeeper.deps.delta import diff, resolve
@@ -258,7 +259,7 @@ def test_bun_lock_trailing_commas() -> None:
     assert deps[("bun-types", "1.0.29")].direct is False
 
 
-@pytest.mark.parametrize("parse, data", [
+@each_case("parse, data", [
     (npm.parse_package_json, b'{"dependencies": ["not", "a", "map"]}'),
     (npm.parse_package_json, b'{"dependencies": {'),
     (npm.parse_package_lock, b'[1, 2]'),

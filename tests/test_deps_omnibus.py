@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
 from deltas import both_edited
+from tables import each_case
 
 from gatekeeper.deps.omnibus import parse_definition
 from gatekeeper.deps.registry import format_for
@@ -66,7 +66,7 @@ def _rows(delta: Delta) -> set[tuple[object, ...]]:
 
 # --- attack cases ---
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     "default_version '1.0'\nif ENV['X']\n  default_version '9.9'\nend\n",  # set twice: the program decides
     "default_version ENV['RUBYGEMS_VERSION'] || '3.5.6'\n",  # not a literal
     "default_version 'master'\n",  # a branch, no version
@@ -115,7 +115,7 @@ def test_the_gitlab_helper_form(tmp_path: Path) -> None:
 
 # --- look-alikes ---
 
-@pytest.mark.parametrize("path", ["lib/software/rubygems.rb", "config/software/rubygems.rb.erb",
+@each_case("path", ["lib/software/rubygems.rb", "config/software/rubygems.rb.erb",
                                   "config/softwares/rubygems.rb", "spec/config/software_spec.rb"])
 def test_other_ruby_files_are_not_definitions(path: str) -> None:
     assert format_for(path) is None

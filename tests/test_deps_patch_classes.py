@@ -30,6 +30,7 @@ import io
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.hunklines import pubspec_line
@@ -77,7 +78,7 @@ def test_a_pubspec_entry_under_dependency_overrides_the_hunk_shows_is_still_refu
     assert not delta.changes and partial(delta, "pubspec.yaml")
 
 
-@pytest.mark.parametrize("hunk", [
+@each_case("hunk", [
     # a hosted entry's `version:`, its key above the hunk: a nested key, no package named `version`
     ["     hosted: https://pub.example.invalid", "-    version: ^5.4.0", "+    version: ^5.4.1", "   http: ^1.2.0"],
     # environment's SDK constraint, its header above the hunk

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import sbt
 from gatekeeper.deps.model import ManifestError
@@ -149,7 +150,7 @@ def test_a_module_line_using_a_definition_the_hunk_does_not_show_is_refused() ->
     assert sbt.sbt_line(side, 2) == [("org.typelevel:cats-core", "2.12.0", "maven", "", "catsVersion")]
 
 
-@pytest.mark.parametrize("path", ["src/main/scala/Build.scala", "core/src/test/scala/ModuleSpec.scala",
+@each_case("path", ["src/main/scala/Build.scala", "core/src/test/scala/ModuleSpec.scala",
                                   "build.properties", "docs/project.md", "build.sbt.bak"])
 def test_look_alikes_are_not_build_files(path: str) -> None:
     assert format_for(path) is None or format_for(path).name != "sbt"  # type: ignore[union-attr]
@@ -163,7 +164,7 @@ def test_a_scala_source_with_module_strings_is_not_read(tmp_path: Path) -> None:
         assert not delta.changes and not delta.problems
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     b'"org" %% "name" % ',  # no version
     b'"org" %% "name" % "not a version"',
     b'val x = "latest"',

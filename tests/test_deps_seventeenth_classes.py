@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import docker, hunklines, nuget
 from gatekeeper.deps.model import ManifestError
@@ -243,7 +244,7 @@ def test_a_chart_entry_out_of_sight_is_partial_never_read_alone(tmp_path: Path) 
         assert moves(delta) == {("helm", "coredns", "1.28.2", "1.29.0")} and not delta.problems, delta
 
 
-@pytest.mark.parametrize("header", ["images:", "  helmCharts:", "helmChartInflationGenerator:", "resources:"])
+@each_case("header", ["images:", "  helmCharts:", "helmChartInflationGenerator:", "resources:"])
 def test_a_version_under_another_list_is_no_chart(header: str) -> None:
     side = [(header, False), ("  - name: cilium", False), ("    version: 1.15.5", True)]
     with pytest.raises(ManifestError):

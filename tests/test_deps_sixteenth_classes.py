@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import mise, swiftmanifest
 from gatekeeper.deps.model import ManifestError
@@ -205,7 +206,7 @@ def test_mise_edits_beside_a_bump_are_problems(tmp_path: Path, edit: dict[str, s
         assert _partial(delta, "mise.toml"), delta
 
 
-@pytest.mark.parametrize("lines", [
+@each_case("lines", [
     ["[tasks.build]", 'node = "22.12.0"'],  # a key of another table
     ["[tools]", 'node.version = "22.12.0"'],  # a dotted key
     ["[tools]", 'x = """', 'node = "22.12.0"'],  # inside a multi-line string

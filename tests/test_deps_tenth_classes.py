@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import precommit
 from gatekeeper.deps.jvm import parse_pom
@@ -50,7 +51,7 @@ def test_a_workflow_under_another_formats_name_is_a_workflow(tmp_path: Path, nam
         assert not delta.problems
 
 
-@pytest.mark.parametrize(("path", "fmt"), [
+@each_case(("path", "fmt"), [
     (".github/workflows/project.yml", "workflow"),
     ("project.yml", "project.yml"),  # XcodeGen's spec at the root, as before
     ("ios/project.yml", "project.yml"),
@@ -163,7 +164,7 @@ def test_pre_commit_item_without_its_key_in_the_hunk_fails_closed(tmp_path: Path
     assert _partial(_patch(repo, base, head, "-U0"), path)
 
 
-@pytest.mark.parametrize(("item", "found"), [
+@each_case(("item", "found"), [
     ("prettier@3.8.1", ("npm", "prettier", "3.8.1")),
     ("@prettier/plugin-xml@3.4.1", ("npm", "@prettier/plugin-xml", "3.4.1")),
     ("black[jupyter]==24.1.0", ("pip", "black", "24.1.0")),
@@ -202,7 +203,7 @@ def test_makefile_image_pair_tree(tmp_path: Path) -> None:
     assert delta.changes[0].scope == "build"
 
 
-@pytest.mark.parametrize(("old", "new"), [
+@each_case(("old", "new"), [
     ("docker run --rm -it", "docker build -t"),  # the project's own image, built: no dependency
     ("DOCKER_IMAGE_DEVELOPER_TOOLS := cft/developer-tools", "DOCKER_IMAGE_OTHER := cft/developer-tools"),  # no pair
     ("DOCKER_TAG_VERSION_DEVELOPER_TOOLS := 1.20", "DOCKER_TAG_VERSION_DEVELOPER_TOOLS := latest"),  # no version

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.cargo import cargo_line, parse_cargo_toml
 from gatekeeper.deps.edits import read
@@ -272,7 +273,7 @@ def test_pnpm_complex_key_from_a_patch(tmp_path: Path) -> None:
         [("@nuxt/vite-builder", "4.4.2")], [("@nuxt/vite-builder", "4.4.6")]]
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "  ? '@nuxt/vite-builder@4.4.6(a)",  # the key runs on to the next line: not read from the hunk
     '  ? "@nuxt/vite-builder@4.4.6"',
     "  ? '@nuxt/vite-builder@4.4.6' # x",

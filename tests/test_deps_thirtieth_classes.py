@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.cataloglines import catalog_line
 from gatekeeper.deps.globaljson import global_json_line, parse_global_json
@@ -99,7 +100,7 @@ def test_a_parent_two_folders_up_lends_its_properties(tmp_path: Path, relative: 
     assert _JAXB in moves(delta) and not delta.problems, delta
 
 
-@pytest.mark.parametrize(("path", "relative", "parent"), [
+@each_case(("path", "relative", "parent"), [
     ("modules/a/pom.xml", "../..", "pom.xml"),
     ("modules/a/pom.xml", "..", "modules/pom.xml"),
     ("modules/a/pom.xml", "../../build", "build/pom.xml"),
@@ -146,7 +147,7 @@ def test_a_rewrite_that_moves_a_revision_under_its_version_is_still_refused(tmp_
     assert partial(_patch(repo, base, head), "Package.resolved")
 
 
-@pytest.mark.parametrize("line", ['"version" : "3"', '"version" : 3.0', '"version" : [3]', '"version" : v3'])
+@each_case("line", ['"version" : "3"', '"version" : 3.0', '"version" : [3]', '"version" : v3'])
 def test_a_format_version_look_alike_is_no_skip(line: str) -> None:
     # a string is a pin's state (no location above it: refused); other forms are no format version
     with pytest.raises(ManifestError):
@@ -155,7 +156,7 @@ def test_a_format_version_look_alike_is_no_skip(line: str) -> None:
 
 # --- 3. a mise tool at a one-line array of versions -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("lines", "read"), [
+@each_case(("lines", "read"), [
     (["[tools]", 'go = ["1.23.4"]'], [("go", "1.23.4")]),
     (["[tools]", "python = ['3.13', '3.11']"], [("python", "3.13"), ("python", "3.11")]),
     (["[tools]", '"cargo:viddy" = [ "1.1.6", ]  # pinned'], [("cargo:viddy", "1.1.6")]),
@@ -172,7 +173,7 @@ def test_an_array_under_an_unseen_header_is_named_with_a_problem() -> None:
     assert shown.value.pairs == [("go", "1.23.4")]
 
 
-@pytest.mark.parametrize("lines", [
+@each_case("lines", [
     ["[env]", 'PATHS = ["/tmp/evil"]'],  # another table's array
     ["[tools]", 'go = ["1.23.4"'],  # unclosed
     ["[tools]", 'go = ["1.23.4", { version = "1.22" }]'],  # an inline table in it: the whole file's to read
@@ -204,7 +205,7 @@ def test_a_plugin_string_under_an_unseen_header_is_named_with_a_problem() -> Non
     assert shown.value.pairs == [("com.github.spotbugs", "6.5.11", "maven", "", "spotbugs")]
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     'guava = "com.google.guava:guava"',  # a library without its version
     'jvm = "17"',  # a [versions] key
     'odd = "spotbugs:6.5.11"',  # an id without a dot
@@ -280,7 +281,7 @@ def test_an_sdk_path_beside_a_bump_is_a_problem(tmp_path: Path) -> None:
     assert partial(tree, "global.json") and partial(patch, "global.json")
 
 
-@pytest.mark.parametrize("lines", [
+@each_case("lines", [
     ['  "version": "9.0.304"'],  # its object not shown
     ["{", '  "tools": {', '    "version": "9.0.304"'],  # another object's
     ["{", '  "sdk": {', '    "paths": [".dotnet"]'],  # an array the reader does not read

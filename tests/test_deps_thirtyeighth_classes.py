@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.deno import deno_json_line, parse_deno_json, specifier
 from gatekeeper.deps.helmfile import helmfile_line, parse_helmfile
@@ -108,7 +109,7 @@ def test_every_entry_keeps_its_own_key() -> None:
     assert [(d.name, d.alias) for d in legacy] == [("hashicorp/google", "")]
 
 
-@pytest.mark.parametrize(("local", "source", "alias"), [
+@each_case(("local", "source", "alias"), [
     ("proxmox-bpg", "bpg/proxmox", "proxmox-bpg"),
     ("google-beta", "hashicorp/google-beta", ""),
     ("aws", "registry.terraform.io/hashicorp/aws", ""),
@@ -196,7 +197,7 @@ def test_every_map_is_read_and_local_paths_are_not_packages() -> None:
         ("npm", "hono", "4.6.0")]
 
 
-@pytest.mark.parametrize(("value", "want"), [
+@each_case(("value", "want"), [
     ("jsr:@std/path", ("jsr", "@std/path", "")),
     ("npm:chalk@5.3.0/ansi", ("npm", "chalk", "5.3.0")),
     ("npm:/tailwindcss@3.4.1/", ("npm", "tailwindcss", "3.4.1")),  # denoland/saaskit's spelling
@@ -208,7 +209,7 @@ def test_specifiers(value: str, want: tuple[str, str, str] | None) -> None:
     assert specifier(value) == want
 
 
-@pytest.mark.parametrize("value", ["git:github.com/a/b", "jsr:@std/path@$(id)", "npm:a@1.0.0;x", "node:fs", "jsr:"])
+@each_case("value", ["git:github.com/a/b", "jsr:@std/path@$(id)", "npm:a@1.0.0;x", "node:fs", "jsr:"])
 def test_other_specifiers_are_refused(value: str) -> None:
     with pytest.raises(ManifestError):
         specifier(value)
@@ -232,7 +233,7 @@ def test_other_edits_beside_a_bump(tmp_path: Path) -> None:
     assert partial(patch, "src/deno.json")  # from the patch a task line is no import map line: refused
 
 
-@pytest.mark.parametrize(("line", "want"), [
+@each_case(("line", "want"), [
     ('    "@std/assert": "jsr:@std/assert@^1.0.0",', [("@std/assert", "^1.0.0", "jsr")]),
     ('"x": "npm:@scope/x@2.0.0"', [("@scope/x", "2.0.0", "npm")]),
     ('  "c/": "https://deno.land/x/cliffy@v1.0.0/"', [("deno.land/x/cliffy", "v1.0.0", "deno")]),
@@ -242,7 +243,7 @@ def test_import_map_lines(line: str, want: list[tuple[str, ...]]) -> None:
     assert deno_json_line([(line, True)], 0) == want
 
 
-@pytest.mark.parametrize("line", ['  "test": "deno test -A jsr:@std/x@1",', '  "lock": false,', "  },",
+@each_case("line", ['  "test": "deno test -A jsr:@std/x@1",', '  "lock": false,', "  },",
                                   '  "x": "https://example.com/mod.ts",', '  "a\\"b": "jsr:@a/b@1",'])
 def test_other_lines_are_refused(line: str) -> None:
     with pytest.raises(ManifestError):
@@ -341,7 +342,7 @@ def test_release_version_lines(lines: list[str], index: int, want: list[tuple[st
     assert helmfile_line([(line, i == index) for i, line in enumerate(lines)], index) == want
 
 
-@pytest.mark.parametrize(("lines", "index"), [
+@each_case(("lines", "index"), [
     (["    namespace: x", "    version: 1.0.1"], 1),  # the item opens above the hunk
     (["  - name: a", "    chart: ./charts/a", "    version: 1.0.1"], 2),  # a local chart
     (["  - name: a", "    chart: .", "    version: 1.0.1"], 2),  # helmfile's own example: the folder's chart
@@ -355,7 +356,7 @@ def test_other_helmfile_lines_are_refused(lines: list[str], index: int) -> None:
         helmfile_line([(line, i == index) for i, line in enumerate(lines)], index)
 
 
-@pytest.mark.parametrize("body", ["releases: {a: 1}\n", "releases:\n  - chart: nothing\n    version: 1\n",
+@each_case("body", ["releases: {a: 1}\n", "releases:\n  - chart: nothing\n    version: 1\n",
                                   "releases:\n  - {{ if .Values.x }}\n", "---\na: 1\n" * 40, "- 1\n"])
 def test_an_unreadable_helmfile_is_a_problem(body: str) -> None:
     with pytest.raises(ManifestError):
@@ -387,7 +388,7 @@ def test_a_module_a_workflow_installs_with_deno(tmp_path: Path) -> None:
         assert accuracy_bench()._same_name("pagic", delta.changes[0])
 
 
-@pytest.mark.parametrize(("line", "want"), [
+@each_case(("line", "want"), [
     ("deno run -A jsr:@std/http@1.0.0/file-server", [("jsr", "@std/http", "1.0.0")]),
     ("- run: deno x npm:cowsay@1.6.0 hello", [("npm", "cowsay", "1.6.0")]),
     ("cd site && deno install -gAf 'https://deno.land/std@0.224.0/http/file_server.ts'",

@@ -21,6 +21,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.gradle import gradle_line, parse_build_script
 from gatekeeper.deps.hunklines import bazel_line
@@ -142,7 +143,7 @@ def test_a_tool_version_whose_block_the_hunk_does_not_show_is_refused(tmp_path: 
     assert not patch.changes and partial(patch, "build.gradle"), patch
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     # another plugin's block, a nested block of a quality block, a task's setting, a comment
     "ktlint {\n  toolVersion = '1.2.0'\n}\n",
     "checkstyle {\n  reports {\n    toolVersion = '1.2.0'\n  }\n}\n",
@@ -156,7 +157,7 @@ def test_look_alikes_name_nothing(body: str) -> None:
     assert parse_build_script("build.gradle", body.encode()) == []
 
 
-@pytest.mark.parametrize(("lines", "index"), [
+@each_case(("lines", "index"), [
     (["ktlint {", "  toolVersion = '1.2.0'", "}"], 1),  # another block
     (["checkstyle {", "  reports {", "    toolVersion = '1.2.0'", "  }"], 2),  # nested one level deeper
     (["  toolVersion = '1.2.0'", "}"], 0),  # no block above in the hunk
@@ -184,7 +185,7 @@ def test_other_settings_beside_the_tool_version_still_count_as_code(tmp_path: Pa
 
 # --- 2. sbt by Renovate's name ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("want", "name", "same"), [
+@each_case(("want", "name", "same"), [
     ("sbt/sbt", "org.scala-sbt:sbt", True), ("sbt", "org.scala-sbt:sbt", True),
     ("sbt/sbt", "org.scala-sbt:zinc", False), ("sbt/io", "org.scala-sbt:sbt", False),
 ])
@@ -288,7 +289,7 @@ def test_a_multi_line_call_the_hunk_does_not_show_whole_is_refused(tmp_path: Pat
     assert not patch.changes and partial(patch, "MODULE.bazel"), patch
 
 
-@pytest.mark.parametrize(("lines", "index"), [
+@each_case(("lines", "index"), [
     (["bazel_dep(", '    name = "x",', '    version = "1.0",'], 2),  # no closing line in the hunk
     (['    name = "x",', '    version = "1.0",', ")"], 1),  # no opening line
     (["maven.artifact(", '    artifact = "x",', '    version = "1.0",', ")"], 2),  # another call

@@ -27,6 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import npm
 from gatekeeper.deps.hunks import pnpm_lock_hunks, sides
@@ -157,7 +158,7 @@ def test_a_changed_tool_option_is_no_bump(tmp_path: Path, edit: dict[str, str]) 
     assert partial(tree, "mise.toml") and partial(patch, "mise.toml"), (tree, patch)
 
 
-@pytest.mark.parametrize(("value", "read"), [
+@each_case(("value", "read"), [
     ('"=1.2.3"', ["=1.2.3"]), ('"==1.2"', ["==1.2"]), ('"~1.2"', ["~1.2"]), ('"^ 1"', ["^ 1"]),
     ('"<2"', ["<2"]), ('["=1.0", "2.0"]', ["=1.0", "2.0"]),
     # look-alikes (no release number after the operator, a word) are read as written too (attack 23: dropped, a pin
@@ -324,7 +325,7 @@ def test_a_pnpm_v5_key_is_read_from_hunks(tmp_path: Path, edits: dict[str, str],
     assert not patch.problems
 
 
-@pytest.mark.parametrize(("key", "read"), [
+@each_case(("key", "read"), [
     ("/ip/1.1.9", ("ip", "1.1.9")), ("/@types/react/18.0.28", ("@types/react", "18.0.28")),
     ("/styled-jsx/5.0.7_react@18.2.0", ("styled-jsx", "5.0.7")),
     ("/@emotion/react/11.10.6_@types+react@18.0.28+react@18.2.0", ("@emotion/react", "11.10.6")),
@@ -337,7 +338,7 @@ def test_pnpm_key(key: str, read: tuple[str, str]) -> None:
     assert npm.pnpm_key(key) == read
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "  /ip/latest:", "  /ip:", "  //ip/1.0.0:", "  /ip/1.0.0/x:", '  "/ip/1.0.0":', "  /ip/ 1.0.0:", "  /ip@x/1.0.0:",
     "  /@scope/1.0.0:", "  /ip/1.0.0 :x",
 ])
@@ -348,7 +349,7 @@ def test_a_v5_look_alike_key_still_fails_closed(line: str) -> None:
     assert [(d.name, d.version) for d in pnpm_lock_hunks("pnpm-lock.yaml", old)] == [("ip", "1.1.8")]
 
 
-@pytest.mark.parametrize(("line", "read"), [
+@each_case(("line", "read"), [
     ('"cargo:x" = { version = "=1.1", features = "a" }', True),
     ('"npm:@scope/x.y" = { version = "1.1" }', True),
     ("x = { version = '1.1', os = ['linux'] }", True),

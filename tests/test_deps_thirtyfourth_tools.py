@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.gradle import gradle_line, parse_build_script
 from gatekeeper.deps.model import ManifestError
@@ -77,7 +78,7 @@ def test_a_jacoco_tool_version_is_read(tmp_path: Path) -> None:
     assert moves(tree) == want and moves(patch) == want, (tree, patch)
 
 
-@pytest.mark.parametrize(("script", "read"), [
+@each_case(("script", "read"), [
     ("checkstyle {\n    toolVersion '10.12.5'\n}\n", ("com.puppycrawl.tools:checkstyle", "10.12.5")),  # Groovy
     ("pmd {\n    toolVersion = \"7.9.0\"\n    ruleSets = []\n}\n", ("net.sourceforge.pmd:pmd-java", "7.9.0")),
     ("spotbugs {\n  toolVersion.set(\"4.9.3\")\n}\n", ("com.github.spotbugs:spotbugs", "4.9.3")),
@@ -98,7 +99,7 @@ def test_tool_version_forms(script: str, read: tuple[str, str] | None) -> None:
     assert found == ([read] if read else [])
 
 
-@pytest.mark.parametrize(("lines", "read"), [
+@each_case(("lines", "read"), [
     (["checkstyle {", '  toolVersion = "14.0.0"'], ("com.puppycrawl.tools:checkstyle", "14.0.0")),
     (["checkstyle {", "  configDirectory.set(file(\"x\"))", "  reports { html.required.set(true) }",
       '  toolVersion = "14.0.0"'], ("com.puppycrawl.tools:checkstyle", "14.0.0")),
@@ -305,7 +306,7 @@ def test_a_malformed_extensions_file_is_a_problem(tmp_path: Path, body: str) -> 
     assert any(p.manifest == ".mvn/extensions.xml" for p in tree.problems), tree  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("path", "read"), [
+@each_case(("path", "read"), [
     (".mvn/extensions.xml", True), ("server/.mvn/extensions.xml", True), ("extensions.xml", False),
     ("src/main/resources/extensions.xml", False), (".mvn/extensions.xml.bak", False),
 ])

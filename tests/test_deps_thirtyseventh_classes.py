@@ -19,6 +19,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.rebar import consult, parse_rebar_config, parse_rebar_lock, rebar_config_line, rebar_lock_line
@@ -122,7 +123,7 @@ def test_a_config_only_bump(tmp_path: Path) -> None:
     assert moves(tree) == {("hex", "cowlib", "2.12.0", "2.12.1")} and not tree.problems, tree
 
 
-@pytest.mark.parametrize(("lines", "index", "want"), [
+@each_case(("lines", "index", "want"), [
     (["{deps, [", '    {cowboy, "2.8.0"},', '    {ranch, "1.8.0"},'], 2, ("ranch", "1.8.0", "hex")),
     (["{deps, [ {jsx,           \"3.0.0\"}", '       , {lager,         "3.8.0"}'], 1, ("lager", "3.8.0", "hex")),
     (['{deps, [{cowlib, "2.12.1"},'], 0, ("cowlib", "2.12.1", "hex")),
@@ -136,7 +137,7 @@ def test_patch_lines_of_a_top_level_list_are_read(lines: list[str], index: int, 
     assert tuple(rebar_config_line(side, index)[0][:3]) == want
 
 
-@pytest.mark.parametrize(("lines", "index"), [
+@each_case(("lines", "index"), [
     (['    {recon, "2.5.4"},', '    {ranch, "1.8.0"},'], 1),  # the list is not shown
     (["{dialyzer, [", '    {plt_location, "plts"}'], 1),  # an option shaped like an entry
     (["  {test, [{deps, [", '    {meck, "0.9.2"}'], 1),  # a profile's list
@@ -172,7 +173,7 @@ def test_lock_lines_are_read(line: str, want: tuple[str, ...]) -> None:
     assert tuple(rebar_lock_line([(line, True)], 0)[0]) == want
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     ' {<<"recon">>, <<"9052588E83BFEDFD9B72E1034532AEE2A5369D9D9343B61AEB7FBCE761010741">>},',  # a hash
     '       {ref,"3021d29d82741399d131e3be38d2a8db79d146d4"}},',  # a git entry's ref
     ' {<<"gradualizer">>,',
@@ -237,7 +238,7 @@ def test_a_locked_hash_moved_at_the_same_version_is_a_problem(tmp_path: Path) ->
     assert not tree.changes and partial(tree, "rebar.lock"), tree
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     '{deps, [{if_var_true, pam, {epam, "~> 1.0.14"}}]}.\n',  # ejabberd's forms, which its .script expands
     '{deps, [{recon, 2}]}.\n',
     '{deps, [{recon, "2.5.4", {pkg}}]}.\n',
@@ -255,7 +256,7 @@ def test_forms_it_does_not_know_are_refused(body: str) -> None:
         parse_rebar_config("rebar.config", body.encode())
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     '{"1.2.0", [{<<"recon">>, {hex, <<"recon">>, <<"2.5.4">>}, 0}]}.\n',
     '{"1.2.0", [{<<"recon">>, {pkg, <<"recon">>, <<"2.5.4">>}}]}.\n',
     '{"1.2.0", [{recon, {pkg, <<"recon">>, <<"2.5.4">>}, 0}]}.\n',
@@ -284,7 +285,7 @@ def test_terms_read_as_erlang_does() -> None:
 
 # --- 2. a NuGet range widened to the named major ---------------------------------------------------------------------
 
-@pytest.mark.parametrize(("want", "got", "same"), [
+@each_case(("want", "got", "same"), [
     ("3", "[2.3.0,3.5.0]", True), ("3", "[2.3.0, 3.5.0]", True), ("3.5.0", "[2.3.0,3.5.0]", True),
     ("3", "[2.3.0,3.0.0)", False), ("4", "[2.3.0,3.5.0]", False), ("2.3.0", "[2.3.0,3.5.0]", True),
 ])

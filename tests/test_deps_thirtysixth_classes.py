@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.cargo import cargo_line, parse_cargo_toml
 from gatekeeper.deps.model import ManifestError
@@ -114,7 +115,7 @@ def test_the_patch_section_still_counts_as_an_override_with_the_tree(tmp_path: P
     assert {c.change for c in patch.changes} <= {"changed"} and (patch.changes or patch.problems), patch
 
 
-@pytest.mark.parametrize("entry", [
+@each_case("entry", [
     f'{{ git = "{UV}", rev = "{OLD}", branch = "main" }}',  # two refs: which one Cargo takes is not read
     f'{{ git = "{UV}" }}',  # no ref: the default branch's head, whatever it is
     f'{{ git = "{UV}", rev = 855 }}',  # not a string
@@ -238,7 +239,7 @@ def test_a_plugin_whose_version_is_a_system_property_default_is_read(tmp_path: P
     assert ("com.typesafe.play:interplay", "3.0.0") in found
 
 
-@pytest.mark.parametrize("version", [
+@each_case("version", [
     'sys.props.getOrElse("play.version", playVersion)',  # a default that is no literal
     'sys.props.getOrElse("play.version", "2.8.1" + suffix)',  # more than the literal
     'sys.props("play.version")',  # no default: the build fails without the property

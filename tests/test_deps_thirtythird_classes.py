@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.precommit import additional
@@ -128,7 +129,7 @@ def test_a_range_moved_to_an_exact_pin_is_a_change(tmp_path: Path) -> None:
     assert moves(patch) <= want and partial(patch, ".pre-commit-config.yaml"), patch  # the key is not in the hunk
 
 
-@pytest.mark.parametrize(("item", "read"), [
+@each_case(("item", "read"), [
     ("dependency-groups>=1.3.1", ("pip", "dependency-groups", ">=1.3.1")),
     ("tox>=4.8", ("pip", "tox", ">=4.8")),
     ("flake8-2020 ~= 1.7.0", ("pip", "flake8-2020", "~=1.7.0")),
@@ -282,13 +283,13 @@ def test_a_gitlab_ci_config_is_read(tmp_path: Path, old: str, new: str, want: tu
     assert moves(patch) == {want} and not patch.problems, patch
 
 
-@pytest.mark.parametrize("path", [".circleci/config.yml", ".circleci/continue_config.yml", ".gitlab-ci.yml",
+@each_case("path", [".circleci/config.yml", ".circleci/continue_config.yml", ".gitlab-ci.yml",
                                   "ci/templates/build.gitlab-ci.yml", ".gitlab-ci.yaml"])
 def test_the_ci_configs_are_formats(path: str) -> None:
     assert format_for(path) is not None
 
 
-@pytest.mark.parametrize("path", ["docs/.circleci/config.yml", ".circleci/config.json", "gitlab-ci.txt",
+@each_case("path", ["docs/.circleci/config.yml", ".circleci/config.json", "gitlab-ci.txt",
                                   ".circleci/images/Dockerfile.md", "circleci/config.yml"])
 def test_look_alike_paths_are_no_ci_config(path: str) -> None:
     fmt = format_for(path)
@@ -314,7 +315,7 @@ def test_an_orb_swapped_or_unpinned_is_a_change(tmp_path: Path, old: str, new: s
     assert moves(patch) == moves(tree), patch
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "  executor: node/default\n",  # an orb's executor, no version
     "      - node/install-packages\n",  # an orb's command
     "  docs: see https://circleci.com/developer/orbs/orb/circleci/node@5.1.0 here\n",  # prose
@@ -349,7 +350,7 @@ def test_a_tool_version_assigned_on_a_run_line_is_read(tmp_path: Path, path: str
     assert moves(patch) == want and not patch.problems, patch
 
 
-@pytest.mark.parametrize(("line", "read"), [
+@each_case(("line", "read"), [
     ("curl https://mise.run | MISE_VERSION=v2025.8.1 sh", [("jdx/mise", "v2025.8.1")]),
     ("export HELM_VERSION=3.15.2 && ./get_helm.sh", [("helm/helm", "3.15.2")]),
     ("GOLANGCI_LINT_VERSION='v1.60.1' make lint", [("golangci/golangci-lint", "v1.60.1")]),

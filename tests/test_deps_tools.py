@@ -11,6 +11,7 @@ import pytest
 from gitdiffs import commit_patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper.deps import actions, docker, golang, gradle, helmvalues, infra, jvm, npm, nuget, registry, toolfiles
 from gatekeeper.deps.delta import diff
@@ -144,7 +145,7 @@ def test_chart_app_version_under_an_annotation() -> None:
     assert _found(bare) == {("tool", "prometheus", "v3.13.2")}
 
 
-@pytest.mark.parametrize("line, want", [
+@each_case("line, want", [
     (b"FROM ${BUILDER_IMAGE:-golang:1.26.2} AS builder", ("golang", "1.26.2")),  # no ARG default: the word
     (b"FROM python:$PY-slim", ("python", "3.12-slim")),  # a bare $NAME ends at the dash
     (b"FROM python:${PY:+3.13}", ("python", "3.13")),
@@ -361,7 +362,7 @@ def test_annotations_that_name_nothing(line: str) -> None:
     assert not [d for d in actions.parse_workflow("ci.yml", line.encode()) if d.ecosystem != "github-runner"]
 
 
-@pytest.mark.parametrize(("line", "kept"), [
+@each_case(("line", "kept"), [
     ('HELM_VERSION="v4.1.4', '"v4.1.4'),  # a quote never closed (rancher/fleet's workflow, for a while)
     ("version: ${{ env.V }}", "${{ env.V }}"),
     ("ENV TOOL_VERSION latest", "latest"),

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.devcontainer import devcontainer_line, lock_hunks
 from gatekeeper.deps.edits import npm_line
@@ -52,7 +53,7 @@ def test_alias_is_named_by_the_package_it_fetches() -> None:
         ("obug", "^2.1.0", "debug"), ("react", "^19.0.0", "")}
 
 
-@pytest.mark.parametrize("spec", ["npm:lodash@4.17.21", "npm:@scope/x", "npm:", "npm:a b@1", "github:o/r#v1"])
+@each_case("spec", ["npm:lodash@4.17.21", "npm:@scope/x", "npm:", "npm:a b@1", "github:o/r#v1"])
 def test_alias_look_alikes_keep_their_key(spec: str) -> None:
     doc = '{"dependencies": {"lodash": "%s"}}' % spec  # noqa: UP031 - the spec is JSON text
     assert [(d.name, d.alias) for d in parse_package_json("package.json", doc.encode())] == [("lodash", "")]
@@ -223,7 +224,7 @@ def test_provider_version_tree_and_patch(tmp_path: Path, body: str, old: str, ne
             (name, old.strip('"'), new.strip('"'))], delta
 
 
-@pytest.mark.parametrize("hunk", [
+@each_case("hunk", [
     # a registry module's three-part source, its `module` line above the hunk: whose version is unknown
     ['      source  = "terraform-aws-modules/vpc/aws"', '-      version = "5.0.0"', '+      version = "5.1.0"'],
     # the source below belongs to the next block, past this one's closing brace

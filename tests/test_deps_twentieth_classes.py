@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import facts, sbt
 from gatekeeper.deps.jvm import parse_version_catalog
@@ -100,7 +101,7 @@ def test_from_the_patch_the_entries_a_hunk_shows_carry_the_key(tmp_path: Path) -
     assert partial(delta, CATALOG_PATH)
 
 
-@pytest.mark.parametrize(("want", "ecosystem", "name", "same"), [
+@each_case(("want", "ecosystem", "name", "same"), [
     ("Node.js", "tool", "node", True),  # Renovate's display name of the runtime `.nvmrc` pins
     ("node.js", "tool", "node", True),
     # an image is named by its repository, but Renovate names the official `node` image by the runtime's display name
@@ -186,7 +187,7 @@ def test_a_scala_3_release_names_the_scala_3_library(tmp_path: Path) -> None:
     assert moves(_tree(repo, base, head)) == {("maven", "org.scala-lang:scala3-library", "3.3.4", "3.3.5")}
 
 
-@pytest.mark.parametrize(("line", "found"), [
+@each_case(("line", "found"), [
     ("        scala: ['2.12.19', '2.13.15', '3.3.4']",
      {("org.scala-lang:scala-library", "2.12.19"), ("org.scala-lang:scala-library", "2.13.15"),
       ("org.scala-lang:scala3-library", "3.3.4")}),
@@ -219,7 +220,7 @@ def test_hostile_scala_lines_are_read_quickly() -> None:
               0.5)
 
 
-@pytest.mark.parametrize(("name", "named"), [
+@each_case(("name", "named"), [
     ("Scala213V", "org.scala-lang:scala-library"),  # circe/circe's definitions
     ("Scala3V", "org.scala-lang:scala3-library"),
     ("Scala212Version", "org.scala-lang:scala-library"),

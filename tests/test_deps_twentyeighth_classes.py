@@ -27,6 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.bundler import gemfile_lock_hunks, parse_gemfile_lock
 from gatekeeper.deps.cataloglines import catalog_line
@@ -132,7 +133,7 @@ def test_a_hunk_that_does_not_show_the_revision_reads_no_commit() -> None:
     assert {(d.name, d.version) for d in gemfile_lock_hunks("Gemfile.lock", body.encode())} == {(_GEM, "0.2.0")}
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     b"GIT\n  revision:\n  specs:\n    x (1)\n", b"GIT\n  revision: " + b"f" * 5000 + b"\n",
     b"GIT\n\x00revision: abcdef0\n    x (1)\n",
     "GIT\n  revision: \u0661\u0662\u0663\u0664\u0665\u0666\u0667\n  specs:\n    x (1)\n".encode(),
@@ -211,7 +212,7 @@ def test_a_makefile_image_tag_move_is_named(tmp_path: Path, path: str, text: str
     assert moves(from_patch) == want and partial(from_patch, path)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("old", "new"), [
+@each_case(("old", "new"), [
     ("TOOLS_IMAGE_TAG ?= main-057ddf9-20260526-210749", "TOOLS_IMAGE_TAG ?= latest"),  # a channel, no build
     ("TOOLS_IMAGE_TAG ?= main-057ddf9-20260526-210749", "TOOLS_IMAGE_TAG ?= $(GIT_SHA)"),  # not read
     ("@docker pull $(TOOLS_IMAGE):$(TOOLS_IMAGE_TAG)", "@docker push $(TOOLS_IMAGE):$(TOOLS_IMAGE_TAG)"),
@@ -222,7 +223,7 @@ def test_tag_variable_look_alikes(old: str, new: str) -> None:
     assert parse_makefile("build/tools.mk", body.encode()) == []
 
 
-@pytest.mark.parametrize(("old", "new"), [
+@each_case(("old", "new"), [
     ("CI_TOOLS_IMAGE ?= example/project-ci-tools:main-2c55cd0-20260421-172344",
      "CI_TOOLS_IMAGE ?= example/project-ci-tools:edge"),  # a channel
     ("CI_TOOLS_IMAGE ?= example/project-ci-tools:main-2c55cd0-20260421-172344",
@@ -303,7 +304,7 @@ def test_the_line_reader_names_it_as_shown(line: str) -> None:
         (line.split('"')[1].rsplit(":", 1)[0], line.split('"')[1].rsplit(":", 1)[1], "maven")]
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     # a plugin's `"dotted.id:1.0"` string is named as shown beside its problem since round 30
     # (test_deps_thirtieth_classes.py); an id without a dot, or no digit-led version, stays refused
     'spotless = "spotless:6.25.0"',
@@ -445,7 +446,7 @@ def test_a_source_line_the_hunk_shows_without_its_entry_names_no_commit(tmp_path
     assert partial(delta, "Cargo.lock")
 
 
-@pytest.mark.parametrize("source", [
+@each_case("source", [
     "registry+https://github.com/rust-lang/crates.io-index",
     "sparse+https://index.example.com/",
     "git+https://github.com/example-rs/aya?branch=main",  # no commit

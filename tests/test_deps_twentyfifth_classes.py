@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import sbt
 from gatekeeper.deps.hatchenvs import hatch_envs
@@ -95,7 +96,7 @@ def _inputs(*lines: str) -> list[tuple[str, str]]:
     return [(d.name, d.version) for line in lines for d in reader.line(line)]
 
 
-@pytest.mark.parametrize(("line", "found"), [
+@each_case(("line", "found"), [
     ("          helm_version: v3.15.2", [("helm/helm", "v3.15.2")]),
     ("          goreleaser-version: '2.4.1'", [("goreleaser/goreleaser", "2.4.1")]),
     ("          golangci_lint_version: v1.62.0", [("golangci/golangci-lint", "v1.62.0")]),
@@ -159,7 +160,7 @@ def test_an_environment_default_is_the_definitions_version_with_tree(tmp_path: P
     assert partial(patch, "project/plugins.sbt") and partial(patch, "build.sbt"), patch.problems
 
 
-@pytest.mark.parametrize(("line", "version"), [
+@each_case(("line", "version"), [
     ('val scalaJSVersion = Option(System.getenv("SCALAJS_VERSION")).getOrElse("1.3.0")', "1.3.0"),
     ('lazy val scalaJSVersion = sys.env.getOrElse("SCALAJS_VERSION", "1.3.0")', "1.3.0"),
     ('val v: String = sys.props.get("scalajs.version").getOrElse("1.3.0") // pinned', "1.3.0"),
@@ -172,7 +173,7 @@ def test_the_default_is_read(line: str, version: str) -> None:
     assert [(d.name, d.version) for d in deps] == [("org.scala-js:sbt-scalajs", version)], deps
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     'val scalaJSVersion = Option(System.getenv("SCALAJS_VERSION")).getOrElse(fallback)',  # no literal default
     'val scalaJSVersion = Option(System.getenv("SCALAJS_VERSION")).getOrElse("1.3.0").trim',  # more after it
     'val scalaJSVersion = Option(System.getenv("SCALAJS_VERSION")).getOrElse("1.3.0"',  # unclosed
@@ -323,7 +324,7 @@ def test_importer_look_alikes_move_nothing(old: str, new: str) -> None:
     assert importer_moves("pnpm-lock.yaml", LOCK.encode(), LOCK.replace(old, new).encode(), set()) == []
 
 
-@pytest.mark.parametrize("head", [b"importers: [1, 2]\n", b"importers:\n  .: {dependencies: {a: 1.0.0\n", b"\xff\xfe",
+@each_case("head", [b"importers: [1, 2]\n", b"importers:\n  .: {dependencies: {a: 1.0.0\n", b"\xff\xfe",
                                   b"importers:\n  .: 3\n"])
 def test_a_malformed_lockfile_adds_nothing(head: bytes) -> None:
     assert importer_moves("pnpm-lock.yaml", LOCK.encode(), head, set()) == []

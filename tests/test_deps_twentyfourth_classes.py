@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import tools
 from gatekeeper.deps.model import ManifestError
@@ -66,7 +67,7 @@ def test_a_shell_default_under_an_annotation_is_the_pinned_version_in_both_modes
         assert not delta.problems, delta.problems
 
 
-@pytest.mark.parametrize(("line", "version"), [
+@each_case(("line", "version"), [
     ('ENV BUILDX_VERSION="${BUILDX_VERSION:-v0.6.3}"', "v0.6.3"),
     ("ENV BUILDX_VERSION=${BUILDX_VERSION:-0.6.3}", "0.6.3"),
     ("ARG HELM_VERSION='${HELM_VERSION-3.15.2}'", "3.15.2"),  # `-` without the colon: a default too
@@ -79,7 +80,7 @@ def test_the_default_pinned_is_read(line: str, version: str) -> None:
     assert dep is not None and dep.version == version, dep
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     'ENV BUILDX_VERSION="${BUILDX_VERSION}"',  # no default: nothing pinned
     'ENV BUILDX_VERSION="${BUILDX_VERSION:+v0.6.3}"',  # `:+` is the value used when it IS set: no default
     'ENV BUILDX_VERSION="${BUILDX_VERSION:=v0.6.3}"',  # an assignment form, kept as written, never guessed
@@ -127,7 +128,7 @@ def test_an_unannotated_tool_version_default_is_read_in_both_modes(tmp_path: Pat
         assert not delta.problems, delta.problems
 
 
-@pytest.mark.parametrize(("value", "default"), [
+@each_case(("value", "default"), [
     ("${BUILDX_VERSION:-v0.6.3}", "v0.6.3"), ("${V-1.2}", "1.2"),
     ("${V}", "${V}"), ("${V:+1.2}", "${V:+1.2}"), ("${V:-${W}}", "${V:-${W}}"), ("${V:-1.2}x", "${V:-1.2}x"),
     ("x${V:-1.2}", "x${V:-1.2}"), ("${V:-}", "${V:-}"), ("${1V:-1.2}", "${1V:-1.2}"), ("1.2", "1.2"),
@@ -180,7 +181,7 @@ def _changed_line(line: str) -> list[tuple[str, bool]]:
     return [("addSbtPlugin(\"a.b\" % \"c\" % \"1.0\")", False), (line, True)]
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     '"org.scala-lang.modules" %% "scala-xml" % "latest.release"',  # a dynamic version: a dependency, not a scheme
     '"org.scala-lang.modules" %% "scala-xml" % "always-1.0"',
     'libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % schemeFor("xml")',

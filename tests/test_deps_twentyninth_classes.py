@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.hunklines import precommit_line
 from gatekeeper.deps.infra import parse_terraform
@@ -117,7 +118,7 @@ def test_the_whole_file_names_every_module_by_its_source_and_label() -> None:
                     ("terraform-aws-modules/eks/aws", "~> 20.8", "registry")}
 
 
-@pytest.mark.parametrize(("source", "read"), [
+@each_case(("source", "read"), [
     ("git::https://h/o/r.git?ref=tags/0.31.0", ("git::https://h/o/r.git", "0.31.0")),
     ("git::https://h/o/r.git?ref=refs/tags/v2.0.1", ("git::https://h/o/r.git", "v2.0.1")),
     ("github.com/o/r?ref=v1.2.0&depth=1", ("github.com/o/r", "v1.2.0")),
@@ -139,7 +140,7 @@ def test_module_source_reads_the_ref_among_git_arguments(source: str, read: tupl
     assert module_source(source) == read
 
 
-@pytest.mark.parametrize(("line", "label"), [
+@each_case(("line", "label"), [
     ('module "subnets" {', "subnets"), ('  module "a-b_c" {  ', "a-b_c"), ('module "" {', ""),
     ('resource "aws_vpc" "x" {', ""), ("module subnets {", ""), ('# module "x" {', ""),
 ])
@@ -182,7 +183,7 @@ def test_a_local_project_moved_is_a_change(tmp_path: Path) -> None:
                                            ("pip", "./tools/lint[all]", None, "local")}, (tree, patch)
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     ".", "..", "./", ".[dev]", ".[testutils, spelling]", "./packages/core", "../dist/x-1.0-py3-none-any.whl",
     "/opt/wheels/pkg-2.0.tar.gz", "./libs/a.b+c@d[extra]",
 ])
@@ -191,7 +192,7 @@ def test_a_path_is_a_local_requirement(line: str) -> None:
     assert (dep.name, dep.version, dep.scope) == (line, "local", "dev")
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     ".hidden", ".[", ".[dev", "./a b", "...", "./x;python_version<'3'", "~/pkg", ".|x",
 ])
 def test_a_look_alike_path_is_still_refused(line: str) -> None:
@@ -255,7 +256,7 @@ def _read(*lines: str) -> object:
         return "refused"
 
 
-@pytest.mark.parametrize(("lines", "read"), [
+@each_case(("lines", "read"), [
     (("+  - repo: https://github.com/psf/black-pre-commit-mirror", "    rev: 25.9.0", "    hooks:"),
      [("psf/black-pre-commit-mirror", "25.9.0", "pre-commit", "")]),
     (("+- repo: https://github.com/o/r", "  # pinned", "  rev: 'v1.0.0'"), [("o/r", "v1.0.0", "pre-commit", "")]),

@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.bundler import gemfile_lock_hunks, parse_gemfile_lock
 from gatekeeper.deps.hunks import CHANGED, HUNK
@@ -124,7 +125,7 @@ def _read(*lines: str) -> object:
         return "refused"
 
 
-@pytest.mark.parametrize(("lines", "read"), [
+@each_case(("lines", "read"), [
     (("catalog:", "  a: ^1.0.0", "+  'glob': '^13.0.0'"), [("catalog|glob", "^13.0.0")]),
     (("  a: ^1.0.0", "+  \"@scope/x\": \"2.0.0\""), ("shown", [("@scope/x", "2.0.0")])),
     (("catalogs:", "  old:", "    x: 1.0.0", "  react18:", "+    react: ^18.3.2"),
@@ -185,7 +186,7 @@ def _hunk(*lines: str) -> str:
     return "\n".join([HUNK, *(CHANGED + line[1:] if line.startswith("+") else line for line in lines)])
 
 
-@pytest.mark.parametrize("lines", [
+@each_case("lines", [
     ("    container:", "+      node:20"),  # a plain scalar continued on the next line: no key
     ("    container: |", "+      image: evil/x:1"),  # a block scalar's text
     ("    container: >-", "      options: --cpus 1", "+      image: evil/x:1"),

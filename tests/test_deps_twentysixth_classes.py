@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import renovatecustom
 from gatekeeper.deps.docker import dockerfile_hunks
@@ -200,7 +201,7 @@ def test_the_hunk_reader_names_what_it_shows_and_says_what_it_cannot() -> None:
         == ["golang"]
 
 
-@pytest.mark.parametrize("side", [
+@each_case("side", [
     b"\0ARG\n\0FROM alpine:3.24\n", b"\0ARG =1\n@@\n@@\n\0FROM\n", b"\0ARG X=1\n" * 2000 + b"\0FROM alpine:3.24\n",
     "\0ARG Ä=1\n\0FROM ålpine:3\n".encode(), b"\0ARG X=${X}\n\0FROM ${X}\n",
 ])

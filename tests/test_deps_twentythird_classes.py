@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import hunks
 from gatekeeper.deps.claims import Claim, claims
@@ -95,7 +96,7 @@ def test_answers_files_are_recognised_by_copiers_names_only() -> None:
         assert found is None or found.name != ".copier-answers.yml", name
 
 
-@pytest.mark.parametrize(("body", "expected"), [
+@each_case(("body", "expected"), [
     # quoted values, gh: shorthand, a git-describe ref
     ("_commit: 'v2.0.0'\n_src_path: \"gh:octo/template\"\n", [("gh:octo/template", "v2.0.0")]),
     ("_commit: v1.2.3-4-gabc1234\n_src_path: git@github.com:octo/template.git\n",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper.deps.versions import base_version, compare, compare_maven, compare_semver
 
@@ -20,7 +20,7 @@ PEP440_ORDER = ["1.0.dev1", "1.0a1", "1.0b2", "1.0rc1", "1.0", "1.0.post1", "1.1
 GEM_ORDER = ["1.0.0.a", "1.0.0.beta2", "1.0.0.rc1", "1.0.0", "1.0.1", "1.10"]
 
 
-@pytest.mark.parametrize("ecosystem, order", [
+@each_case("ecosystem, order", [
     ("npm", SEMVER_ORDER), ("maven", MAVEN_ORDER), ("pip", PEP440_ORDER), ("bundler", GEM_ORDER)])
 def test_documented_orders(ecosystem: str, order: list[str]) -> None:
     for (i, a), (j, b) in itertools.product(enumerate(order), repeat=2):

@@ -14,6 +14,7 @@ import pytest
 from gitrepo import GIT_ENV
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper.diff.gitnames import git_find_name, git_header_name
 from gatekeeper.diff.section import _git_reads_header_as
@@ -39,7 +40,7 @@ def header_patch(header: bytes) -> bytes:
     return b"diff --git " + header + b"\nold mode 100644\nnew mode 100755\n"
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("header", "name"),
     [
         (b"a/x b/x", b"x"),
@@ -65,7 +66,7 @@ def test_header_name_as_git_reads_it(scratch: Path, header: bytes, name: bytes |
         assert git_reads(header_patch(header), scratch) == name
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("text", "strip", "tab_ends", "name"),
     [
         (b"a/x y\t", 1, True, b"x y"),
@@ -85,7 +86,7 @@ def test_find_name(text: bytes, strip: int, tab_ends: bool, name: bytes | None) 
     assert git_find_name(text, strip, tab_ends) == name
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("text", "name"), [(b"a/x\tjunk", b"x"), (b"a/x\r", b"x"), (b'"a/x"junk', b"x"), (b"a/d//x", b"d/x")]
 )
 def test_find_name_on_plus_lines_as_git(scratch: Path, text: bytes, name: bytes) -> None:
@@ -142,7 +143,7 @@ def test_the_parsers_answer_for_a_header_is_git_header_names(name_words: list[by
         assert _git_reads_header_as(header, name) == (git_header_name(header) == name), (header, name)
 
 
-@pytest.mark.parametrize(("header", "name", "reads"), [
+@each_case(("header", "name", "reads"), [
     (b"a/src/x.go b/src/x.go", b"src/x.go", True),
     (b"a/a b/a b/a b/a", b"a b/a", True),  # a space in the name: git's scan, not the shortcut
     (b"a/x b/x", b"y", False),

@@ -12,6 +12,7 @@ from types import ModuleType
 
 import pytest
 from shipped import shipped_only
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.errors import FixtureError, PacketError
@@ -109,7 +110,7 @@ def test_judge_passes_on_outcome_and_subset_of_paths() -> None:
     assert (status, message, asserted) == ("pass", "", ("core.ci",))
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("expected", "decision", "needle"),
     [
         (_set("review", ExpectedFinding("core", "core.ci")), decided("allow"), "outcome allow"),

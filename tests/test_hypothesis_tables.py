@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-import pytest
 from hypothesis.internal import charmap
 from hypothesis_tables import CODEC, codec_intervals, seed_utf8_table
+from tables import each_case
 
 
 def _one_by_one(codec: str, first: int, last: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -27,7 +27,7 @@ def _one_by_one(codec: str, first: int, last: int) -> tuple[list[list[int]], lis
     return encodable, lossy
 
 
-@pytest.mark.parametrize(("codec", "first", "last"), [
+@each_case(("codec", "first", "last"), [
     (CODEC, 0, 0x3000),
     (CODEC, 0xD000, 0xE800),  # the surrogates UTF-8 refuses, and their edges
     (CODEC, 0x10F000, sys.maxunicode),

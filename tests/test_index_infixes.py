@@ -4,7 +4,7 @@ regex does, whatever the name's case or letters: Python's case-insensitive match
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.glob import compile_glob, full_regex
 from gatekeeper.classify.index import GlobIndex
@@ -12,7 +12,7 @@ from gatekeeper.classify.index import GlobIndex
 _GLOBS = ["*-license.*", "*.verified.*", "*key*", "**/*.received.*", "docs/*notes*"]
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "a-license.txt", "A-LICENSE.TXT", "x/y/Tool-License.md", "a-licen\u017fe.txt", "a-licen\u017fe", "-license.",
     "license.txt", "x.verified.json", "x.VERIFIED.json", "x.verified", "\u212aey.pem", "monkey", "my\u212aEY",
     "caf\u00e9-license.txt", "caf\u00e9.txt", "docs/release-notes.md", "docs/a/notes.md", "x/y.received.txt",

@@ -24,6 +24,7 @@ from hypothesis.internal.intervalsets import IntervalSet
 from hypothesis.strategies._internal import regex as hypothesis_regex
 from hypothesis.strategies._internal.lazy import unwrap_strategies
 from hypothesis.strategies._internal.strings import OneCharStringStrategy
+from tables import each_case
 
 import gatekeeper
 from gatekeeper.lazy_pattern import _Lazy, alternatives, lazy, line_starts, required_literal
@@ -53,7 +54,7 @@ PATTERNS = [(name, p) for name, p in _package_patterns()
             if required_literal(p._source, p._flags) is not None or line_starts(p._source, p._flags) is not None]
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("source", "flags", "runs"),
     [
         (r'^[ \t]*"?AWSTemplateFormatVersion"?[ \t]*:', re.M, ("AWSTemplateFormatVersion",)),
@@ -183,7 +184,7 @@ def test_guard_on_text_without_the_run() -> None:
         pattern.search(b"Resources:")  # str pattern, bytes text: `re`'s own error, not a silent None
 
 
-@pytest.mark.parametrize(("pattern", "texts"), [
+@each_case(("pattern", "texts"), [
     (rb"(package|go\.(mod|sum)|\.ya?ml|pip\.(conf|ini))", (b"package", b"go.mod", b"go.sum", b".yml", b".yaml",
                                                         b"pip.conf", b"pip.ini")),
     (r"a[bc]d", ("abd", "acd")),
@@ -199,7 +200,7 @@ def test_alternatives_are_every_text_a_finite_pattern_matches(pattern: str | byt
         assert re.fullmatch(pattern, text) is not None
 
 
-@pytest.mark.parametrize(("source", "flags", "starts"), [
+@each_case(("source", "flags", "starts"), [
     (r"^version[ \t]*:", re.M, ("version",)),
     (r"(?m)^(?:steps|jobs|pr)[ \t]*:", 0, ("steps", "jobs", "pr")),
     (r"""^["']?on["']?[ \t]*:""", re.M, ("on", 'on"', "on'", '"on', '"on"', "\"on'", "'on", "'on\"", "'on'")),

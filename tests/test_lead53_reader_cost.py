@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import pytest
 from cpucost import assert_linear
+from tables import each_case
 
 from gatekeeper.classify import cireaches, gitlabincludes, playbookreads, playbookwords, zuuljobs
 from gatekeeper.classify.bazelrc import rc_lines
@@ -47,7 +48,7 @@ def _linear(read: Callable[[str], object], unit: str, kib: int, budget: float) -
     assert_linear(read, small, large, budget=budget)
 
 
-@pytest.mark.parametrize("unit", list(RC_SHAPES.values()), ids=list(RC_SHAPES))
+@each_case("unit", list(RC_SHAPES.values()), ids=list(RC_SHAPES))
 def test_a_hostile_run_control_file_is_read_in_linear_time(unit: str) -> None:
     _linear(rc_lines, unit, 64, 0.5)
 

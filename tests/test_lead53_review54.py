@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 from gatekeeper.policy_dir import shipped_policy_dir
@@ -36,7 +37,7 @@ def test_an_allowlist_added_to_gitleaks_settings_is_reviewed(tmp_path: Path, pat
     assert code != 0 and path in rules.get("guardrails.edit", []), rules
 
 
-@pytest.mark.parametrize(("root", "folder", "name"), list(product(VENDORED_ROOTS, TEST_FOLDERS, FILES)))
+@each_case(("root", "folder", "name"), list(product(VENDORED_ROOTS, TEST_FOLDERS, FILES)))
 def test_test_data_inside_a_vendored_copy_stays_deps(root: str, folder: str, name: str) -> None:
     path = f"{root}/{folder}/{name}"
     found = RULES.match(path)

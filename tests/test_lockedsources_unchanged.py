@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps.lockedsources import READERS, _leaves_of, _sources, moved_sources
 
@@ -28,7 +28,7 @@ def _entry(resolved: Any, version: str = "1.3.0") -> dict[str, Any]:
     return {"version": version, "resolved": resolved, "integrity": "sha512-aa"}
 
 
-@pytest.mark.parametrize(("before", "after"), [(1, True), (True, 1), (1, 1.0), ("1", 1), (None, 0), (0, False)])
+@each_case(("before", "after"), [(1, True), (True, 1), (1, 1.0), ("1", 1), (None, 0), (0, False)])
 def test_a_source_equal_in_python_but_not_in_json_still_moves(before: Any, after: Any) -> None:
     base = _lock({"node_modules/left-pad": _entry(before)})
     head = _lock({"node_modules/left-pad": _entry(after)})

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from gitrepo import GitRepo
 from incli import cli_result
+from tables import each_case
 
 from gatekeeper.classify.appliedpatches import named
 from gatekeeper.cli import main
@@ -88,14 +89,14 @@ def tree_files(repo: tuple[GitRepo, str, str]) -> dict[str, dict[str, Any]]:
     return {f["path"]: f for f in json.loads(out.buffer.getvalue())["files"]}  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("manifest", "text", "target"), CASES, ids=IDS)
+@each_case(("manifest", "text", "target"), CASES, ids=IDS)
 def test_a_patch_a_manifest_names_is_deps(tree_files: dict[str, dict[str, Any]], manifest: str, text: str,
                                           target: str) -> None:
     found = tree_files[target]
     assert (found["bucket"], found["rule"]) == ("deps", "deps.context.applied-patch"), found
 
 
-@pytest.mark.parametrize("path", LOOKALIKES)
+@each_case("path", LOOKALIKES)
 def test_what_no_manifest_names_keeps_its_class(tree_files: dict[str, dict[str, Any]], path: str) -> None:
     assert tree_files[path]["bucket"] == "src", tree_files[path]
 
@@ -166,7 +167,7 @@ def test_from_the_patch_alone(tmp_path: Path) -> None:
         assert decision["summary"]["buckets"]["deps"]["files"] >= 1 and (code != 0 or not enable), decision
 
 
-@pytest.mark.parametrize(("path", "text", "expected"), [
+@each_case(("path", "text", "expected"), [
     ("package.json", '{"pnpm": {"patchedDependencies": {"a@1": "p/a.patch"}}}', ["p/a.patch"]),
     ("x/package.json", '{"patchedDependencies": {"a@1": "./p/a.diff"}}', ["x/p/a.diff"]),
     ("x/package.json", '{"devDependencies": {"a": "patch:a@npm%3A1.0.0#./p/a.patch&./p/b.patch::locator=x"}}',

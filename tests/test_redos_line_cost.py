@@ -14,8 +14,8 @@ import re
 import time
 from collections.abc import Callable
 
-import pytest
 from cpucost import assert_linear, least_cpu
+from tables import each_case
 
 from gatekeeper.classify import (
     appliedpatches,
@@ -102,7 +102,7 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
 }
 
 
-@pytest.mark.parametrize(("read", "head", "filler", "tail"), list(SHAPES.values()), ids=list(SHAPES))
+@each_case(("read", "head", "filler", "tail"), list(SHAPES.values()), ids=list(SHAPES))
 def test_a_hostile_line_is_read_in_linear_time(read: Callable[[str], object], head: str, filler: str,
                                               tail: str) -> None:
     def line(kib: int) -> str:
@@ -237,7 +237,7 @@ def _answer(pattern: re.Pattern[str], line: str, call: str = "match") -> object:
     return None if m is None else (m.span(), m.groups(), m.groupdict())
 
 
-@pytest.mark.parametrize("name", list(OLD))
+@each_case("name", list(OLD))
 def test_the_linear_patterns_match_as_the_old_ones_did(name: str) -> None:
     new, source = OLD[name]
     old = re.compile(source, new.flags)

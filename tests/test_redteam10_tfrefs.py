@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.tfrefs import is_configuration, named_paths
 from tests.gitrepo import GitRepo
@@ -54,12 +55,12 @@ def test_a_path_inside_an_interpolation_is_read(git_repo: GitRepo, config: str, 
     assert files["ops/notes.sh"].rule != "iac.context.terraform-file"
 
 
-@pytest.mark.parametrize("path", ["a/main.tf.json", "a/x.tofu.json", "a/p.pkr.json", "main.tf.json"])
+@each_case("path", ["a/main.tf.json", "a/x.tofu.json", "a/p.pkr.json", "main.tf.json"])
 def test_json_syntax_files_are_configurations(path: str) -> None:
     assert is_configuration(path)
 
 
-@pytest.mark.parametrize("path", ["a/package.json", "a/tf.json", "a/main.json", "a/terraform.tfstate.json"])
+@each_case("path", ["a/package.json", "a/tf.json", "a/main.json", "a/terraform.tfstate.json"])
 def test_other_json_files_are_not(path: str) -> None:
     assert not is_configuration(path)
 

@@ -17,6 +17,7 @@ import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
 from incli import reviewed_paths, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.tfrefs import names_in
 from gatekeeper.cli import main
@@ -39,12 +40,12 @@ LOOK_ALIKES = {
 }
 
 
-@pytest.mark.parametrize("form", list(FORMS))
+@each_case("form", list(FORMS))
 def test_each_form_names_the_script(form: str) -> None:
     assert names_in("img/Dockerfile", COPY + FORMS[form]).reaches("img/scripts/prod.sh") is not None
 
 
-@pytest.mark.parametrize("form", list(LOOK_ALIKES))
+@each_case("form", list(LOOK_ALIKES))
 def test_look_alikes_name_nothing(form: str) -> None:
     assert names_in("img/Dockerfile", COPY + LOOK_ALIKES[form]).reaches("img/scripts/prod.sh") is None
 

@@ -24,6 +24,7 @@ from gitrepo import GitRepo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from incli import reviewed_paths, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.tfrefs import MAX_PATTERNS, named_paths
 from gatekeeper.cli import main
@@ -85,7 +86,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "path"), LOOK_ALIKES)
+@each_case(("text", "path"), LOOK_ALIKES)
 def test_look_alikes_name_nothing(text: str, path: str) -> None:
     assert named_paths("ops/vm", text).reaches(path) is None
 

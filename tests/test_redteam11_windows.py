@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.classify.sniff import FULL_READ, WINDOW, sniff
 from gatekeeper.cli import main
@@ -91,7 +92,7 @@ def test_every_variant_is_past_the_window_and_its_unpadded_form_is_a_signal() ->
         assert window is None or window.bucket not in ("ci", "iac"), (path, window)
 
 
-@pytest.mark.parametrize(("path", "text"), VARIANTS, ids=[p for p, _ in VARIANTS])
+@each_case(("path", "text"), VARIANTS, ids=[p for p, _ in VARIANTS])
 def test_the_whole_read_finds_the_signal(path: str, text: str) -> None:
     signal = sniff(path, text.encode(), RULES_CONTEXT, as_yaml=True)
     assert signal is not None and signal.bucket in ("ci", "iac"), (path, signal)

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate, together, unreviewed
 
 from gatekeeper.deps.residue import xml_residue
@@ -191,7 +192,7 @@ def test_ordinary_bumps_still_queue_with_the_commits(capsys: pytest.CaptureFixtu
     assert decision["outcome"] == "allow", decision["reasons"]
 
 
-@pytest.mark.parametrize("data", [
+@each_case("data", [
     b"<!--" * 300_000,  # unclosed comments
     b"<dependency>" * 100_000 + b"<Target>",  # unclosed entries
     b"<a " + b"x='1' " * 150_000,  # one tag that never closes

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 JF = "pipeline {{\n  agent any\n  stages {{ stage('r') {{ steps {{ sh '{script}' }} }} }}\n}}\n"
 SCRIPT = "#!/bin/sh\necho ok\n"
@@ -66,7 +67,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return tree_classify(repo.root, old, new)
 
 
-@pytest.mark.parametrize("ci_file", sorted(ATTACKS))
+@each_case("ci_file", sorted(ATTACKS))
 def test_what_a_ci_file_runs_is_ci(classified: dict[str, dict[str, str]], ci_file: str) -> None:
     got = classified[ATTACKS[ci_file][1]]
     assert got["bucket"] == "ci", got

@@ -23,6 +23,7 @@ import pytest
 from deltas import each_fast
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.ciloops import globbed
 
@@ -59,12 +60,12 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return tree_classify(repo.root, old, new)
 
 
-@pytest.mark.parametrize("path", RUN)
+@each_case("path", RUN)
 def test_what_a_loop_or_the_root_variable_runs_is_ci(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == "ci", classified[path]
 
 
-@pytest.mark.parametrize("path", LEFT)
+@each_case("path", LEFT)
 def test_what_a_loop_reads_keeps_its_class(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == "src", classified[path]
 

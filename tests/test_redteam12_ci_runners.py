@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 BODY = "# build helper\n"
@@ -103,14 +104,14 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return tree_classify(repo.root, old, new)
 
 
-@pytest.mark.parametrize(("form", "target"), sorted((form, target) for form, (_, _, targets) in ATTACKS.items()
+@each_case(("form", "target"), sorted((form, target) for form, (_, _, targets) in ATTACKS.items()
                                                     for target in targets))
 def test_what_a_runner_or_interpreter_runs_is_ci(classified: dict[str, dict[str, str]], form: str,
                                                  target: str) -> None:
     assert classified[target]["bucket"] == "ci", classified[target]
 
 
-@pytest.mark.parametrize("path", LEFT)
+@each_case("path", LEFT)
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == "src", classified[path]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 
@@ -26,7 +27,7 @@ PATHS = ["Makefile.PL", "perl/Build.PL", "dist.ini", "ivy.xml", "modules/core/iv
 LEFT = ["src/Makefile.pl.orig", "docs/brewfile.md", "lib/ivy.py"]
 
 
-@pytest.mark.parametrize("path", PATHS)
+@each_case("path", PATHS)
 def test_a_dependency_file_is_deps(path: str) -> None:
     got = RULES.match(path)
     assert got.bucket == "deps", got

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.docker import parse_dockerfile
@@ -87,7 +88,7 @@ def test_an_image_the_build_pulls_is_a_base_image_change(capsys: pytest.CaptureF
     assert not missed, missed
 
 
-@pytest.mark.parametrize("name", sorted(ATTACKS))
+@each_case("name", sorted(ATTACKS))
 def test_the_hidden_image_is_named(name: str) -> None:
     _, head = ATTACKS[name]
     try:
@@ -107,7 +108,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("text", QUIET)
+@each_case("text", QUIET)
 def test_ordinary_dockerfiles_read_as_before(text: str) -> None:
     images = [(d.name, d.version) for d in parse_dockerfile("Dockerfile", text.encode()) if d.ecosystem == "docker"]
     assert [i for i in images if i[0] != "docker/dockerfile"] == [("golang", "1.22"), ("alpine", "3.19")]

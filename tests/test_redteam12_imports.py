@@ -22,6 +22,7 @@ import pytest
 from deltas import each_fast
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.ciimports import imported, inline
 
@@ -96,13 +97,13 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return tree_classify(repo.root, old, new)
 
 
-@pytest.mark.parametrize("form", sorted(ATTACKS))
+@each_case("form", sorted(ATTACKS))
 def test_a_module_a_ci_script_imports_is_ci(classified: dict[str, dict[str, str]], form: str) -> None:
     got = classified[ATTACKS[form][2]]
     assert got["bucket"] == "ci", got
 
 
-@pytest.mark.parametrize("form", sorted(LEFT))
+@each_case("form", sorted(LEFT))
 def test_what_ci_does_not_run_keeps_its_class(classified: dict[str, dict[str, str]], form: str) -> None:
     got = classified[LEFT[form][2]]
     assert got["bucket"] == "src", got

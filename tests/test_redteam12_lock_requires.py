@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.lockedsources import moved_sources
@@ -119,7 +120,7 @@ def test_a_requirement_injected_under_an_unchanged_version_needs_a_human(
         decision["reasons"]
 
 
-@pytest.mark.parametrize("name, base, head", [
+@each_case("name, base, head", [
     ("Cargo.lock", _toml("cargo"), _toml("cargo", "1.0.1", renamed=True)),
     ("uv.lock", _toml("uv"), _toml("uv", "1.0.1", renamed=True)),
     ("package-lock.json", _npm3(), _npm3("4.17.21")),

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.runlines import installs
@@ -44,8 +45,8 @@ LEADS = ["", "sudo -E ", "env X=1 ", "GOFLAGS=-mod=mod ", "time ", "xargs -n1 ",
          "nohup "]
 
 
-@pytest.mark.parametrize("lead", LEADS)
-@pytest.mark.parametrize("command", sorted(COMMANDS))
+@each_case("lead", LEADS)
+@each_case("command", sorted(COMMANDS))
 def test_a_command_that_fetches_a_package_is_read(lead: str, command: str) -> None:
     found = [(d.ecosystem, d.name, d.version) for d in installs(".github/workflows/ci.yml", f"      {lead}{command}")]
     assert found == [COMMANDS[command]]
@@ -65,7 +66,7 @@ def test_a_new_step_running_a_package_is_a_new_direct_dependency(capsys: pytest.
     assert named == set(head)
 
 
-@pytest.mark.parametrize("line", ["a=a;" * 25_000 + " pip install x==1", "; sudo " * 16_000 + "npx",
+@each_case("line", ["a=a;" * 25_000 + " pip install x==1", "; sudo " * 16_000 + "npx",
                                   "then env " * 10_000 + "go run", "x=" + "b" * 100_000 + " uvx"])
 def test_a_hostile_line_is_read_in_linear_time(line: str) -> None:
     started = time.process_time()

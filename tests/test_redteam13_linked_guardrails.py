@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.incli import reviewed_paths, tree_gate
@@ -81,7 +82,7 @@ def unlinked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, dict]
     return repo.root, *tree_gate(repo.root, base, head, None, "--enable", "guardrails")
 
 
-@pytest.mark.parametrize("guarded", GUARDRAILS)
+@each_case("guarded", GUARDRAILS)
 def test_the_same_edit_without_the_link_stays_allowed(unlinked: tuple[Path, int, dict], guarded: str) -> None:
     root, code, decision = unlinked
     assert not os.path.lexists(root / guarded)

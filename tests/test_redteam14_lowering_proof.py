@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_classify_context import RULES
 from test_deps_gate import Case, Cases, gate, together, unreviewed
 
@@ -83,12 +84,12 @@ def test_a_disguised_setup_file_is_not_lowered(capsys: pytest.CaptureFixture[str
     assert not missed, sorted(missed)
 
 
-@pytest.mark.parametrize("text", CFG_ATTACKS.values(), ids=CFG_ATTACKS.keys())
+@each_case("text", CFG_ATTACKS.values(), ids=CFG_ATTACKS.keys())
 def test_no_tools_only_proof_for_a_setup_cfg_setuptools_reads_a_requirement_from(text: str) -> None:
     assert setup_cfg(text) is None
 
 
-@pytest.mark.parametrize("text", PY_ATTACKS.values(), ids=PY_ATTACKS.keys())
+@each_case("text", PY_ATTACKS.values(), ids=PY_ATTACKS.keys())
 def test_no_proof_for_a_setup_py_that_reaches_setuptools(text: str) -> None:
     assert sniff("lib/setup.py", text.encode(), RULES.context) is None
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
+from tables import each_case
 
 from gatekeeper.cli import main
 from tests.test_classify_context import RULES
@@ -26,7 +27,7 @@ NAMED = {".upsun/config.yaml": ("iac", "iac.platforms"), ".upsun/services.yaml":
 NOT_NAMED = ["apps/.upsun/config.yaml", "docs/upsun.md", "upsun/config.yaml"]
 
 
-@pytest.mark.parametrize("path", sorted(NAMED))
+@each_case("path", sorted(NAMED))
 def test_a_platform_definition_is_named(path: str) -> None:
     decided = RULES.match(path)
     assert (decided.bucket, decided.rule) == NAMED[path]

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from tests.test_classify_context import RULES
@@ -26,7 +27,7 @@ NOT_DEPS = [".swiftpm/xcode/package.xcworkspace/contents.xcworkspacedata", ".swi
             "docs/swiftpm/configuration/mirrors.json.md"]
 
 
-@pytest.mark.parametrize("path", DEPS)
+@each_case("path", DEPS)
 def test_swiftpm_configuration_is_deps(path: str) -> None:
     decided = RULES.match(path)
     assert (decided.bucket, decided.rule) == ("deps", "deps.swiftpm.settings")

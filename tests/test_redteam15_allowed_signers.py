@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.attest.approvals import APPROVAL_PREDICATE
 from gatekeeper.attest.envelope import AttestationError, open_statement, statement
@@ -40,7 +41,7 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     return generate("alice", folder)[2].line(), generate("bob", folder)[2].line()
 
 
-@pytest.mark.parametrize("key", WEAK)
+@each_case("key", WEAK)
 def test_a_key_anyone_can_sign_for_is_refused(key: str) -> None:
     with pytest.raises(TrustError, match="small order|canonical"):
         parse_trust(f"nobody ed25519 {key} groups=security\n", "allowed_signers")
@@ -67,8 +68,8 @@ def test_an_approval_forged_for_the_identity_key_never_opens() -> None:
                        sha256=SHA)
 
 
-@pytest.mark.parametrize("end", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\r"])
-@pytest.mark.parametrize("where", ["after-a-signer", "inside-a-comment"])
+@each_case("end", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\r"])
+@each_case("where", ["after-a-signer", "inside-a-comment"])
 def test_a_signer_hidden_behind_another_line_end_is_not_trusted(two: tuple[str, str], end: str, where: str) -> None:
     alice, bob = two
     text = f"{alice}{end}{bob}\n" if where == "after-a-signer" else f"{alice}\n# retired:{end}{bob}\n"
@@ -79,7 +80,7 @@ def test_a_signer_hidden_behind_another_line_end_is_not_trusted(two: tuple[str, 
     assert [s.name for s in trust.signers.values()] == ["alice"]
 
 
-@pytest.mark.parametrize("space", ["\u00a0", "\u2000", "\u2003", "\u3000", "\u1680", "\u202f"])
+@each_case("space", ["\u00a0", "\u2000", "\u2003", "\u3000", "\u1680", "\u202f"])
 def test_unicode_white_space_is_no_field_separator(two: tuple[str, str], space: str) -> None:
     alice, _ = two
     with pytest.raises(TrustError, match="printable ASCII"):
@@ -94,7 +95,7 @@ SSH_SHAPES = ["* ed25519 {k}", "*@example.com ed25519 {k}", "alice,bob ed25519 {
               "alice ed25519 {k} groups=a groups=b", "alice ed25519 0x{k}"]
 
 
-@pytest.mark.parametrize("shape", SSH_SHAPES)
+@each_case("shape", SSH_SHAPES)
 def test_ssh_allowed_signers_shapes_are_refused(two: tuple[str, str], shape: str) -> None:
     key = two[0].split()[2]
     with pytest.raises(TrustError):

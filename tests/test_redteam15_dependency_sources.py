@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate, together
 
 from tests.test_classify_context import RULES
@@ -33,13 +34,13 @@ NOT_DEPS = ["debian/patches/01-fix-build.patch", "wrap/zlib.wrap",
             "subprojects/packagefiles/zlib/meson.build", "docs/pdm.toml.md"]
 
 
-@pytest.mark.parametrize("path", sorted(DEPS))
+@each_case("path", sorted(DEPS))
 def test_a_dependency_source_file_is_deps(path: str) -> None:
     decided = RULES.match(path)
     assert (decided.bucket, decided.rule) == ("deps", DEPS[path])
 
 
-@pytest.mark.parametrize("path", NOT_DEPS)
+@each_case("path", NOT_DEPS)
 def test_look_alikes_keep_their_class(path: str) -> None:
     assert RULES.match(path).bucket != "deps"
 

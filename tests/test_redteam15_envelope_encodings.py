@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 import pytest
+from tables import each_case
 
 from gatekeeper.attest.approvals import APPROVAL_PREDICATE
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
@@ -80,7 +81,7 @@ def _variants(env: dict[str, Any]) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.parametrize("name", sorted(_variants({"payload": "e30=", "payloadType": "t",
+@each_case("name", sorted(_variants({"payload": "e30=", "payloadType": "t",
                                                     "signatures": [{"keyid": "k", "sig": "cw=="}]})))
 def test_another_encoding_is_refused(keyed: dict[str, Any], name: str) -> None:
     data = _variants(keyed["envelope"])[name]
@@ -95,7 +96,7 @@ def test_the_envelope_itself_may_be_laid_out_freely(keyed: dict[str, Any]) -> No
     assert _open(keyed, laid_out) == {"rules": ["core.ci"]}
 
 
-@pytest.mark.parametrize("twice", ["predicate", "predicateType", "subject", "_type"])
+@each_case("twice", ["predicate", "predicateType", "subject", "_type"])
 def test_a_signed_statement_with_a_duplicate_key_is_refused(keyed: dict[str, Any], twice: str) -> None:
     """Signed by a trusted key, but two parsers would read two statements: refused, not read as Python reads it."""
     from securesystemslib.dsse import Envelope

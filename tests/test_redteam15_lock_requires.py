@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.lockedsources import moved_sources
@@ -107,7 +108,7 @@ def test_the_attacks_are_generated() -> None:
     assert len(ATTACKS) == 26
 
 
-@pytest.mark.parametrize("name", sorted(ATTACKS))
+@each_case("name", sorted(ATTACKS))
 def test_an_injected_requirement_is_a_moved_source(name: str) -> None:
     lockfile, base, head = ATTACKS[name]
     moved = moved_sources(lockfile, base.encode(), head.encode())
@@ -136,7 +137,7 @@ QUIET = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(QUIET))
+@each_case("name", sorted(QUIET))
 def test_ordinary_moves_move_no_requirement(name: str) -> None:
     lockfile, base, head = QUIET[name]
     assert moved_sources(lockfile, base.encode(), head.encode()) == []

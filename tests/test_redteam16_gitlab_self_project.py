@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.gitlabincludes import included, project_path
 from gatekeeper.cli import main
@@ -54,7 +55,7 @@ def _repo(root: Path, ci: str, changed: str, remote: str | None) -> GitRepo:
     return repo
 
 
-@pytest.mark.parametrize("remote", REMOTES)
+@each_case("remote", REMOTES)
 def test_a_remote_url_names_this_project(remote: str) -> None:
     assert project_path(remote) == "acme/app"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.localactions import entry_points, local_uses
 from tests.gitrepo import GitRepo
@@ -27,7 +28,7 @@ USES = [".\\tools\\setup", ".\\tools\\setup\\", ".\\tools/setup", "./tools\\setu
         ".\\tools\\setup@v1"]
 
 
-@pytest.mark.parametrize("uses", USES)
+@each_case("uses", USES)
 def test_a_backslash_path_names_the_local_action(uses: str) -> None:
     assert "tools/setup" in local_uses(_workflow(uses))
 

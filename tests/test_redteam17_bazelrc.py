@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify.platformshapes import platform_shape
 from gatekeeper.classify.sniff import is_candidate
@@ -31,15 +31,15 @@ LOOK_ALIKES = [(".bazelrc", "build --jobs 4  # --registry=https://x.example"), (
                ("notes.txt", "common --registry=https://x.example")]
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("line", MOVES)
+@each_case("name", NAMES)
+@each_case("line", MOVES)
 def test_a_line_that_moves_bazels_sources_is_deps(name: str, line: str) -> None:
     assert is_candidate(name)
     shape = platform_shape(name.rpartition("/")[2], f"build --jobs=4\n{line}\n")
     assert shape is not None and shape[:2] == ("deps", "deps.content.bazel-module-source"), (name, line)
 
 
-@pytest.mark.parametrize(("name", "line"), LOOK_ALIKES)
+@each_case(("name", "line"), LOOK_ALIKES)
 def test_look_alikes_keep_their_bucket(name: str, line: str) -> None:
     assert platform_shape(name.rpartition("/")[2], f"{line}\n") is None
 

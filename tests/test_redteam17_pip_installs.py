@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify.dockerrefs import run_scripts
 from gatekeeper.classify.pipinstalls import PathIndex, installed_requirements, requirement_words
@@ -151,7 +152,7 @@ def test_the_gate_reviews_the_edit(tmp_path: Path, name: str) -> None:
     assert {p for r in reasons for p in r.get("paths", ())} == {f"tools/{name}.txt"}
 
 
-@pytest.mark.parametrize(("copies", "taken", "runs"), [
+@each_case(("copies", "taken", "runs"), [
     ("COPY scripts/build.sh /opt/b.sh", "COPY --from=builder /opt/b.sh /b.sh", "/b.sh"),
     ("COPY scripts/ /opt/", "COPY --from=builder /opt/build.sh /b.sh", "/b.sh"),
     ("COPY scripts/build.sh /opt/", "COPY --from=0 /opt /x", "/x/build.sh"),

@@ -30,6 +30,7 @@ import pytest
 from deltas import each_fast
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.ciruns import named
 from gatekeeper.classify.ciwalk import ci_runs
@@ -151,14 +152,14 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return tree_classify(repo.root, old, new)
 
 
-@pytest.mark.parametrize("form", sorted(set(RUNS) - {"npm", "yarnrc", "npmrc", "gradlew", "yarn-path", "pnpmfile"}))
+@each_case("form", sorted(set(RUNS) - {"npm", "yarnrc", "npmrc", "gradlew", "yarn-path", "pnpmfile"}))
 def test_a_file_ci_runs_is_ci(classified: dict[str, dict[str, str]], form: str) -> None:
     script = RUNS[form][2]
     assert (classified[script]["bucket"], classified[script]["rule"]) == ("ci", "ci.context.ci-run"), \
         classified[script]
 
 
-@pytest.mark.parametrize("form", sorted(COMPOSED))
+@each_case("form", sorted(COMPOSED))
 def test_a_compose_file_a_command_names_is_iac(classified: dict[str, dict[str, str]], form: str) -> None:
     composed = COMPOSED[form][2]
     # a Compose file the content tier reads for itself (red team 12's second round reads JSON Compose files as YAML)
@@ -167,7 +168,7 @@ def test_a_compose_file_a_command_names_is_iac(classified: dict[str, dict[str, s
         ("iac", "iac.context.compose-file"), ("iac", "iac.content.compose")), classified[composed]
 
 
-@pytest.mark.parametrize("settings", [".yarnrc.yml", ".npmrc", "gradlew", ".yarn/releases/yarn-4.1.0.cjs",
+@each_case("settings", [".yarnrc.yml", ".npmrc", "gradlew", ".yarn/releases/yarn-4.1.0.cjs",
                                       ".pnpmfile.cjs"])
 def test_a_deps_file_ci_runs_stays_deps(classified: dict[str, dict[str, str]], settings: str) -> None:
     # Principle 3 (the deps policy reviews them; the label sets hold 34 such files labelled deps): read for what they

@@ -31,6 +31,7 @@ import pytest
 from deltas import each_fast
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.ciruns import named_in
 from gatekeeper.classify.dockerbuilds import builds
@@ -160,13 +161,13 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return tree_classify(repo.root, old, new)
 
 
-@pytest.mark.parametrize(("form", "target"), sorted((form, target) for form, (_, wanted) in ATTACKS.items()
+@each_case(("form", "target"), sorted((form, target) for form, (_, wanted) in ATTACKS.items()
                                                     for target in wanted))
 def test_what_ci_runs_reaches_a_human(classified: dict[str, dict[str, str]], form: str, target: str) -> None:
     assert classified[target]["bucket"] == ATTACKS[form][1][target], classified[target]
 
 
-@pytest.mark.parametrize("path", sorted(LEFT))
+@each_case("path", sorted(LEFT))
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == LEFT[path], classified[path]
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.attest import approvals
 from gatekeeper.attest.envelope import AttestationError
@@ -178,7 +179,7 @@ def test_a_key_signs_only_what_its_line_allows(keyring: dict[str, Any], ssh_verd
             assert not ours, f"an ambiguous namespaces= must refuse the line: {where}"
 
 
-@pytest.mark.parametrize("variant", sorted(v for v, (options, exact) in VARIANTS.items() if options and not exact))
+@each_case("variant", sorted(v for v, (options, exact) in VARIANTS.items() if options and not exact))
 def test_an_unusable_namespaces_option_names_its_line(keyring: dict[str, Any], variant: str) -> None:
     options = VARIANTS[variant][0]
     text = f"# signers\nrunner ed25519 {keyring['runner']['hex']} {' '.join(options)}\n"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from deltas import cli_json
+from tables import each_case
 
 from gatekeeper.deps.facts import facts_for
 from gatekeeper.model import FileChange
@@ -69,7 +70,7 @@ def test_an_action_swapped_in_any_yaml_form_is_a_change_or_a_problem(tmp_path: P
         assert moved == set(head)
 
 
-@pytest.mark.parametrize("form", sorted(WORKFLOWS))
+@each_case("form", sorted(WORKFLOWS))
 def test_the_facts_name_the_swapped_action(form: str) -> None:
     text = WORKFLOWS[form]
     change = FileChange(path=".github/workflows/ci.yml", old_path=None, status="modified")

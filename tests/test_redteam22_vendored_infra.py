@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.model import ClassifiedFile
 from tests.gitrepo import two_commits
@@ -84,7 +85,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Clas
     return out
 
 
-@pytest.mark.parametrize(("vend", "name"), CASES)
+@each_case(("vend", "name"), CASES)
 def test_vendored_file_infrastructure_reads_is_iac(classified: dict[str, tuple[ClassifiedFile, ClassifiedFile]],
                                                    vend: str, name: str) -> None:
     tree, patch = classified[f"{vend}:{name}"]
@@ -102,7 +103,7 @@ def test_default_gate_reviews_a_vendored_script_a_chart_reads(tmp_path: Path) ->
     assert (code, decision["outcome"]) == (3, "review"), decision
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("deploy/vendor/x/boot.sh", "iac"), ("charts/app/node_modules/lib/index.js", "iac"),
     ("infra/modules/x/.yarn/cache/a.zip", "iac"), ("k8s/cue.mod/pkg/k8s.io/api/core/v1/types_go_gen.cue", "iac"),
     ("helm/x/Pods/a/b.yaml", "iac"), ("vendor/github.com/acme/tfmod/main.tf", "iac"),

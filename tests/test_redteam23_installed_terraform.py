@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 from tests.gitrepo import two_commits
@@ -36,8 +37,8 @@ SOURCES = {
 NAMES = ("main.tf", "network.tf.json", "main.tofu", "outputs.tofu.json")
 
 
-@pytest.mark.parametrize("folder", INSTALLED)
-@pytest.mark.parametrize("name", NAMES)
+@each_case("folder", INSTALLED)
+@each_case("name", NAMES)
 def test_terraform_in_installed_code_is_iac_by_path(folder: str, name: str) -> None:
     rules = load_rules(POLICIES)
     assert rules.match(f"{folder}/net/{name}").bucket == "iac"
@@ -62,7 +63,7 @@ def test_the_default_gate_reviews_the_edit(tmp_path: Path) -> None:
     assert code == 3 and reviewed_paths(decision, "core.iac") == {target}
 
 
-@pytest.mark.parametrize("path", ("node_modules/left-pad/index.js", "bower_components/jquery/dist/jquery.js",
+@each_case("path", ("node_modules/left-pad/index.js", "bower_components/jquery/dist/jquery.js",
                                   "Carthage/Checkouts/Alamofire/Source/Session.swift", "node_modules/x/index.d.ts",
                                   "node_modules/x/terraform.md", "vendor_tf/x/notes.txt"))
 def test_the_rest_of_installed_code_stays_deps(path: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 from tests.gitrepo import two_commits
@@ -27,7 +28,7 @@ DIST = ('[workspace]\nmembers = ["cargo:."]\n\n[dist]\ncargo-dist-version = "0.2
 STEPS = "on: [push]\njobs:\n  release:\n    runs-on: ubuntu-24.04\n    steps:\n      - uses: actions/checkout@v4\n"
 
 
-@pytest.mark.parametrize("path", ["knope.toml", "dist-workspace.toml", "crates/cli/dist-workspace.toml",
+@each_case("path", ["knope.toml", "dist-workspace.toml", "crates/cli/dist-workspace.toml",
                                   "tools/c-app/dist.toml"])
 def test_release_tool_settings_are_ci(path: str) -> None:
     assert load_rules(POLICIES).match(path).bucket == "ci"

@@ -14,7 +14,7 @@ The end-to-end gate (a `startswith` typo let a deletion through on 99dfc95) is a
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 from test_redteam22_value_typos import _issues, _misspelt_line
 
 # form: (misspelt, correct)
@@ -48,7 +48,7 @@ FORMS = {
 }
 
 
-@pytest.mark.parametrize("form", sorted(FORMS))
+@each_case("form", sorted(FORMS))
 def test_a_misspelt_value_any_way_it_reaches_the_field_is_refused(form: str) -> None:
     wrong, right = FORMS[form]
     found = _issues(wrong)
@@ -57,7 +57,7 @@ def test_a_misspelt_value_any_way_it_reaches_the_field_is_refused(form: str) -> 
     assert _issues(right) == [], form
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     'some f in input.files\n\tstartswith(f.path, "cii/")',  # free text: any literal
     'item := {"kind": "migration"}\n\tstartswith(item.kind, "migr")\n\tsome f in input.files\n\tf.bucket == "src"',
     'some f in input.files\n\tregex.match(`(?i)^CI$`, f.bucket)',  # a pattern Python reads otherwise: not judged

@@ -12,8 +12,8 @@ fragment and a literal the module marks `# gatekeeper: intended "..."` pass. Cen
 
 from __future__ import annotations
 
-import pytest
 from conftest import POLICY_DIR
+from tables import each_case
 from test_redteam22_value_typos import HEAD, _issues, _misspelt_line
 
 from gatekeeper.policy.bundle import load_bundle
@@ -50,7 +50,7 @@ FORMS = {
 }
 
 
-@pytest.mark.parametrize("form", sorted(FORMS))
+@each_case("form", sorted(FORMS))
 def test_a_misspelt_value_in_any_form_is_refused_at_its_line(form: str) -> None:
     wrong, right = FORMS[form]
     found = _issues(wrong)
@@ -85,7 +85,7 @@ def _edits(value: str) -> dict[str, str]:
             "space": f" {value}"}
 
 
-@pytest.mark.parametrize("value", LONG)
+@each_case("value", LONG)
 def test_every_edit_kind_of_a_value_is_near_it(value: str) -> None:
     values = vocabulary(tuple(sorted(enums(_input_schema()).items())))
     assert value in values
@@ -105,7 +105,7 @@ def test_short_values_by_the_edits_that_make_no_other_word() -> None:
     assert [near(w, full) for w in ("vendoerd", "modifeid")] == ["vendored", "modified"]
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     'some f in input.files\n\tcontains(f.bucket, "ac")',  # a fragment of a value
     'some f in input.files\n\tstartswith(f.path, "ci/")\n\tf.path != "a.go"',  # paths, file names
     'some f in input.files\n\tregex.match(`(?i)^CI$`, f.bucket)',  # a case-blind pattern
@@ -142,7 +142,7 @@ def _rules(*bodies: str) -> list[str]:
 
 # A name bound in two rules was read module-wide, the last binding winning: a false refusal in one order, a missed
 # typo in the other (base 443d73a: the first two refused, the last two accepted).
-@pytest.mark.parametrize(("first", "second", "refused"), [
+@each_case(("first", "second", "refused"), [
     ('some f in input.files\n\ts := f.path\n\ts == "README.md"',
      'some f in input.files\n\ts := f.status\n\ts == "deleted"', []),
     ('k := "sandbox"\n\tinput.packet[k].network == "denied"', 'k := "local"\n\tx := {"local": 1}\n\tx[k] == 1', []),

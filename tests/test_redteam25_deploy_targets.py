@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.deployruns import targets
 
@@ -136,7 +137,7 @@ def test_every_file_a_deploy_actions_input_names_is_iac(tmp_path: Path) -> None:
     assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "iac"), found
 
 
-@pytest.mark.parametrize(("line", "expected"), [
+@each_case(("line", "expected"), [
     ("helm upgrade --install web ./charts/web -f ci/values.yaml --set a=b", ["charts/web", "ci/values.yaml"]),
     ("helm install web bitnami/nginx --version 1.2.3", ["bitnami/nginx"]),  # a repository's chart: a path it may be
     ("helm lint charts/web && helm upgrade web . && helm upgrade web -", ["./Chart.yaml"]),  # lint

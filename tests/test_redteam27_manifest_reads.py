@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from gitrepo import GitRepo
 from incli import cli_result
+from tables import each_case
 
 from gatekeeper.classify.manifestreads import may_be_read, named, requirement_shaped
 from gatekeeper.cli import main
@@ -102,7 +103,7 @@ def tree_files(repo: tuple[GitRepo, str, str, str]) -> dict[str, dict[str, Any]]
     return {f["path"]: f for f in json.loads(out.buffer.getvalue())["files"]}  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("manifest", "text", "target", "before", "after"), CASES, ids=IDS)
+@each_case(("manifest", "text", "target", "before", "after"), CASES, ids=IDS)
 def test_a_file_a_manifest_reads_is_deps_with_the_commits(tree_files: dict[str, dict[str, Any]], manifest: str,
                                                          text: str, target: str, before: str, after: str) -> None:
     found = tree_files[target]
@@ -111,7 +112,7 @@ def test_a_file_a_manifest_reads_is_deps_with_the_commits(tree_files: dict[str, 
         assert found["rule"] == "deps.context.included", found
 
 
-@pytest.mark.parametrize("path", sorted(LOOK_CHANGED))
+@each_case("path", sorted(LOOK_CHANGED))
 def test_what_no_manifest_reads_as_dependencies_keeps_its_class(tree_files: dict[str, dict[str, Any]],
                                                                 path: str) -> None:
     assert tree_files[path]["bucket"] != "deps", tree_files[path]
@@ -173,7 +174,7 @@ def test_from_the_patch_what_it_shows_is_read_and_the_rest_needs_context(
     assert code == 0 and files["vendor-list.rb"]["rule"] == "deps.context.included", files["vendor-list.rb"]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
+@each_case(("text", "expected"), [
     ("requests==2.31.0\nflask\n", True), ("-r base.txt\n--index-url https://x.example/simple\nsix\n", True),
     ("evil-pkg\n", True), ("1.2.3\n", False), ("# Title\n\nSome prose here.\n", False), ("", False),
     ('__version__ = "1.0"\n', False)])
@@ -181,7 +182,7 @@ def test_what_reads_as_a_requirements_list(text: str, expected: bool) -> None:
     assert requirement_shaped(text) is expected
 
 
-@pytest.mark.parametrize(("path", "reader", "text", "expected"), [
+@each_case(("path", "reader", "text", "expected"), [
     ("Gemfile", "ruby", 'eval_gemfile "../up.rb"\n', []),
     ("Gemfile", "ruby", 'gem "x", path: "vendor/x"\n', []),
     ("a/Podfile", "ruby", "eval_podfile 'Podfile.common'\n", ["a/Podfile.common"]),
@@ -202,7 +203,7 @@ def test_what_each_reader_names(path: str, reader: str, text: str, expected: lis
     assert [target for target, _line, _says in named(path, reader, text)] == expected
 
 
-@pytest.mark.parametrize(("path", "expected"), [
+@each_case(("path", "expected"), [
     ("Gemfile.local", True), ("ci/Podfile.shared", True), ("deps/common.pip", True), ("tools/reqs.list", True),
     ("requirements/base.in", True), ("ruby/gems/extra.rb", True), ("kts/shared/libs.kts", True),
     ("lib/app/models/user.rb", False), ("src/app.py", False), ("deps/main.go", False), ("docs/index.md", False)])

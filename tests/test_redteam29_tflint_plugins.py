@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated, in_folders
+from tables import each_case
 from test_deps_gate import unreviewed
 
 from gatekeeper.deps.model import ManifestError
@@ -123,7 +124,7 @@ REFUSED = {
 }
 
 
-@pytest.mark.parametrize("name", REFUSED)
+@each_case("name", REFUSED)
 def test_forms_the_reader_does_not_follow_fail_closed(name: str) -> None:
     with pytest.raises(ManifestError):
         parse_tflint(".tflint.hcl", REFUSED[name].encode())

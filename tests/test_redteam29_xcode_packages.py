@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import both_modes
+from tables import each_case
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.xcodeproj import parse_pbxproj
@@ -103,7 +104,7 @@ def test_the_project_file_is_read_as_xcode_reads_it() -> None:
     assert split == {("github.com/evil/swift-log", "^1.5.4")}
 
 
-@pytest.mark.parametrize("broken", [BASE.replace("};\n/* End XCRemote", "\n/* End XCRemote"),
+@each_case("broken", [BASE.replace("};\n/* End XCRemote", "\n/* End XCRemote"),
                                     BASE.replace("kind = upToNextMajorVersion", "kind = upToNextEverything"),
                                     BASE.replace('repositoryURL = "', 'repositoryURL = ("'),
                                     BASE.replace('"<group>"', '"<group>'), BASE + "/* unterminated"])

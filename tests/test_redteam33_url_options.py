@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.audit.collector import check_url
 from gatekeeper.cli import main
@@ -33,13 +34,13 @@ BAD_URLS = [
 ]
 
 
-@pytest.mark.parametrize("url", BAD_URLS)
+@each_case("url", BAD_URLS)
 def test_model_api_refuses_the_url_as_a_usage_error(url: str) -> None:
     with pytest.raises(UsageError, match="model API URL"):
         parse_model_api(f"anthropic={url}")
 
 
-@pytest.mark.parametrize("url", BAD_URLS)
+@each_case("url", BAD_URLS)
 def test_log_url_refuses_the_url_as_a_usage_error(url: str) -> None:
     with pytest.raises(UsageError, match="not an http"):
         check_url(url)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.attest.binding import repository_name
 from gatekeeper.attest.keys import load_signer
@@ -146,7 +147,7 @@ def test_the_ci_repository_must_be_the_one_the_runner_cloned(tmp_path: Path, sig
     assert decision["attestation"]["verified"] is True, decision.get("attestation", err)
 
 
-@pytest.mark.parametrize(("url", "name"), [
+@each_case(("url", "name"), [
     ("https://github.com/Acme/Upstream.git", "github.com/acme/upstream"),
     ("https://token@github.com:443/acme/upstream/", "github.com/acme/upstream"),
     ("ssh://git@github.com/acme/upstream.git", "github.com/acme/upstream"),

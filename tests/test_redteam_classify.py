@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GIT_ENV, GitRepo
+from tables import each_case
 
 from gatekeeper.classify import classify_change, load_rules
 from gatekeeper.cli import main
@@ -68,7 +69,7 @@ def test_submodule_at_dot_github_is_ci(capsys: pytest.CaptureFixture[str], git_r
     assert (code, decision["outcome"]) == (REVIEW, "review")
 
 
-@pytest.mark.parametrize("folder", [".circleci", "ci", ".gitlab", ".github/workflows"])
+@each_case("folder", [".circleci", "ci", ".gitlab", ".github/workflows"])
 def test_links_and_gitlinks_at_a_ci_folder_are_ci(folder: str) -> None:
     rules = load_rules(POLICY_DIR)
     link = FileChange(path=folder, old_path=None, status="added", new_mode="120000", symlink_target="src")
@@ -92,7 +93,7 @@ def test_plain_links_and_submodules_keep_their_buckets() -> None:
     assert (classify_change(sub, rules).bucket, classify_change(sub, rules).rule) == ("deps", "builtin.submodule")
 
 
-@pytest.mark.parametrize(
+@each_case(
     "path",
     [
         ".github\\workflows\\x.yml",  # a Windows checkout reads `\` as a folder separator

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper.deps import registry
 from gatekeeper.deps.loaders import MAX_BYTES
@@ -102,7 +103,7 @@ def test_random_bytes_never_crash(path: str, data: bytes) -> None:
     _parse(path, data)
 
 
-@pytest.mark.parametrize("path, data", [
+@each_case("path, data", [
     ("package.json", b"[" * 200_000 + b"]" * 200_000),
     ("pnpm-lock.yaml", b"a: " + b"[" * 100_000 + b"]" * 100_000),
     ("Cargo.toml", b"a = " + b"[" * 100_000 + b"]" * 100_000),
@@ -124,13 +125,13 @@ def test_yaml_alias_bomb_is_refused() -> None:
             registry.format_for(path).parse(path, bomb)  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("doc", [
+@each_case("doc", [
     b'<?xml version="1.0"?><!DOCTYPE project [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
     b"<project><version>&b;</version></project>",
     b'<!DOCTYPE project SYSTEM "http://127.0.0.1:1/evil.dtd"><project/>',
     b'<?xml version="1.0"?>\n<!doctype project [<!entity x SYSTEM "file:///etc/passwd">]><project>&x;</project>',
 ])
-@pytest.mark.parametrize("path", ["pom.xml", "app.csproj", "packages.config"])
+@each_case("path", ["pom.xml", "app.csproj", "packages.config"])
 def test_xml_entities_refused(doc: bytes, path: str) -> None:
     with pytest.raises(ManifestError, match="DOCTYPE or ENTITY"):
         registry.format_for(path).parse(path, doc)  # type: ignore[union-attr]
@@ -227,6 +228,6 @@ def test_hunk_readers_never_crash(path: str, data: st.DataObject) -> None:
         pass
 
 
-@pytest.mark.parametrize("declaration", [b"nonexistent-codec", b"utf-16", b"x" * 300, b""])
+@each_case("declaration", [b"nonexistent-codec", b"utf-16", b"x" * 300, b""])
 def test_xml_encoding_declarations_never_crash(declaration: bytes) -> None:
     _parse("pom.xml", b'<?xml version="1.0" encoding="' + declaration + b'"?><project/>')

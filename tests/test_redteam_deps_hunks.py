@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 from gitdiffs import commit_patch
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.deps.claims import claimed_version, claims
@@ -168,9 +169,9 @@ def break_commits(tmp_path_factory: pytest.TempPathFactory) -> Commits:
     return commits
 
 
-@pytest.mark.parametrize("brk", BREAKS, ids=[f"U+{ord(b):04X}" for b in BREAKS])
-@pytest.mark.parametrize(("path", "base", "old", "new"), INLINE, ids=[i[0] for i in INLINE])
-@pytest.mark.parametrize("context", [0, 1, 3])
+@each_case("brk", BREAKS, ids=[f"U+{ord(b):04X}" for b in BREAKS])
+@each_case(("path", "base", "old", "new"), INLINE, ids=[i[0] for i in INLINE])
+@each_case("context", [0, 1, 3])
 def test_a_line_break_git_does_not_split_on_is_no_context_line(break_commits: Commits, brk: str, path: str,
                                                               base: str, old: str, new: str, context: int) -> None:
     head = base.replace(old, new.format(brk))
@@ -237,7 +238,7 @@ def test_the_policy_reads_no_claim() -> None:
     assert not readers
 
 
-@pytest.mark.parametrize("claimed", ["actions/checkout-evil", "evil/actions/checkout", "actions/check", "actions"])
+@each_case("claimed", ["actions/checkout-evil", "evil/actions/checkout", "actions/check", "actions"])
 def test_a_claim_names_only_its_own_package(claimed: str) -> None:
     """`Bump X from A to B` for a look-alike name never lands on actions/checkout (a prefix, a suffix,
     another owner); only `owner/repo/sub` claims carry over to `owner/repo`."""

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, classify_change, load_rules
 from gatekeeper.cli import main
@@ -62,7 +63,7 @@ def _sections(mode: str) -> list[bytes]:
     ]
 
 
-@pytest.mark.parametrize("mode", MODES)
+@each_case("mode", MODES)
 def test_only_the_modes_git_writes_are_accepted(mode: str) -> None:
     for patch in _sections(mode):
         if patch.count(b"100644") == 2 and mode == "100644":
@@ -214,7 +215,7 @@ def test_symlink_retarget_without_an_index_line_is_refused(git_repo: GitRepo) ->
     assert done.returncode != 0 and b"wrong type" in done.stderr
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("hunk", "target"),
     [
         (

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GIT_ENV, GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.diff import parse_patch_stream
@@ -177,8 +178,8 @@ def test_header_names_match_git_or_are_refused(scratch: Path) -> None:
     assert tally["agreed"] >= 20, tally
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("octal", [True, False])
+@each_case("name", NAMES)
+@each_case("octal", [True, False])
 def test_headers_as_git_writes_them_are_read(scratch: Path, name: bytes, octal: bool) -> None:
     needs = any(b < 0x20 or b in b'"\\' or b == 0x7F for b in name) or (octal and any(b >= 0x80 for b in name))
     header = (quote(b"a/" + name, octal) + b" " + quote(b"b/" + name, octal)) if needs else b"a/" + name + b" b/" + name
@@ -333,7 +334,7 @@ def test_rename_lines_touch_what_git_touches(tmp_path: Path) -> None:
     assert tally["agreed"] >= 40, tally
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("lines", "accepted"),
     [
         (b"new file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+a\n", True),

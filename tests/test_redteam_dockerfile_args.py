@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from gitrepo import GitRepo
+from tables import each_case
 from test_classify_context import RULES, tree_files
 
 from gatekeeper.classify.sniff import sniff
@@ -21,7 +22,7 @@ DOCKERFILES = [
 NOT_DOCKERFILES = ["ARG is a word\nthen prose\n", "ARG X=1\nRUN id\n", "#!/bin/sh\nARG=1\necho FROM here\n"]
 
 
-@pytest.mark.parametrize("text", DOCKERFILES)
+@each_case("text", DOCKERFILES)
 def test_args_before_from_still_make_a_dockerfile(text: str) -> None:
     found = sniff("app/web", text.encode(), RULES.context)
     assert found is not None and found.rule == "iac.content.dockerfile"

@@ -17,6 +17,7 @@ import pytest
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.errors import PolicyError
 from gatekeeper.policy.bundle import load_bundle
@@ -40,7 +41,7 @@ def _body(line: str) -> str:
     return BODY.format(line=line)
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("line", "where", "needle"),
     [
         ("\tinput.a > 0 )", (6, 14), "`)` does not close `{` opened at 5:22"),
@@ -124,7 +125,7 @@ deny[msg] {
     assert find_error(source) is None
 
 
-@pytest.mark.parametrize("path", sorted(POLICY_DIR.rglob("*.rego")), ids=lambda p: p.relative_to(POLICY_DIR).as_posix())
+@each_case("path", sorted(POLICY_DIR.rglob("*.rego")), ids=lambda p: p.relative_to(POLICY_DIR).as_posix())
 def test_every_shipped_module_passes(path: Path) -> None:
     assert find_error(path.read_text(encoding="utf-8")) is None
 
@@ -251,7 +252,7 @@ def test_gate_refuses_a_bundle_whose_lib_is_broken(bundle_copy: Path, ci_change:
 # -- rule_heads: which rules a module defines (the gate refuses a policy that defines no finding rule) ----
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("source", "heads"),
     [
         ("package p\nimport rego.v1\n\nreview contains f if {\n\tf := 1\n}\n", {"review"}),

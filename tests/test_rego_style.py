@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from bundlecopy import ALL, bundle_copy, edit, failure
 from conftest import POLICY_DIR
+from tables import each_case
 
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.metadata import package_of
@@ -22,14 +23,14 @@ def test_the_bundle_has_rego_files() -> None:
     assert len(REGO_FILES) >= 14
 
 
-@pytest.mark.parametrize("path", REGO_FILES, ids=lambda p: p.relative_to(POLICY_DIR).as_posix())
+@each_case("path", REGO_FILES, ids=lambda p: p.relative_to(POLICY_DIR).as_posix())
 def test_lines_stay_within_120_columns(path: Path) -> None:
     # Tabs count as one column, as Regal counts them.
     long = [n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if len(line) > MAX_COLUMNS]
     assert long == []
 
 
-@pytest.mark.parametrize("path", sorted(POLICY_DIR.rglob("*_test.rego")), ids=lambda p: p.parent.name)
+@each_case("path", sorted(POLICY_DIR.rglob("*_test.rego")), ids=lambda p: p.parent.name)
 def test_tests_live_in_a_test_package(path: Path) -> None:
     found = package_of(path.read_text(encoding="utf-8"))
     assert found is not None

@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.testing.rego_source import blank, find_test_rules, lint, named_rule_ids, package_of
 
@@ -96,7 +96,7 @@ def test_lint_accepts_partial_input_mocks() -> None:
     assert lint(TEST_FILE) == []
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("line", "needle"),
     [
         ("\tcore.review with input as {\"files\": []}", "with input as"),

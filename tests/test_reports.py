@@ -9,6 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 from decisions import ALL, review
+from tables import each_case
 
 from gatekeeper import reports
 from gatekeeper.errors import UsageError
@@ -19,8 +20,8 @@ def test_formats_come_from_the_registry() -> None:
     assert set(reports.FORMATS) == {"text", "json", "github", "sarif", "junit", "markdown", "codequality"}
 
 
-@pytest.mark.parametrize("fmt", reports.FORMATS)
-@pytest.mark.parametrize("name", sorted(ALL))
+@each_case("fmt", reports.FORMATS)
+@each_case("name", sorted(ALL))
 def test_every_format_renders_every_decision(fmt: str, name: str) -> None:
     text = reports.emit(fmt, ALL[name](), env={})
     assert text.endswith("\n")

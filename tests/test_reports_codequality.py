@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from decisions import ALL, allow, deny, hostile, review
+from tables import each_case
 
 from gatekeeper.reports import render
 
@@ -22,7 +22,7 @@ def issues(decision: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-@pytest.mark.parametrize("name", sorted(ALL))
+@each_case("name", sorted(ALL))
 def test_every_decision_gives_valid_issues(name: str) -> None:
     issues(ALL[name]())
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from decisions import ALL, allow, deny, hostile, many_paths, review
+from tables import each_case
 
 from gatekeeper.errors import InputFileError
 from gatekeeper.reports import emit, render
@@ -145,6 +146,6 @@ def test_unwritable_summary_is_a_clean_error(tmp_path: Path) -> None:
     assert "GITHUB_STEP_SUMMARY=" in str(info.value)
 
 
-@pytest.mark.parametrize("name", sorted(ALL))
+@each_case("name", sorted(ALL))
 def test_every_decision_gives_only_valid_commands(name: str) -> None:
     parse(render("github", ALL[name]()))

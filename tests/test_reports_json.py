@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from decisions import ALL, hostile, review
+from tables import each_case
 
 from gatekeeper.reports import render
 from gatekeeper.reports.json_report import DECISION_KEYS, REASON_KEYS
 
 
-@pytest.mark.parametrize("name", sorted(ALL))
+@each_case("name", sorted(ALL))
 def test_round_trips_to_the_same_decision(name: str) -> None:
     decision = ALL[name]()
     assert json.loads(render("json", decision)) == decision

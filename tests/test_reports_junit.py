@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-import pytest
 from decisions import ALL, allow, deny, hostile, many_paths, review
+from tables import each_case
 
 from gatekeeper.reports import render
 
@@ -102,6 +102,6 @@ def test_all_paths_are_listed() -> None:
     assert (cases(root)["core 1.0.0"].findtext("failure") or "").count("  - .github/workflows/job-") == 250
 
 
-@pytest.mark.parametrize("name", sorted(ALL))
+@each_case("name", sorted(ALL))
 def test_every_decision_is_valid_junit(name: str) -> None:
     parse(ALL[name]())

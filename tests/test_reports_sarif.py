@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
-import pytest
 from decisions import ALL, allow, deny, hostile, many_paths, review
 from jsonschema import Draft7Validator
+from tables import each_case
 
 from gatekeeper.reports import render
 from gatekeeper.reports.sarif import path_uri
@@ -71,7 +71,7 @@ def test_the_github_check_rejects_what_github_rejects() -> None:
     assert any("ruleId" in p for p in github_problems(log))
 
 
-@pytest.mark.parametrize(("sources", "uri"), [
+@each_case(("sources", "uri"), [
     ({"packet": ".agent/packet.json", "patch": ".agent/patch.diff"}, ".agent/packet.json"),
     ({"packet": None, "patch": ".agent/patch.diff"}, ".agent/patch.diff"),
     ({"packet": None, "patch": None}, "README.md"),
@@ -94,7 +94,7 @@ def test_vendored_schema_is_the_sarif_2_1_0_schema() -> None:
     assert list(VALIDATOR.iter_errors({"version": "2.1.0", "runs": [{"results": [{"level": "fatal"}]}]}))
 
 
-@pytest.mark.parametrize("name", sorted(ALL))
+@each_case("name", sorted(ALL))
 def test_every_decision_is_valid_sarif(name: str) -> None:
     log = sarif(ALL[name]())
     assert log["version"] == "2.1.0" and len(log["runs"]) == 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import ciforms, ciimports, ciloops
 from gatekeeper.classify.buildshapes import build_shape
@@ -85,7 +86,7 @@ def test_python_script_within_the_import_bound_reads_as_before() -> None:
         "scripts/lib/publish.py", "scripts/lib/publish/__init__.py", "scripts/lib/__init__.py"]
 
 
-@pytest.mark.parametrize("line", ["import os; import helper", "import os;import helper as h",
+@each_case("line", ["import os; import helper", "import os;import helper as h",
                                   "if True: import helper", "try: from helper import run"])
 def test_python_import_after_a_semicolon_or_a_colon(line: str) -> None:
     assert "scripts/helper.py" in ciimports.imported("scripts/release.py", f"{line}\n")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify import deployruns
 
@@ -89,7 +90,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, b
     return code, {case: f"v{number}/conf/prod.yaml" in found for number, case in enumerate(CASES)}
 
 
-@pytest.mark.parametrize("case", CASES)
+@each_case("case", CASES)
 def test_the_file_a_deploy_command_reads_is_reviewed(reviewed: tuple[int, dict[str, bool]], case: str) -> None:
     assert reviewed[0] == 3
     assert reviewed[1][case]  # on integ 2a5b937: 51 of 72 were src, gate --tree exit 0 with no other file
@@ -112,7 +113,7 @@ CONTROLS = {  # the command line: the words it deploys (an output's file, a read
 }
 
 
-@pytest.mark.parametrize("line", CONTROLS)
+@each_case("line", CONTROLS)
 def test_an_output_file_and_a_reading_command_name_nothing(line: str) -> None:
     assert deployruns.targets(line) == CONTROLS[line]
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 ENTRIES = {  # name: (the command that runs the entry, the entry, its text, the module it imports)
     "node control": ("node {d}/scripts/release.js", "{d}/scripts/release.js",  # no test name: passes on integ
@@ -65,7 +66,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], 
     return {case: ENTRIES[case[1]][3].format(d=f"v{number}") in found for number, case in enumerate(CASES)}
 
 
-@pytest.mark.parametrize(("runner", "entry"), CASES)
+@each_case(("runner", "entry"), CASES)
 def test_a_module_a_test_named_program_imports_is_reviewed(reviewed: dict[tuple[str, str], bool], runner: str,
                                                             entry: str) -> None:
     assert reviewed[runner, entry]  # on integ 2a5b937: src, but for the control

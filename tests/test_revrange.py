@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.treecontext import TreeContext
@@ -26,7 +27,7 @@ def _pull_request(tmp_path: Path) -> tuple[GitRepo, str, str]:
     return repo, base, repo.commit("change")
 
 
-@pytest.mark.parametrize("text", ["main", "main...pr", "..pr", "main..", "-x..pr", "main..--output=x", "a b..c"])
+@each_case("text", ["main", "main...pr", "..pr", "main..", "-x..pr", "main..--output=x", "a b..c"])
 def test_parse_range_refuses_anything_but_base_dot_dot_head(text: str) -> None:
     with pytest.raises(UsageError, match="--tree"):
         parse_range(text)

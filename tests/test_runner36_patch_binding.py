@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.attest.keys import load_signer
 from gatekeeper.attest.packet import sign_packet
@@ -162,7 +163,7 @@ def test_a_local_runs_url_never_matches_a_named_repository(fork_run) -> None:
     assert decision["attestation"]["verified"] is True, decision.get("attestation", err)
 
 
-@pytest.mark.parametrize("extra", [
+@each_case("extra", [
     ("--base-commit", "main"), ("--base-commit", "abc123"), ("--base-commit", "g" * 40), ("--base-commit", "a" * 41),
     ("--base-commit", " " + "a" * 40), ("--base-commit", ""), ("--repository", "file:///srv/app"),
     ("--repository", "/srv/app"), ("--repository", "https://evil.example#@github.com/acme/app"),

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper.runner import egresslog, packets
 from gatekeeper.runner.relay import read_log
@@ -82,7 +83,7 @@ def test_a_dns_query_is_recorded_by_name_and_refused() -> None:
     assert dns[12:] == query[12:]  # the question echoed
 
 
-@pytest.mark.parametrize("name", [
+@each_case("name", [
     b"\xc0\x0c",  # a compression pointer
     b"\x40" + b"a" * 64 + b"\0",  # a label over 63 bytes
     b"\x05abc",  # cut short
@@ -94,7 +95,7 @@ def test_a_malformed_query_is_still_recorded_as_a_datagram(name: bytes) -> None:
     assert attempt.answer is not None and attempt.answer[20] == 3  # an ICMP unreachable instead
 
 
-@pytest.mark.parametrize("flags", [0x10, 0x12, 0x04, 0x11, 0x18])  # ACK, SYN-ACK, RST, FIN-ACK, PSH-ACK
+@each_case("flags", [0x10, 0x12, 0x04, 0x11, 0x18])  # ACK, SYN-ACK, RST, FIN-ACK, PSH-ACK
 def test_segments_that_open_nothing_are_not_attempts(flags: int) -> None:
     assert packets.parse(ipv4(packets.TCP, tcp(443, flags))) is None
 

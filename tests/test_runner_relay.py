@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from tables import each_case
 
 from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
 from gatekeeper.errors import UsageError
@@ -342,7 +343,7 @@ def test_a_torn_last_line_is_dropped_and_the_log_continues(tmp_path: Path, fake:
     assert len(lines) == 2 and all(json.loads(line) for line in lines)
 
 
-@pytest.mark.parametrize("spec", [
+@each_case("spec", [
     "anthropic=http://api.anthropic.com", "openai=http://10.0.0.1:8080", "openai=ftp://127.0.0.1",  # not contacted
     "gemini", "anthropic=https://user:pw@api.example", "openai=https://api.example/?x=1", "anthropic=https://",
     "openai=http://127.0.0.1:99999",
@@ -358,7 +359,7 @@ def test_loopback_http_and_defaults() -> None:
     assert parse_model_api("openai=http://localhost:8000").port == 8000
 
 
-@pytest.mark.parametrize(("method", "target", "allowed"), [
+@each_case(("method", "target", "allowed"), [
     ("POST", "/anthropic/v1/messages", True), ("POST", "/anthropic/v1/messages?beta=true", True),
     ("POST", "/anthropic/v1/messages/count_tokens", True), ("GET", "/anthropic/v1/models/claude-x", True),
     ("POST", "/openai/v1/responses", True), ("POST", "/openai/v1/completions", True),

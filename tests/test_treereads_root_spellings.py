@@ -5,7 +5,7 @@ go, case and Unicode forms fold."""
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify import treereads
 from gatekeeper.classify.change import folded
@@ -18,7 +18,7 @@ _TREE = {name: _ENTRY for name in (
 )}
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     ".gitlab-ci.yml", "README", "readme", "r\u00e9adme", "caf\u00e9", "a/.gitlab-ci.yml", "x\\.gitlab-ci.yml",
     "docs/readme", "missing", "x/.GITLAB-CI.YML",
 ])

@@ -1,0 +1,96 @@
+"""tests/tables.py's `each_case`: every case runs, every failing case is named with its own message, and pytest
+still gives the test its fixtures (not the table's names)."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from tables import each_case
+
+SEEN: list[tuple[int, str, int]] = []
+
+
+@pytest.fixture(scope="module")
+def offset() -> int:
+    return 10
+
+
+@each_case(("word", "length"), [("a", 1), ("bb", 2), ("ccc", 3)])
+def test_a_table_gets_its_fixtures_and_every_case(offset: int, word: str, length: int) -> None:
+    assert len(word) == length
+    SEEN.append((offset, word, length))
+
+
+def test_every_case_runs_once_with_the_fixtures_given() -> None:
+    SEEN.clear()
+    test_a_table_gets_its_fixtures_and_every_case(offset=7)
+    assert SEEN == [(7, "a", 1), (7, "bb", 2), (7, "ccc", 3)]
+
+
+def test_the_signature_pytest_reads_holds_only_the_fixtures() -> None:
+    assert list(inspect.signature(test_a_table_gets_its_fixtures_and_every_case).parameters) == ["offset"]
+
+
+def test_every_failing_case_is_named_with_its_message_and_the_rest_still_run() -> None:
+    ran = []
+
+    @each_case("n", [1, 2, 3, 4, "x" * 500])
+    def check(n: object) -> None:
+        ran.append(n)
+        assert n in (1, 3), f"{n!r} is not odd"
+
+    with pytest.raises(AssertionError) as failure:
+        check()
+    assert ran == [1, 2, 3, 4, "x" * 500]
+    message = str(failure.value)
+    assert message.startswith("3 of 5 cases failed:\n")
+    assert "[n=2] 2 is not odd" in message and "[n=4] 4 is not odd" in message
+    assert "[n='xxxx" in message and "...(502 characters)]" in message and "[n=1]" not in message
+
+
+@pytest.mark.parametrize(("ids", "named"), [(["one", "two"], "[two]"), (lambda v: f"<{v}>", "[<b>-<2>]"),
+                                            (None, "[s='b', k=2]")])
+def test_a_failing_case_is_named_by_its_ids(ids: object, named: str) -> None:
+    @each_case("s, k", [("a", 1), ("b", 2)], ids=ids)  # type: ignore[arg-type]
+    def check(s: str, k: int) -> None:
+        assert k == 1
+
+    with pytest.raises(AssertionError, match=r"^1 of 2 cases failed:\n") as failure:
+        check()
+    assert named in str(failure.value)
+
+
+def test_an_error_stops_the_table_naming_its_case() -> None:
+    @each_case("n", [1, 0, 2])
+    def check(n: int) -> None:
+        assert 1 / n
+
+    with pytest.raises(ZeroDivisionError) as failure:
+        check()
+    assert failure.value.__notes__ == ["in the case [n=0] of check"]
+
+
+def test_pytest_fail_is_a_failed_case_and_stacked_tables_name_both() -> None:
+    @each_case("a", [1, 2])
+    @each_case("b", ["x", "y"])
+    def check(a: int, b: str) -> None:
+        if (a, b) == (2, "y"):
+            pytest.fail("two-y")
+
+    with pytest.raises(AssertionError) as failure:
+        check()
+    assert str(failure.value) == "1 of 2 cases failed:\n[a=2] 1 of 2 cases failed:\n[b='y'] two-y"
+
+
+def test_a_table_of_one_name_in_a_tuple_unpacks_its_cases_as_parametrize_does() -> None:
+    got = []
+    each_case(("t",), [((1, 2),), ((3, 4),)])(lambda t: got.append(t))()
+    assert got == [(1, 2), (3, 4)]
+
+
+def test_an_empty_table_or_a_wrong_id_count_is_refused() -> None:
+    with pytest.raises(AssertionError, match="asserts nothing"):
+        each_case("n", [])
+    with pytest.raises(AssertionError, match="one id a case"):
+        each_case("n", [1, 2], ids=["one"])
