@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
 
@@ -143,3 +144,16 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path, line: str, helper: str, ba
                                               helper: base, "README.md": "x\n"}, {helper: head})
     code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
     assert code == 3, decision["reasons"]
+
+
+# one line of each hostile shape: nested wrappers, commanding options, `-exec` runs without `{}`, redirections, `)`
+HOSTILE = ["timeout 1 ", "su -c 'x' ", "find . -exec ", "-exec ", "xargs -I{} ", "2>&1 ", "$(tools/gen)", "sudo -u ",
+           "1", ">", "env A=1 ", "'", "nice -n 5 "]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
+    def read(line: str) -> object:
+        return ciruns.named_in("Makefile", "all:\n\t" + line + "\n")
+
+    assert_linear(read, unit * (16 * 1024 // len(unit)), unit * (64 * 1024 // len(unit)), budget=1.0)
