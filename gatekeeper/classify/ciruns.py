@@ -32,6 +32,7 @@ from gatekeeper.classify import (
     ciforms,
     ciimports,
     ciloops,
+    commandlines,
     composerefs,
     daggermods,
     envrcloads,
@@ -44,6 +45,7 @@ from gatekeeper.classify import (
     submakes,
     taskrunners,
     toolreads,
+    wrappers,
 )
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
@@ -86,26 +88,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = re.compile(r"[*?]")
-_HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
-# A command's place in a line (red team 19's extension-less scripts): after an operator, a keyword, a YAML key that
-# holds commands (attack 36: `shell: tools/myshell {0}`, Azure's `filePath:`/`scriptPath:`, `entrypoint:`; a Jenkins
-# step's quoted command, `sh 'python3 tools/gen'`); the words before it; the interpreters whose first word they run.
-_SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
-_KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|before_script|after_script|sh|bat"
-                  r"|pwsh|exec|install|before_install|shell|filepath|scriptpath|scriptfile|script[-_]path"
-                  r"|entry[-_]?point)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+"
-                  r"|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+",
-                  re.IGNORECASE)
-_SHELL_OPTION = re.compile(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
-_SHELL = re.compile(r"(?:ba|z|k|da|a)?sh")
-_PREFIX_WORDS = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "elif", "while",
-                           "until", "@", "+", "-", "call"})
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-# What a line must hold for _commands to find anything: a `/` (a path) or a word an interpreter or `.` may be.
-_MAY_RUN = re.compile(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
-                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv)(?:\.exe)?[ \t]", re.IGNORECASE)
-_INTERPRETER = re.compile(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
-                          r"(?:\.exe)?|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|source|\.|groovy|uv|-file")
+_HOLE = commandlines.HOLE
 # A script's own folder (`$(dirname "$0")`, `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`, `${0%/*}`): `.`
 _OWN = r"""\$\(dirname[ \t]+["']?\$(?:0|\{0\}|\{?BASH_SOURCE(?:\[0\])?\}?)["']?\)"""
 _DIRNAME = re.compile(rf"""\$\(cd[ \t]+["']?{_OWN}["']?(?:[ \t]*&&[ \t]*pwd(?:[ \t]+-P)?)?\)|{_OWN}"""
@@ -258,10 +241,11 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]  # and `-r./boot.rb` (ruby, RUBYOPT: red team 40)
             scripts += [word[2:] for word in words if word[:1] == "-" and word[1:2].isalpha() and _runnable(word[2:])]
-            scripts += _commands(line) if commands else []
             if "compose" in line.lower() or "stack" in line:
                 composed += composerefs.command_files(line)
-            scripts += taskrunners.line_files(line)
+            for command in (line, *wrappers.commands(line)):  # and behind `timeout 60`, `2>&1`, `$(` (attack 37)
+                scripts += commandlines.scripts(command) if commands else []
+                scripts += taskrunners.line_files(command)
             if any(mark in line for mark in _FOLDER_MARKS):
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
@@ -290,48 +274,6 @@ def bases(definition: str, folders: list[str]) -> list[str]:
     above = [own[:at] for at, char in enumerate(own) if char == "/"] \
         if _is_makefile(definition.rpartition("/")[2]) else []
     return list(dict.fromkeys(["", own, *above, *folders, *(posixpath.join(own, f) for f in folders if own)]))
-
-
-def _commands(line: str) -> list[str]:
-    """The files a line's commands run by a path without an extension: a command's first word with a `/`
-    (`bin/release`, after `sudo`/`exec`/`env`/assignments), or the script an interpreter runs (`sh tools/publish`,
-    `python3 -u tools/gen`): red team 19."""
-    found = []
-    for segment in _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else ():
-        words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, 12)
-        at = 0
-        while at < len(words) and (words[at] in _PREFIX_WORDS or _ASSIGNMENT.match(words[at]) is not None):
-            at += 1
-        if at == len(words):
-            continue
-        first = words[at].rstrip(":")
-        program = first.rpartition("/")[2].lower()
-        if _INTERPRETER.fullmatch(program) is not None:
-            found += _module(words[at + 1:]) if program.startswith("py") else []
-            # `bash < steps.txt`: the shell reads its script on standard input (red team 12, second round)
-            # a shell's `-o pipefail`/`-euo pipefail`/`+O extglob` takes the word after it (attack 36)
-            rest = [word.lstrip("<") for before, word in zip(words[at:], words[at + 1:], strict=False)
-                    if not word.startswith("-") and word not in ("run", "exec", "<")
-                    and (_SHELL_OPTION.fullmatch(before) is None or _SHELL.fullmatch(program) is None)]
-            found += rest[:1]
-        elif "/" in first and "." not in first.rpartition("/")[2] and not first.startswith(("/", "-", "~")):
-            found.append(first)
-    # a variable part would name every file of a folder (`'packages/${{ matrix.package }}'`, a quoted input read as a
-    # line), `@` is an action's or a package's version (`owner/action@v2`)
-    return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("./")
-            and not any(mark in word for mark in ("$", _HOLE, "@", "%"))]
-
-
-def _module(words: list[str]) -> list[str]:
-    """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
-    round: the release job's code, named by its module)."""
-    if "-m" not in words[:-1]:
-        return []
-    module = words[words.index("-m") + 1]
-    if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
-        return []
-    path = module.replace(".", "/")
-    return [f"{path}.py", f"{path}/__main__.py"]
 
 
 def _runnable(word: str) -> bool:
