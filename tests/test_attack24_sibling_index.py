@@ -45,5 +45,6 @@ def test_many_patterns_beside_many_changed_files_stay_cheap(tmp_path: Path,
     files = {f["path"]: f for f in json.loads(capsys.readouterr().out)["files"]}
     assert files["shared/d7x9/t-prod.tpl"]["bucket"] == "iac", files["shared/d7x9/t-prod.tpl"]
     assert {files[f"app/f{n}.sh"]["bucket"] for n in range(CHANGED)} == {"src"}
-    # b7942c9: ~6 s of CPU on this machine (300 x 256 patterns walked for each of 300 files); indexed: ~1 s.
-    assert spent < 3.0, spent
+    # b7942c9: ~6 s of CPU on this machine (300 x 256 patterns walked for each of 300 files); indexed: ~1 s. Since the
+    # VM's restart (about half as fast) the indexed walk costs 2.5-3.3 s, the unindexed one would ~12.
+    assert spent < 6.0, spent
