@@ -1,7 +1,7 @@
 """What the tests of the CI walk share: a release workflow whose steps (or a script one step runs) hand tools their
 settings files, the repository the tests of ciconfigs.py build (tests/test_ci_tool_settings.py,
 tests/test_cfgarg2_ci_tools.py); a one-step workflow and a helper script; the paths a CI script names, as the walk
-resolves them."""
+resolves them; what the walk finds CI runs in a one-tree repository."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ from pathlib import Path
 
 from gitrepo import two_commits
 
-from gatekeeper.classify import ciruns
+from gatekeeper.classify import ciruns, treereads
+from gatekeeper.classify.ciwalk import ci_runs
+from gatekeeper.classify.ruleset import load_rules
+from gatekeeper.gitobjects import TreeEntry
+
+POLICIES = Path(__file__).resolve().parent.parent / "policies"
 
 WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 
@@ -36,3 +41,15 @@ def release_repo(tmp_path: Path, how: str, edited: dict[str, str], lines: list[s
         base["scripts/release.sh"] = "#!/bin/sh\nset -e\n" + "".join(f"{c}\n" for c in lines)
     repo, first, last = two_commits(tmp_path / "r", base, edited)
     return repo.root, first, last
+
+
+def one_tree_runs(files: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
+    """ci_runs of a one-tree repository holding `files`, as the gate calls it (local actions, the path rules)."""
+    tree = {path: TreeEntry("100644", f"{index:040x}") for index, path in enumerate(files)}
+    blobs = {tree[path].oid: text.encode() for path, text in files.items()}
+
+    def read(entry: TreeEntry) -> bytes:
+        return blobs[entry.oid]
+
+    actions = treereads.local_actions((tree,), read)
+    return ci_runs((tree,), read, actions if isinstance(actions, dict) else {}, load_rules(POLICIES))

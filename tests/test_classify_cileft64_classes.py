@@ -23,16 +23,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from citools import one_tree_runs as _runs
 from gitrepo import two_commits
 from incli import tree_classify
 
-from gatekeeper.classify import cienv, ciloops, ciruns, runvars, toolreads, treereads
-from gatekeeper.classify.ciwalk import ci_runs
-from gatekeeper.classify.ruleset import load_rules
+from gatekeeper.classify import cienv, ciloops, ciruns, runvars, toolreads
 from gatekeeper.classify.treereads import PastBound
-from gatekeeper.gitobjects import TreeEntry
 
-POLICIES = Path(__file__).resolve().parent.parent / "policies"
 GHA = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 S = "#!/bin/sh\necho hi\n"
 
@@ -43,18 +40,6 @@ def _gha(steps: str, **files: str) -> dict[str, str]:
 
 def _make(recipe: str, **files: str) -> dict[str, str]:
     return _gha("      - run: make test\n", Makefile=recipe, **files)
-
-
-def _runs(files: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
-    """ci_runs of a one-tree repository holding `files`, as the gate calls it (local actions, the path rules)."""
-    tree = {path: TreeEntry("100644", f"{index:040x}") for index, path in enumerate(files)}
-    blobs = {tree[path].oid: text.encode() for path, text in files.items()}
-
-    def read(entry: TreeEntry) -> bytes:
-        return blobs[entry.oid]
-
-    actions = treereads.local_actions((tree,), read)
-    return ci_runs((tree,), read, actions if isinstance(actions, dict) else {}, load_rules(POLICIES))
 
 
 # (case, the repository's files, the file CI now runs); each failed on main 9592e7c unless marked held
