@@ -14,7 +14,8 @@ _SPEC = lazy(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
 _DIRECT = lazy(r"^ {2}([A-Za-z0-9_.\-]+)(?:!)?(?: \(|$)")
 # `gem "name"` / `gem('name', '~> 1.2', '>= 1.2.3', require: false)`: the name, then its version strings.
 _GEM = lazy(r"""^\s*gem\s*+(?:\(\s*+)?(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(["'])[^"'\n]*\4)*)(.*)$""")
-_GEM_VERSION = lazy(r"""(["'])([^"'\n]*)\1""")
+# a quoted requirement (`"~> 7.0"`): group 2; gemspec.py reads its dependency lines' requirements with it too
+REQUIREMENT = lazy(r"""(["'])([^"'\n]*)\1""")
 _INLINE_GROUP = lazy(r"""\bgroups?\s*(?::|=>)\s*\[?([^\]\n]*)""")
 _OPENS = lazy(r"""^\s*+(?:(group)\b(.*)\bdo\b|.*\bdo\s*+(?:\|[^|]*\|\s*+)?$|(?:if|unless|case|begin|while|until)\b)""")
 _END = lazy(r"^\s*end\b")
@@ -120,7 +121,7 @@ def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
                 condition = code.strip() if not opened.group(1) and _PLAIN_BLOCK.match(code) else ""
                 blocks.append((group, "" if opened.group(1) or condition else code.strip(), condition))
             continue
-        versions = [m.group(2).strip() for m in _GEM_VERSION.finditer(gem.group(3))]
+        versions = [m.group(2).strip() for m in REQUIREMENT.finditer(gem.group(3))]
         rest = gem.group(5)
         inline = _INLINE_GROUP.search(rest)
         dev = _dev_groups(inline.group(1)) if inline else any(b for b, _, _ in blocks if b is not None) and all(
@@ -153,7 +154,7 @@ _VALUE = r"""(?:(?P<q>["'])[^"'\n]*(?P=q)|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][
 _OPTION = lazy(rf"""(?<!\s)\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{_VALUE})""")
 # A gem line read whole: name, version strings, then only `key: value` options and a comment.
 _READ_REST = lazy(rf"""^(?:{_OPTION.pattern})*+\s*+(?:\)\s*+)?(?:#.*)?$""")
-_BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
+BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
 
 
 def residue(data: bytes) -> list[str]:
@@ -163,7 +164,7 @@ def residue(data: bytes) -> list[str]:
     not explain the change (red team 10: the caller reports a `partial` problem)."""
     out = []
     for line in text(data).splitlines():
-        if _BLANK_OR_COMMENT.match(line):
+        if BLANK_OR_COMMENT.match(line):
             continue
         gem = _GEM.match(line)
         if gem is not None and _READ_REST.match(gem.group(5)):

@@ -13,6 +13,7 @@ is a `partial` problem (residue.py), as a Gemfile's is. Line-oriented: a patch's
 
 from __future__ import annotations
 
+from gatekeeper.deps.bundler import BLANK_OR_COMMENT, REQUIREMENT
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
@@ -24,8 +25,6 @@ _NAME = rf"""(?:"(?P<n1>{_GEM})"|'(?P<n2>{_GEM})'|%q<(?P<n3>{_GEM})>|%q\((?P<n4>
 _DEPENDENCY = lazy(rf"""^\s*+[A-Za-z_]\w*+\.add_(?:(?P<kind>runtime|development)_)?dependency\b\s*+(?P<paren>\(\s*+)?"""
                    rf"""{_NAME}(?P<versions>\s*+,\s*+(?:\[\s*+{_STRING}(?:\s*+,\s*+{_STRING})*+\s*+\]"""
                    rf"""|{_STRING}(?:\s*+,\s*+{_STRING})*+))?\s*+(?(paren)\)\s*+)(?:#.*)?$""")
-_REQUIREMENT = lazy(r"""(["'])([^"'\n]*)\1""")
-_BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
 
 
 def parse_gemspec(path: str, data: bytes) -> list[Dependency]:
@@ -36,7 +35,7 @@ def parse_gemspec(path: str, data: bytes) -> list[Dependency]:
         if m is None:
             continue
         name = m.group("n1") or m.group("n2") or m.group("n3") or m.group("n4")
-        versions = [r.group(2).strip() for r in _REQUIREMENT.finditer(m.group("versions") or "")]
+        versions = [r.group(2).strip() for r in REQUIREMENT.finditer(m.group("versions") or "")]
         out.append(Dependency("bundler", name, ", ".join(versions), path, True,
                               "dev" if m.group("kind") == "development" else "runtime"))
     return out
@@ -46,4 +45,4 @@ def residue(data: bytes) -> list[str]:
     """The lines that are no dependency line read whole, blank or a comment, sorted: Ruby the delta does not read
     (the gem's own version and files, a dependency written any other way)."""
     return sorted(line.strip() for line in text(data).splitlines()
-                  if not _BLANK_OR_COMMENT.match(line) and _DEPENDENCY.match(line) is None)
+                  if not BLANK_OR_COMMENT.match(line) and _DEPENDENCY.match(line) is None)
