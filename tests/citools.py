@@ -12,6 +12,7 @@ from gitrepo import two_commits
 from gatekeeper.classify import ciruns, treereads
 from gatekeeper.classify.ciwalk import ci_runs
 from gatekeeper.classify.ruleset import load_rules
+from gatekeeper.classify.treereads import PastBound
 from gatekeeper.gitobjects import TreeEntry
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
@@ -53,3 +54,13 @@ def one_tree_runs(files: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
 
     actions = treereads.local_actions((tree,), read)
     return ci_runs((tree,), read, actions if isinstance(actions, dict) else {}, load_rules(POLICIES))
+
+
+def named_count(path: str, text: str) -> int:
+    """How many patterns the CI walk reads from the text at `path` (scripts, Compose files, folders); 0 where it
+    closes past its bound instead (every script ci)."""
+    try:
+        scripts, composed, folders = ciruns.named_in(path, text)
+    except PastBound:
+        return 0
+    return len(scripts) + len(composed) + len(folders)
