@@ -151,7 +151,7 @@ OLD = {
     "_CONFIG": (devcontainers._CONFIG, r"""(?:\bconfigFile[ \t]*:|--config(?:[ \t]+|=))[ \t]*['"]?([^\s'"#$]+)"""),
     "_OPTION": (bundler._OPTION, rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE})"""),
     "_READ_REST": (bundler._READ_REST,
-                   rf"""^(?:\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE}))*\s*\)?\s*(?:#.*)?$"""),
+                   rf"""^(?:\s*,\s*:?\w+\s*(?::|=>)\s*{bundler._VALUE})*\s*\)?\s*(?:#.*)?$"""),  # no groups (a bool)
     "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
                           r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
                           rf"(?:\(?{buildshapes._SPECIFIER}(?:[ \t]*,[ \t]*{buildshapes._SPECIFIER})*\)?|@[ \t]*\S+)?"

@@ -149,11 +149,13 @@ _PLAIN_OPTIONS = frozenset({"require", "group", "groups", "platform", "platforms
 _WHEN = frozenset({"platform", "platforms", "install_if", "force_ruby_platform"})
 # Blocks that give their gems no source: conditions, groups, platforms.
 _PLAIN_BLOCK = lazy(r"^\s*(?:if|unless|case|begin|while|until|platforms?|install_if|else|elsif)\b")
-_VALUE = r"""(?:(?P<q>["'])[^"'\n]*(?P=q)|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""
+# No capturing group inside: Python 3.11's `re` raises SystemError ("The span of capturing group is wrong") when a
+# possessive repeat holds one (CPython gh-101955, never fixed in 3.11; tests/test_pattern_possessive_groups.py).
+_VALUE = r"""(?:"[^"'\n]*"|'[^"'\n]*'|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""
 # Tried at a run of blanks' start only: finditer read each run to its end from every blank in it (quadratic).
 _OPTION = lazy(rf"""(?<!\s)\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{_VALUE})""")
 # A gem line read whole: name, version strings, then only `key: value` options and a comment.
-_READ_REST = lazy(rf"""^(?:{_OPTION.pattern})*+\s*+(?:\)\s*+)?(?:#.*)?$""")
+_READ_REST = lazy(rf"""^(?:(?<!\s)\s*,\s*:?\w+\s*(?::|=>)\s*{_VALUE})*+\s*+(?:\)\s*+)?(?:#.*)?$""")
 BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
 
 
