@@ -80,7 +80,8 @@ PACKAGE = """\
   "private": true,
   "dependencies": {"react": "19.2.0"},
   "overrides": {"semver": "7.7.2", "@storybook/react": {".": "9.1.0", "glob": "11.0.1"}, "lodash": "$lodash"},
-  "resolutions": {"**/minimist": "1.2.8", "@types/node": "link:./types"},
+  "resolutions": {"**/minimist": "1.2.8", "@types/node": "link:./types", "js-yaml@npm:^4.1.1": "npm:4.3.0",
+                  "tar@npm:^7": "npm:tar@7.5.21", "@s/x": "npm:@s/x@^2.0.0", "brace-expansion": "npm:evil@1.1.18"},
   "pnpm": {"overrides": {"@scope/parent>@scope/child@^1": "1.4.0"}}
 }
 """
@@ -91,7 +92,8 @@ def test_override_pins_read_plain_versions_only() -> None:
     assert pins == {("@babel/runtime", "7.29.7"), ("rollup", "4.62.4"), ("esbuild", "^0.25.0"), ("sharp", "0.35.3")}
     pins = {(d.name, d.version) for d in override_pins("web/package.json", PACKAGE.encode())}
     assert pins == {("semver", "7.7.2"), ("@storybook/react", "9.1.0"), ("glob", "11.0.1"), ("minimist", "1.2.8"),
-                    ("@scope/child", "1.4.0")}  # not `$lodash`, `link:`, `npm:obug@^2`, nor `dependencies`
+                    ("@scope/child", "1.4.0"), ("js-yaml", "4.3.0"), ("tar", "7.5.21"), ("@s/x", "^2.0.0")}
+    # not `$lodash`, `link:`, `npm:obug@^2`, `npm:evil@…` (another package under the key's name), nor `dependencies`
     assert override_pins("Cargo.toml", b'[patch.crates-io]\nfoo = "1.0.0"\n') == []
     assert override_pins("package.json", b"{not json") == []
 
@@ -112,6 +114,18 @@ def test_override_bump_is_named_and_still_reviewed(tmp_path: Path) -> None:
         ("pnpm-workspace.yaml", "rollup", "4.62.4", "4.62.5", "upgraded"),
         ("web/package.json", "minimist", "1.2.8", "1.2.6", "downgraded")}  # the `npm:` alias moves no named pin
     assert _partial(delta, "pnpm-workspace.yaml") and _partial(delta, "web/package.json")  # reviewed, as before
+
+
+def test_yarn_npm_protocol_resolution_bump_is_named_and_still_reviewed(tmp_path: Path) -> None:
+    """grafana/pyroscope d3ba21f (Renovate, "update dependency js-yaml to v4.3.1 [security]"): a yarn resolution
+    written `npm:4.3.0` moved to `npm:js-yaml@4.3.1`, the same package. It named nothing (`partial` alone); an
+    `npm:` value naming another package still names no pin."""
+    edits = {"web/package.json": {'"npm:4.3.0"': '"npm:js-yaml@4.3.1"', '"npm:evil@1.1.18"': '"npm:evil@1.1.19"'}}
+    repo, base, head = edited_commits(tmp_path, {"web/package.json": PACKAGE}, edits)
+    delta = _tree(repo, base, head)
+    assert {(c.name, c.from_version, c.to_version, c.change) for c in delta.changes} == {
+        ("js-yaml", "4.3.0", "4.3.1", "upgraded")}
+    assert _partial(delta, "web/package.json")  # an override section changed: reviewed, as before
 
 
 LOCK_HUNK = [

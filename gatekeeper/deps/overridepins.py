@@ -3,8 +3,10 @@
 
 An override section stays a `partial` problem whenever it changes (overrides.py: the policy reviews it); this only
 names what it pins, so a bot's bump of an override (`rollup: 4.62.4` → `4.62.5`) shows the package and version it
-moves. Only a plain version or range is read as one: `npm:other@1`, `file:`, `link:`, a git or tarball URL, npm's
-`$name` reference and `-` (removal) name another source or none, and are left to the problem alone.
+moves. Only a plain version or range is read as one, also behind yarn's `npm:` protocol when it names no other package
+(`"js-yaml@npm:^4.1.1": "npm:4.3.0"`, or `"npm:js-yaml@4.3.1"` for the key's own package: Renovate writes both);
+`npm:other@1`, `file:`, `link:`, a git or tarball URL, npm's `$name` reference and `-` (removal) name another source
+or none, and are left to the problem alone.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from gatekeeper.deps.model import Dependency, ManifestError
 # A version or a range of versions: `4.62.5`, `^1.2.0`, `~3.0`, `>=2.1.4`, `1.x`, `v2.0.0-rc.1`.
 _PLAIN = re.compile(r"(?:[~^]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:[-+][0-9A-Za-z.+-]*)?")
 _MAX_DEPTH = 8
+# yarn's `npm:` protocol: a version (`npm:4.3.0`) or a package at a version (`npm:@scope/x@^1`).
+_NPM = re.compile(r"npm:(?:((?:@[^@\s/]+/)?[^@\s/]+)@)?(\S+)")
 
 
 def _package(key: str) -> str:
@@ -42,11 +46,21 @@ def _pins(section: Any, path: str, out: list[Dependency], depth: int = 0) -> Non
         if not isinstance(key, str):
             continue
         if isinstance(value, dict):  # npm's nested form: `{"parent": {".": "1.0.0", "child": "2.0.0"}}`
-            if isinstance(value.get("."), str) and _PLAIN.fullmatch(value["."].strip()):
-                out.append(Dependency("npm", _package(key), value["."].strip(), path, True, "runtime"))
+            if isinstance(value.get("."), str) and (version := _plain(_package(key), value["."])):
+                out.append(Dependency("npm", _package(key), version, path, True, "runtime"))
             _pins({k: v for k, v in value.items() if k != "."}, path, out, depth + 1)
-        elif isinstance(value, str) and _PLAIN.fullmatch(value.strip()) and (name := _package(key)):
-            out.append(Dependency("npm", name, value.strip(), path, True, "runtime"))
+        elif isinstance(value, str) and (name := _package(key)) and (version := _plain(name, value)):
+            out.append(Dependency("npm", name, version, path, True, "runtime"))
+
+
+def _plain(name: str, value: str) -> str:
+    """The version or range `value` pins `name` to, "" when it names another package or source."""
+    value = value.strip()
+    if (npm := _NPM.fullmatch(value)) is not None:
+        if npm.group(1) not in (None, name):
+            return ""
+        value = npm.group(2)
+    return value if _PLAIN.fullmatch(value) else ""
 
 
 def override_pins(path: str, data: bytes | None) -> list[Dependency]:
