@@ -104,7 +104,7 @@ def _resolve_names(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
     if old is not None and new is not None:
         # git takes a new or deleted file's name from the header and checks ---/+++ against it;
         # we ask the same of every section that is not a rename or copy.
-        if status is None and not _git_reads_header_as(s.header, new):
+        if status is None and not _header_agrees(s.header, new):
             raise _fail(
                 "the names in the 'diff --git' header disagree with the section's other lines (as git reads them)",
                 name,
@@ -131,6 +131,17 @@ def _resolve_names(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
 
 
 _HEADER_HINT = "git reads the header's names differently; take the patch again with `git diff --cached --binary`"
+
+
+def _header_agrees(header: bytes, name: bytes) -> bool:
+    """Whether the `diff --git` header of a section whose ---/+++ lines name `name` agrees with them as git reads it:
+    git reads `name` from it, or the header is the one git writes for `name` and git reads no name from it. The
+    second is a folder name ending in a space (`x /y`): git's scan gives up at a separator followed by '/', takes
+    no name from the header and checks nothing against it (apply.c, gitdiff_verify_name with no default name), so
+    the ---/+++ lines alone name the file, as here (git applies the patch it wrote)."""
+    if _git_reads_header_as(header, name):
+        return True
+    return header == b"a/" + name + b" b/" + name and git_header_name(header) is None
 
 
 def _git_reads_header_as(header: bytes, name: bytes) -> bool:
