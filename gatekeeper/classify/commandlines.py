@@ -43,6 +43,13 @@ _STDIN = frozenset({"", "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _INPUT = re.compile(r"^\d*<+")
 _OUTPUT = re.compile(r"<<[-<]?|\d*>>?|&>>?")  # an operator whose next word is a here-document's delimiter or a target
 _OPERAND = re.compile(r"[\w.][\w.+/-]*")  # a reader's operand that may be a file of the repository
+_INSTALLERS = frozenset({"install", "cp", "mv", "ln", "rsync", "chmod"})
+_RUN_PLACE = re.compile(r"(?:^|/)(?:s?bin|libexec|hooks)(?:/|$)"
+                        r"|^(?:/tmp|/var/tmp|~|\$\{?(?:HOME|RUNNER_TEMP|TMPDIR)\}?)(?:/|$)")
+_VALUED = frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group", "-t", "--target-directory", "-S", "--suffix"})
+_WORKSPACE = re.compile(r"^(?:\$\{?(?:PWD|GITHUB_WORKSPACE|CI_PROJECT_DIR)\}?|\x01)/")
+_MODE = re.compile(r"[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*")
+_EXECUTABLE = re.compile(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal mode with an execute bit, or `+x`
 
 
 def scripts(line: str) -> list[str]:
@@ -54,6 +61,7 @@ def scripts(line: str) -> list[str]:
     found: list[str] = []
     read: list[str] = []  # the operands of the readers since the last interpreter: a pipe may hand them on
     substituted = False  # the last interpreter's segment ends where a substitution opens: its readers feed it
+    line = line.replace("$(pwd)/", "$PWD/")  # the working folder, not a command substitution to split at
     for segment in _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else ():
         words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, 12)
         at = 0
@@ -63,7 +71,9 @@ def scripts(line: str) -> list[str]:
             continue
         first = words[at].rstrip(":")
         program = first.rpartition("/")[2].lower()
-        if program in _READERS and (first == program or first.startswith("/")):  # `bin/head` is the project's
+        if program in _INSTALLERS and (first == program or first.startswith("/")):
+            found += _installed(program, words[at + 1:])
+        elif program in _READERS and (first == program or first.startswith("/")):  # `bin/head` is the project's
             operands = [word for word in (_INPUT.sub("", word).rstrip(")`") for word in words[at + 1:])
                         if _OPERAND.fullmatch(word) is not None]
             found += operands if substituted else []
@@ -82,6 +92,32 @@ def scripts(line: str) -> list[str]:
     # line), `@` is an action's or a package's version (`owner/action@v2`)
     return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("./")
             and not any(mark in word for mark in ("$", HOLE, "@", "%"))]
+
+
+def _installed(program: str, words: list[str]) -> list[str]:
+    """The files `install` copies, `cp`/`mv`/`ln`/`rsync` copy into a folder programs run from (`bin`, `sbin`,
+    `libexec`, git `hooks`) or a scratch one (`/tmp`, `$RUNNER_TEMP`, `$HOME`, `~`), or `chmod` makes executable:
+    attack 38 (`sudo cp tools/gen /usr/local/bin/ && gen`)."""
+    operands: list[str] = []
+    target = option = ""  # option: the one whose value the next word is
+    for word in words:
+        if option:
+            target, option = (word if option in ("-t", "--target-directory") else target), ""
+        elif word in _VALUED:
+            option = word
+        elif word.startswith(("-t", "--target-directory=")) and program != "chmod":
+            target = word.removeprefix("--target-directory=").removeprefix("-t")
+        elif not word.startswith("-") or (program == "chmod" and _MODE.fullmatch(word) is not None):
+            operands.append(_WORKSPACE.sub("", word.rstrip(";)`")))
+    if program == "chmod":
+        adds = bool(operands) and _EXECUTABLE.search(operands[0]) is not None
+        return [word for word in operands[1:] if adds and _OPERAND.fullmatch(word) is not None]
+    if "-d" in words or "--directory" in words or (not target and len(operands) < 2):
+        return []
+    sources, target = (operands, target) if target else (operands[:-1], operands[-1])
+    if program != "install" and _RUN_PLACE.search(target) is None:
+        return []
+    return [word for word in sources if _OPERAND.fullmatch(word) is not None]
 
 
 def _script_words(program: str, words: list[str]) -> list[str]:
