@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
 
@@ -111,3 +112,15 @@ def test_a_project_program_named_like_a_reader_is_still_run(line: str) -> None:
     program = line.split()[0].removeprefix("./")
     scripts, _, folders = ciruns.named_in("ci/build.sh", f"#!/bin/bash\n{line}\n")
     assert any(ciwalk.reaches(p, program) for named in scripts for p in ciruns.resolved(named, "ci/build.sh", folders))
+
+
+# one line of each hostile shape for the readers this round added: readers and pipes, substitutions, copies, modes
+HOSTILE = ["cat a | ", "source <(cat a) ", "cp a /tmp/ ", "chmod +x a ", "chmod 7", "1", "-t ", "+x", "<<< ", "<(", "'"]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
+    def read(line: str) -> object:
+        return ciruns.named_in("ci/build.sh", "#!/bin/bash\n" + line + " bash\n")
+
+    assert_linear(read, unit * (16 * 1024 // len(unit)), unit * (64 * 1024 // len(unit)), budget=1.0)
