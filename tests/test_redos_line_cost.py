@@ -142,7 +142,8 @@ OLD = {
                     r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/)?([^\s"'()$;]+\.(?:patch|diff))(?![\w.])"""),
     "_COMMENT": (buildshapes._COMMENT, r"[ \t]+#.*|#.*"),
     # (attack 38: a double-quoted requirement holding `#`, which Ruby may interpolate, is no literal one)
-    "_GEM": (bundler._GEM, r"""^\s*gem\s*\(?\s*(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(?:"[^"'\n#]*"|'[^"'\n]*'))*)(.*)$"""),
+    "_GEM": (bundler._GEM, r"""^\s*gem\s*\(?\s*(["'])([A-Za-z0-9_.\-]+)\1"""
+                           r"""((?:\s*,\s*(?:"[^"'\n#]*"|'[^"'\n]*'))*)(.*)$"""),
     "_OPENS": (bundler._OPENS, r"""^\s*(?:(group)\b(.*)\bdo\b|.*\bdo\s*(?:\|[^|]*\|)?\s*$|"""
                                r"""(?:if|unless|case|begin|while|until)\b)"""),
     "_LOCAL_PLUGIN": (ciforms._LOCAL_PLUGIN, r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*:?"""
