@@ -141,7 +141,9 @@ OLD = {
     "_PORT_PATCH": (appliedpatches._PORT_PATCH,
                     r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/)?([^\s"'()$;]+\.(?:patch|diff))(?![\w.])"""),
     "_COMMENT": (buildshapes._COMMENT, r"[ \t]+#.*|#.*"),
-    "_GEM": (bundler._GEM, r"""^\s*gem\s*\(?\s*(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(["'])[^"'\n]*\4)*)(.*)$"""),
+    # (attack 38: a double-quoted requirement holding `#`, which Ruby may interpolate, is no literal one)
+    "_GEM": (bundler._GEM, r"""^\s*gem\s*\(?\s*(["'])([A-Za-z0-9_.\-]+)\1"""
+                           r"""((?:\s*,\s*(?:"[^"'\n#]*"|'[^"'\n]*'))*)(.*)$"""),
     "_OPENS": (bundler._OPENS, r"""^\s*(?:(group)\b(.*)\bdo\b|.*\bdo\s*(?:\|[^|]*\|)?\s*$|"""
                                r"""(?:if|unless|case|begin|while|until)\b)"""),
     "_LOCAL_PLUGIN": (ciforms._LOCAL_PLUGIN, r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*:?"""
@@ -151,7 +153,7 @@ OLD = {
     "_CONFIG": (devcontainers._CONFIG, r"""(?:\bconfigFile[ \t]*:|--config(?:[ \t]+|=))[ \t]*['"]?([^\s'"#$]+)"""),
     "_OPTION": (bundler._OPTION, rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE})"""),
     "_READ_REST": (bundler._READ_REST,
-                   rf"""^(?:\s*,\s*:?\w+\s*(?::|=>)\s*{bundler._VALUE})*\s*\)?\s*(?:#.*)?$"""),  # no groups (a bool)
+                   rf"""^(?:\s*,\s*:?\w+\s*(?::|=>)\s*{bundler._VALUE})*\s*\)?\s*(?:#.*)?$"""),
     "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
                           r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
                           rf"(?:\(?{buildshapes._SPECIFIER}(?:[ \t]*,[ \t]*{buildshapes._SPECIFIER})*\)?|@[ \t]*\S+)?"

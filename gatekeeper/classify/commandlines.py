@@ -33,11 +33,35 @@ _MAY_RUN = re.compile(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w
 _INTERPRETER = re.compile(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
                           r"(?:\.exe)?|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|source|\.|groovy|uv|-file")
 
+# Programs that pass a file's text on (attack 38: `cat tools/gen | bash`, `source <(sed … tools/gen)`, `eval "$(cat
+# tools/gen)"`), and the words that name an interpreter's standard input rather than a script (`bash 0< f`, `bash
+# /dev/stdin < f`, `python3 - < f`).
+_READERS = frozenset({"cat", "tac", "head", "tail", "sed", "tee", "envsubst", "tr", "grep", "egrep", "fgrep", "cut",
+                      "awk", "gawk", "mawk", "sort", "uniq", "dos2unix", "iconv", "base64", "zcat", "gunzip", "gzip",
+                      "bzcat", "xzcat", "expand", "unexpand", "fold", "nl", "strings", "m4", "cpp"})
+_STDIN = frozenset({"", "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_INPUT = re.compile(r"^\d*<+")
+_OUTPUT = re.compile(r"<<[-<]?|\d*>>?|&>>?")  # an operator whose next word is a here-document's delimiter or a target
+_OPERAND = re.compile(r"[\w.][\w.+/-]*")  # a reader's operand that may be a file of the repository
+_INSTALLERS = frozenset({"install", "cp", "mv", "ln", "rsync", "chmod"})
+_RUN_PLACE = re.compile(r"(?:^|/)(?:s?bin|libexec|hooks)(?:/|$)"
+                        r"|^(?:/tmp|/var/tmp|~|\$\{?(?:HOME|RUNNER_TEMP|TMPDIR)\}?)(?:/|$)")
+_VALUED = frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group", "-t", "--target-directory", "-S", "--suffix"})
+_WORKSPACE = re.compile(r"^(?:\$\{?(?:PWD|GITHUB_WORKSPACE|CI_PROJECT_DIR)\}?|\x01)/")
+_MODE = re.compile(r"[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*")
+_EXECUTABLE = re.compile(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal mode with an execute bit, or `+x`
+
+
 def scripts(line: str) -> list[str]:
     """The files a line's commands run by a path without an extension: a command's first word with a `/`
     (`bin/release`, after `sudo`/`exec`/`env`/assignments), or the script an interpreter runs (`sh tools/publish`,
-    `python3 -u tools/gen`): red team 19."""
-    found = []
+    `python3 -u tools/gen`): red team 19. And the files a reader hands to an interpreter (or `eval`) that names no
+    script of its own, through a pipe (`cat tools/gen | bash`) or a substitution it opens (`source <(cat tools/gen)`,
+    `eval "$(cat tools/gen)"`): attack 38."""
+    found: list[str] = []
+    read: list[str] = []  # the operands of the readers since the last interpreter: a pipe may hand them on
+    substituted = False  # the last interpreter's segment ends where a substitution opens: its readers feed it
+    line = line.replace("$(pwd)/", "$PWD/")  # the working folder, not a command substitution to split at
     for segment in _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else ():
         words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, 12)
         at = 0
@@ -47,20 +71,68 @@ def scripts(line: str) -> list[str]:
             continue
         first = words[at].rstrip(":")
         program = first.rpartition("/")[2].lower()
-        if _INTERPRETER.fullmatch(program) is not None:
+        if program in _INSTALLERS and (first == program or first.startswith("/")):
+            found += _installed(program, words[at + 1:])
+        elif program in _READERS and (first == program or first.startswith("/")):  # `bin/head` is the project's
+            operands = [word for word in (_INPUT.sub("", word).rstrip(")`") for word in words[at + 1:])
+                        if _OPERAND.fullmatch(word) is not None]
+            found += operands if substituted else []
+            read += operands
+        elif _INTERPRETER.fullmatch(program) is not None or program == "eval":
             found += _module(words[at + 1:]) if program.startswith("py") else []
-            # `bash < steps.txt`: the shell reads its script on standard input (red team 12, second round)
-            # a shell's `-o pipefail`/`-euo pipefail`/`+O extglob` takes the word after it (attack 36)
-            rest = [word.lstrip("<") for before, word in zip(words[at:], words[at + 1:], strict=False)
-                    if not word.startswith("-") and word not in ("run", "exec", "<")
-                    and (_SHELL_OPTION.fullmatch(before) is None or _SHELL.fullmatch(program) is None)]
-            found += rest[:1]
+            rest = _script_words(program, words[at:])
+            found += rest[:1] if program != "eval" else []
+            fed = not rest or (_SHELL.fullmatch(program) is not None and "-s" in words[at + 1:])
+            found += read if fed else []
+            read = []
+            substituted = fed and (program == "eval" or segment.rstrip().endswith(("<", '"', "'")))
         elif "/" in first and "." not in first.rpartition("/")[2] and not first.startswith(("/", "-", "~")):
             found.append(first)
     # a variable part would name every file of a folder (`'packages/${{ matrix.package }}'`, a quoted input read as a
     # line), `@` is an action's or a package's version (`owner/action@v2`)
     return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("./")
             and not any(mark in word for mark in ("$", HOLE, "@", "%"))]
+
+
+def _installed(program: str, words: list[str]) -> list[str]:
+    """The files `install` copies, `cp`/`mv`/`ln`/`rsync` copy into a folder programs run from (`bin`, `sbin`,
+    `libexec`, git `hooks`) or a scratch one (`/tmp`, `$RUNNER_TEMP`, `$HOME`, `~`), or `chmod` makes executable:
+    attack 38 (`sudo cp tools/gen /usr/local/bin/ && gen`)."""
+    operands: list[str] = []
+    target = option = ""  # option: the one whose value the next word is
+    for word in words:
+        if option:
+            target, option = (word if option in ("-t", "--target-directory") else target), ""
+        elif word in _VALUED:
+            option = word
+        elif word.startswith(("-t", "--target-directory=")) and program != "chmod":
+            target = word.removeprefix("--target-directory=").removeprefix("-t")
+        elif not word.startswith("-") or (program == "chmod" and _MODE.fullmatch(word) is not None):
+            operands.append(_WORKSPACE.sub("", word.rstrip(";)`")))
+    if program == "chmod":
+        adds = bool(operands) and _EXECUTABLE.search(operands[0]) is not None
+        return [word for word in operands[1:] if adds and _OPERAND.fullmatch(word) is not None]
+    if "-d" in words or "--directory" in words or (not target and len(operands) < 2):
+        return []
+    sources, target = (operands, target) if target else (operands[:-1], operands[-1])
+    if program != "install" and _RUN_PLACE.search(target) is None:
+        return []
+    return [word for word in sources if _OPERAND.fullmatch(word) is not None]
+
+
+def _script_words(program: str, words: list[str]) -> list[str]:
+    """The words after an interpreter that may name its script: not its options (a shell's `-o pipefail`/`-euo
+    pipefail`/`+O extglob` takes the word after it: attack 36), a here-document's delimiter, or its standard input
+    (`bash < steps.txt` reads the script there: red team 12, second round; `bash 0< f`, `bash /dev/stdin < f`)."""
+    rest = []
+    for before, word in zip(words, words[1:], strict=False):
+        if word.startswith("-") or word in ("run", "exec", "<") or _OUTPUT.fullmatch(before) is not None \
+                or word.startswith("<<") or ">" in word \
+                or (_SHELL_OPTION.fullmatch(before) is not None and _SHELL.fullmatch(program) is not None):
+            continue
+        if (word := _INPUT.sub("", word)) not in _STDIN:
+            rest.append(word)
+    return rest
 
 
 def _module(words: list[str]) -> list[str]:

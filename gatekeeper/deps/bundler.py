@@ -13,7 +13,8 @@ from gatekeeper.lazy_pattern import lazy
 _SPEC = lazy(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
 _DIRECT = lazy(r"^ {2}([A-Za-z0-9_.\-]+)(?:!)?(?: \(|$)")
 # `gem "name"` / `gem('name', '~> 1.2', '>= 1.2.3', require: false)`: the name, then its version strings.
-_GEM = lazy(r"""^\s*gem\s*+(?:\(\s*+)?(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(["'])[^"'\n]*\4)*)(.*)$""")
+# Red team 38: a double-quoted string interpolates `#{…}`, so one holding `#` is no literal requirement.
+_GEM = lazy(r"""^\s*gem\s*+(?:\(\s*+)?(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(?:"[^"'\n#]*"|'[^"'\n]*'))*)(.*)$""")
 # a quoted requirement (`"~> 7.0"`): group 2; gemspec.py reads its dependency lines' requirements with it too
 REQUIREMENT = lazy(r"""(["'])([^"'\n]*)\1""")
 _INLINE_GROUP = lazy(r"""\bgroups?\s*(?::|=>)\s*\[?([^\]\n]*)""")
@@ -122,7 +123,7 @@ def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
                 blocks.append((group, "" if opened.group(1) or condition else code.strip(), condition))
             continue
         versions = [m.group(2).strip() for m in REQUIREMENT.finditer(gem.group(3))]
-        rest = gem.group(5)
+        rest = gem.group(4)
         inline = _INLINE_GROUP.search(rest)
         dev = _dev_groups(inline.group(1)) if inline else any(b for b, _, _ in blocks if b is not None) and all(
             b is not False for b, _, _ in blocks)
@@ -149,14 +150,21 @@ _PLAIN_OPTIONS = frozenset({"require", "group", "groups", "platform", "platforms
 _WHEN = frozenset({"platform", "platforms", "install_if", "force_ruby_platform"})
 # Blocks that give their gems no source: conditions, groups, platforms.
 _PLAIN_BLOCK = lazy(r"^\s*(?:if|unless|case|begin|while|until|platforms?|install_if|else|elsif)\b")
-# No capturing group inside: Python 3.11's `re` raises SystemError ("The span of capturing group is wrong") when a
-# possessive repeat holds one (CPython gh-101955, never fixed in 3.11; tests/test_pattern_possessive_groups.py).
-_VALUE = r"""(?:"[^"'\n]*"|'[^"'\n]*'|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""
+# A literal only (red team 38: Bundler evaluates the Gemfile, so `require: "#{system …}"`, `%W[#{…}]` or `[gem("evil")]`
+# ran code beside a bump the delta read alone): a double-quoted string or `%` literal without `#` (they interpolate
+# `#{…}`), a single-quoted one, a symbol, a word, a number, or an array of those.
+_ATOM = r"""(?:"[^"'\n#]*"|'[^"'\n]*'|:\w+|true|false|nil|\d+)"""
+_VALUE = rf"""(?:{_ATOM}|%[iIwW]?[\[(][^\])\n#]*[\])]|\[\s*+(?:{_ATOM}(?:\s*+,\s*+{_ATOM})*+\s*+,?\s*+)?\])"""
 # Tried at a run of blanks' start only: finditer read each run to its end from every blank in it (quadratic).
 _OPTION = lazy(rf"""(?<!\s)\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{_VALUE})""")
 # A gem line read whole: name, version strings, then only `key: value` options and a comment.
+# (its options capture nothing: on Python 3.11.7 an option's quote, captured and referred back to inside this possessive
+# repeat, raised SystemError "the span of capturing group is wrong" on manyfold3d/manyfold's `gem "rubocop-pundit",
+# github: "…", require: false`, so every gate run on a change of that Gemfile was an internal error; attack 38. CPython
+# gh-101955, a capturing group inside a possessive repeat, never fixed in 3.11: tests/test_pattern_possessive_groups.py)
 _READ_REST = lazy(rf"""^(?:(?<!\s)\s*,\s*:?\w+\s*(?::|=>)\s*{_VALUE})*+\s*+(?:\)\s*+)?(?:#.*)?$""")
-BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
+# A line holding `#{` is no comment to skip (red team 38): inside a heredoc or a string over lines Ruby interpolates it.
+BLANK_OR_COMMENT = lazy(r"^\s*+(?:(?!.*#\{)#.*)?$")
 
 
 def residue(data: bytes) -> list[str]:
@@ -169,7 +177,7 @@ def residue(data: bytes) -> list[str]:
         if BLANK_OR_COMMENT.match(line):
             continue
         gem = _GEM.match(line)
-        if gem is not None and _READ_REST.match(gem.group(5)):
+        if gem is not None and "#{" not in line and _READ_REST.match(gem.group(4)):
             continue
         out.append(line.strip())
     return sorted(out)

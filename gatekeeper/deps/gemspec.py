@@ -43,6 +43,7 @@ def parse_gemspec(path: str, data: bytes) -> list[Dependency]:
 
 def residue(data: bytes) -> list[str]:
     """The lines that are no dependency line read whole, blank or a comment, sorted: Ruby the delta does not read
-    (the gem's own version and files, a dependency written any other way)."""
+    (the gem's own version and files, a dependency written any other way). A line holding `#{` is kept whatever it
+    looks like: inside a heredoc or a string over lines Ruby interpolates it (attack 38)."""
     return sorted(line.strip() for line in text(data).splitlines()
-                  if not BLANK_OR_COMMENT.match(line) and _DEPENDENCY.match(line) is None)
+                  if not BLANK_OR_COMMENT.match(line) and (_DEPENDENCY.match(line) is None or "#{" in line))

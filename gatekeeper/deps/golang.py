@@ -11,7 +11,7 @@ from gatekeeper.lazy_pattern import lazy
 # A version is `vX.Y.Z[-pre]` or, as a bot or a person may write it before the go command resolves it, a
 # bare commit id or branch (`3f4ff3ca60f5`, `master`): read as what it is (a move that does not order),
 # never skipped, so a require line rewritten to a commit is not read as the module's removal.
-_REQUIRE = lazy(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+([^\s/()\"=]+)\s*(//\s*indirect)?\s*$")
+_REQUIRE = lazy(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+([^\s/()\"=]+)\s*$")
 # `replace OLD [vX] => NEW [vY]` (in a block or alone): NEW is the code that is built, so the directive is
 # a dependency of its own, `OLD => NEW` at vY (none for a local path): a new or moved replace is a change
 # (a fork of a known module beside a bump would otherwise read as the bump). Only `replace` uses `=>`,
@@ -27,11 +27,22 @@ _TOOLCHAIN_LINE = lazy(r"^toolchain\s+go(\d+(?:\.\d+){0,2}(?:(?:rc|beta)\d+)?)(?
 _REPLACE = lazy(r"^\s*(?:replace\s+)?([^\s()\"=]+)(?:\s+v\S+)?\s*=>\s*(\S+)(?:\s+([^\s/()\"=]+))?\s*$")
 
 
+def _split(raw: str) -> tuple[str, bool]:
+    """A go.mod line as the go command reads it: the directive before its first `//`, and whether the comment after
+    it marks the line indirect (golang.org/x/mod/modfile `isIndirect`: its first word `indirect` alone, or
+    `indirect;` before more). Red team 38: a whole line holding `// indirect` was matched uncut, so a `replace`, a
+    `toolchain` or a requirement whose comment went on after `indirect` read as nothing while the residue, which
+    cuts at `//`, read it as a directive the parser had read."""
+    line, cut, comment = raw.partition("//")
+    words = comment.split() if cut else []
+    return line.strip(), words == ["indirect"] or (len(words) > 1 and words[0] == "indirect;")
+
+
 def parse_go_mod(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     block = ""
     for raw in text(data).splitlines():
-        line = raw.split("//")[0].strip() if "// indirect" not in raw else raw.strip()
+        line, indirect = _split(raw)
         if (swap := _REPLACE.match(line)) is not None:
             out.append(Dependency("go", f"{swap.group(1)} => {swap.group(2)}", swap.group(3) or "", path, True,
                                   "runtime"))
@@ -52,7 +63,7 @@ def parse_go_mod(path: str, data: bytes) -> list[Dependency]:
             continue
         m = _REQUIRE.match(line)
         if m:
-            out.append(Dependency("go", m.group(1), m.group(2), path, m.group(3) is None, "runtime"))
+            out.append(Dependency("go", m.group(1), m.group(2), path, not indirect, "runtime"))
     return out
 
 
@@ -69,7 +80,7 @@ def residue(data: bytes) -> list[str]:
     out: list[str] = []
     block = ""
     for raw in text(data).splitlines():
-        line = raw.split("//")[0].strip()
+        line = _split(raw)[0]
         word = line.split()[0] if line else ""
         if not line or line == ")":
             block = "" if line == ")" else block
