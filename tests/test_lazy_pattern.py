@@ -1,33 +1,31 @@
 """The lazy patterns' literal guard: a search skipped because the text lacks a required run must be one that
-finds nothing. Attacked with strings each pattern matches (hypothesis' from_regex), for every lazy pattern of the
-package, and with the regex constructs whose literals are not certain (optional parts, lookarounds, alternatives
-with an empty or short option, case-insensitive parts)."""
+finds nothing. Attacked with texts each pattern matches, drawn from the pattern's own tree (`tests/regex_texts.py`),
+for every lazy pattern of the package, and with the regex constructs whose literals are not certain (optional
+parts, lookarounds, alternatives with an empty or short option, case-insensitive parts)."""
 
 from __future__ import annotations
 
-import bisect
-import functools
 import importlib
 import importlib.util
-import itertools
 import pkgutil
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+import zlib
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from hypothesis.internal.intervalsets import IntervalSet
-from hypothesis.strategies._internal import regex as hypothesis_regex
-from hypothesis.strategies._internal.lazy import unwrap_strategies
-from hypothesis.strategies._internal.strings import OneCharStringStrategy
+from regex_texts import matched_texts
 from tables import each_case
 
 import gatekeeper
-from gatekeeper.lazy_pattern import _Lazy, alternatives, lazy, line_starts, required_literal
+from gatekeeper.lazy_pattern import (
+    _guarded_search,
+    _Lazy,
+    _line_guarded,
+    alternatives,
+    lazy,
+    line_starts,
+    required_literal,
+)
 
 
 def _package_patterns() -> list[tuple[str, _Lazy]]:
@@ -81,97 +79,52 @@ def test_required_literal(source: str | bytes, flags: int, runs: tuple[str | byt
     assert required_literal(source, flags) == runs
 
 
-class _Runs:
-    """`hypothesis.strategies` as hypothesis' regex converter sees it while it builds a pattern's strategy, with
-    one change: a repeated character class (`[ \\t]*`, `\\s+`, `[^"]{2,}`), which it draws as a list of one-character
-    strings (per character a continue-or-stop choice, a character choice and their spans), is drawn as `st.text`
-    over the same characters with the same bounds: one string choice. The provider draws that string as the list
-    would be drawn (the same average length, each character picked alike), so the strings and the language covered
-    are the same; ~60% of this file's CPU was those per-character choices (the runner patterns' texts run to
-    hundreds of characters). Anything else (a bytes pattern's classes, a repeated group) is the real `st.lists`."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(st, name)
-
-    @staticmethod
-    def lists(elements: st.SearchStrategy[Any], *, min_size: int = 0, max_size: int | None = None,
-              **rest: Any) -> st.SearchStrategy[Any]:
-        if not rest and isinstance(unwrap_strategies(elements), OneCharStringStrategy):
-            return st.text(alphabet=elements, min_size=min_size, max_size=max_size)  # `.map("".join)` keeps it
-        return st.lists(elements, min_size=min_size, max_size=max_size, **rest)
+_TEXTS = 30  # texts a pattern matches, each read after each prefix from each position below
+_PREFIXES = ("", "\n", "x\n", " ")
 
 
-@contextmanager
-def _runs_as_text() -> Iterator[None]:
-    real = hypothesis_regex.st
-    hypothesis_regex.st = _Runs()  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        hypothesis_regex.st = real
-
-
-@functools.cache
-def _strategy(compiled: re.Pattern[str] | re.Pattern[bytes]) -> st.SearchStrategy[str | bytes] | None:
-    """The strategy of strings `compiled` matches, made once a pattern, not once an example (the regex parsed into
-    a tree of strategies cost ~4 of this file's ~24 CPU-seconds when every example made its own), and resolved
-    here, with character-class runs drawn whole (`_Runs`). A pattern the converter cannot resolve fails its test
-    as it did at the first draw; one `from_regex` refuses outright is skipped."""
-    try:
-        strategy = st.from_regex(compiled)
-    except Exception:
-        return None
-    with _runs_as_text():
-        strategy.validate()  # resolves the lazy strategy: the converter runs now, under _Runs
-    return strategy
-
-
-_PREFIXES = st.sampled_from(["", "\n", "x\n", " "])
-_REAL_CONTAINS = IntervalSet.__contains__
-
-
-def _contains(self: IntervalSet, elem: str | int) -> bool:
-    """`IntervalSet.__contains__` by bisection over its sorted, disjoint intervals (any other set: the real one). The
-    engine asks it of every character of every string it replays or mutates (`choice_permitted`), and the real one
-    walks the intervals in Python: a class like `\\w` holds hundreds of them (~30% of this file's CPU). The same
-    answer, so the same choices and the same examples."""
-    starts = self.__dict__.get("_bisect_starts")
-    if starts is None:
-        pairs = self.intervals
-        ordered = all(u <= v for u, v in pairs) and all(a[1] < b[0] for a, b in itertools.pairwise(pairs))
-        starts = self.__dict__["_bisect_starts"] = [u for u, _ in pairs] if ordered else False
-    if starts is False:
-        return _REAL_CONTAINS(self, elem)
-    code = ord(elem) if isinstance(elem, str) else elem
-    assert 0 <= code <= 0x10FFFF
-    index = bisect.bisect_right(starts, code) - 1
-    return index >= 0 and code <= self.intervals[index][1]
-
-
-@pytest.fixture
-def fast_intervals(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(IntervalSet, "__contains__", _contains)
-
-
-@pytest.mark.parametrize(("name", "pattern"), PATTERNS, ids=[name for name, _ in PATTERNS])
-@pytest.mark.usefixtures("fast_intervals")
-@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
-@given(data=st.data())
-def test_guard_never_hides_a_match(name: str, pattern: _Lazy, data: st.DataObject) -> None:
+def check_guard(name: str, pattern: _Lazy, texts: list[str] | list[bytes]) -> None:
+    """`pattern.search` (the guarded one) finds what `re` finds, on each text after each prefix, from the text's
+    start, its second position, its middle and `re`'s own match's start and the position after it."""
     compiled = re.compile(pattern._source, pattern._flags)
-    strategy = _strategy(compiled)
-    if strategy is None:  # constructs hypothesis cannot generate for
-        pytest.skip("hypothesis cannot generate this pattern")
-    text = data.draw(strategy)
-    prefix = data.draw(_PREFIXES)
-    text = (prefix.encode() if isinstance(text, bytes) else prefix) + text  # a bytes pattern reads bytes
-    expected = compiled.search(text)
-    got = pattern.search(text)
-    assert (got.span() if got else None) == (expected.span() if expected else None), name
-    for pos in (0, 1, len(text) // 2):
-        expected = compiled.search(text, pos)
-        got = pattern.search(text, pos)
-        assert (got.span() if got else None) == (expected.span() if expected else None), name
+    for body in texts:
+        for prefix in _PREFIXES:
+            text = (prefix.encode() if isinstance(body, bytes) else prefix) + body  # a bytes pattern reads bytes
+            first = compiled.search(text)
+            at = first.start() if first else 0
+            for pos in (0, 1, len(text) // 2, at, at + 1):
+                expected, got = compiled.search(text, pos), pattern.search(text, pos)
+                assert (got.span() if got else None) == (expected.span() if expected else None), (name, text, pos)
+
+
+@each_case(("name", "pattern"), PATTERNS, ids=[name for name, _ in PATTERNS])
+def test_guard_never_hides_a_match(name: str, pattern: _Lazy) -> None:
+    """Every lazy pattern of the package, on texts it matches drawn from its own tree (`tests/regex_texts.py`: every
+    optional part, option, repeat count and class edge, seeded by the pattern's name): only a text with a match can
+    catch a search the guard skipped wrongly."""
+    texts = matched_texts(pattern._source, pattern._flags, _TEXTS, seed=zlib.crc32(name.encode()))
+    assert texts, f"{name}: no text drawn from its tree matches it"
+    check_guard(name, pattern, texts)
+
+
+@each_case(("source", "flags", "runs", "starts"), [
+    (r"ab(?:cdefg)?xyz", 0, ("cdefg",), None),  # an optional part taken as required
+    (r"(?:hosts|ro)xy", 0, ("hosts",), None),  # an option dropped
+    (r"(?i:caseless)abc", 0, ("caseless",), None),  # a case-blind part spelled one way
+    (r"(?:abc)*defg", 0, ("abc",), None),  # a repeat that may match nothing
+    (r"^(?:a|)x", re.M, None, ("ax",)),  # a line start's empty option dropped
+    (r"^[ \t]*key:", re.M, None, ("key",)),  # an indented line taken as a line start
+    (rb"(?m)^(?:FROM|from)\s", 0, None, (b"FROM",)),  # bytes: an option of the line start dropped
+])
+def test_a_planted_wrong_guard_is_caught(source: str | bytes, flags: int, runs: tuple[str | bytes, ...] | None,
+                                         starts: tuple[str | bytes, ...] | None) -> None:
+    """The drawn texts catch a guard that skips a text with a match: each planted guard here is wrong for some."""
+    compiled = re.compile(source, flags)
+    search = compiled.search if runs is None else _guarded_search(compiled, runs)
+    planted = _Lazy(source, flags)
+    planted.search = search if starts is None else _line_guarded(search, starts)
+    with pytest.raises(AssertionError):
+        check_guard("planted", planted, matched_texts(source, flags, _TEXTS))
 
 
 def test_guard_on_text_without_the_run() -> None:
