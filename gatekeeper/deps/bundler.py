@@ -149,11 +149,15 @@ _PLAIN_OPTIONS = frozenset({"require", "group", "groups", "platform", "platforms
 _WHEN = frozenset({"platform", "platforms", "install_if", "force_ruby_platform"})
 # Blocks that give their gems no source: conditions, groups, platforms.
 _PLAIN_BLOCK = lazy(r"^\s*(?:if|unless|case|begin|while|until|platforms?|install_if|else|elsif)\b")
-_VALUE = r"""(?:(?P<q>["'])[^"'\n]*(?P=q)|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""
+# No group inside (a quoted value is spelled per quote): CPython 3.11's possessive repeat of a group holding a capture
+# raised SystemError ("The span of capturing group is wrong") on rails' `gem "x", github: "o/r", require: false` — a
+# string option before a plain one crashed the delta (round 47)
+_VALUE = r"""(?:"[^"'\n]*"|'[^"'\n]*'|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""
+_PLAIN_OPTION = rf"""(?<!\s)\s*,\s*:?\w+\s*(?::|=>)\s*{_VALUE}"""
 # Tried at a run of blanks' start only: finditer read each run to its end from every blank in it (quadratic).
 _OPTION = lazy(rf"""(?<!\s)\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{_VALUE})""")
 # A gem line read whole: name, version strings, then only `key: value` options and a comment.
-_READ_REST = lazy(rf"""^(?:{_OPTION.pattern})*+\s*+(?:\)\s*+)?(?:#.*)?$""")
+_READ_REST = lazy(rf"""^(?:{_PLAIN_OPTION})*+\s*+(?:\)\s*+)?(?:#.*)?$""")
 BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
 
 
