@@ -132,7 +132,11 @@ def test_a_read_coordinate_bump_stays_explained(tmp_path: Path) -> None:
     ("versions = [\n  'k': '1.0'\n]\n", "versions = [\n  'k': '1.1'\n]\n", False),
     ("checkstyle {\n  toolVersion = '10.0'\n}\n", "checkstyle {\n  toolVersion = '10.1'\n}\n", False),
     ('version = "5.3.0"\n', 'version = "5.3.1"\n', False),  # the project's own release
-    # a coordinate's version on a line that also holds an unread literal: the unread one still counts
+    # line ends stay as written (a whitespace-only change was a change before too)
+    ('implementation("g:a:1.0")\n', 'implementation("g:a:1.0")', True),
+    ('library("X", "1.0")\r\n', 'library("X", "1.0")\n', True),
+    ('implementation("g:a:1.0")\r\n', 'implementation("g:a:1.1")\r\n', False),
+    # a line that reads a coordinate: every literal on it is the reader's
     ('foo("g:a:1.0", "2.0")\n', 'foo("g:a:1.1", "2.0")\n', False),
 ])
 def test_masked_version_literal_shapes(base: str, head: str, changed: bool) -> None:

@@ -288,9 +288,10 @@ def _masked(name: str, data: bytes) -> str:
         return "\n".join(line.replace(m.group("version"), "VERSION")
                          if (m := next((found for p in versioned if (found := p.match(line))), None)) else line
                          for line in lines)
-    lines = body.splitlines()
-    read = {index for index, _, _ in _definitions(lines)}
-    return "\n".join(_masked_line(line, index in read) for index, line in enumerate(lines))
+    lines = body.splitlines(keepends=True)  # line ends as written: a `\r\n` or final newline change stays a change
+    read = {index for index, _, _ in _definitions([line.rstrip("\r\n") for line in lines])}
+    return "".join(_masked_line(line.rstrip("\r\n"), index in read) + line[len(line.rstrip("\r\n")):]
+                   for index, line in enumerate(lines))
 
 
 def _masked_line(line: str, defines: bool) -> str:
