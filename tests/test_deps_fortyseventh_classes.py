@@ -256,7 +256,7 @@ def test_tox_ini_colon_keys_and_marker_lines_are_read_with_tree(tmp_path: Path) 
      [("g", "git+https://github.com/o/g.git#egg=g", '; sys_platform == "linux"')]),
     ("git+https://github.com/o/g.git#egg=g", [("g", "git+https://github.com/o/g.git#egg=g", "")]),
     (".[sqlcipher]; python_version < '3.10'", [(".[sqlcipher]", "local", '; python_version < "3.10"')]),
-    ("./lib;python_version<'3'", [("./lib", "local", '; python_version < "3"')]),
+    ("./lib; python_version<'3'", [("./lib", "local", '; python_version < "3"')]),
     # look-alikes: a `;` with no blank after it stays in a URL (pip's rule), as written
     ("git+https://github.com/o/g.git#egg=g;v", [("g", "git+https://github.com/o/g.git#egg=g;v", "")]),
 ])
@@ -269,6 +269,7 @@ def test_url_and_local_lines_with_markers(line: str, named: list[tuple[str, str,
     "git+https://github.com/o/g.git#egg=g; not a marker",  # a marker pip refuses: the line is refused too
     ".; python_version <",
     "./lib; ; ;",
+    "./lib;python_version<'3'",  # no blank after the `;`: refused, as round 29 decided for a look-alike path
     "ftp://x/y; python_version < '3'",
 ])
 def test_malformed_marker_lines_are_refused(line: str) -> None:

@@ -301,7 +301,8 @@ def _local_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
     the rest as the marker (sqlalchemy's tox.ini: `.[sqlcipher]; python_version < '3.10'`, round 47)."""
     from packaging.markers import InvalidMarker, Marker  # deferred as in _requirement
 
-    where, cut, rest = line.partition(";")
+    # only `; ` (a blank after the semicolon, sqlalchemy's form): `./x;python_version<'3'` stays refused (round 29)
+    where, cut, rest = line.partition("; ")
     if (at_path := _LOCAL.match(where.strip() if cut else line)) is None:
         return None
     try:
