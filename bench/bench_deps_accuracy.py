@@ -241,6 +241,16 @@ rspec-rails, simple_form), Cargo (diesel, hyper, Rocket), pip and pre-commit (pi
 pi-hole), Docker (the python images), Helm (Vault's chart, minio), Bazel (cert-manager) and Terraform (IAM modules):
 committed before its first, blind run in round 46.
 
+`--data fortyseventh` reads deps_bumps_fortyseventh.tsv: 45 more repositories, none in a deps set, fetched for it (70 of
+113 public candidates drawn at random, seed 47, and 22 more of the other 43, seed 4747; 63 fetched), 45 of the 51 that
+gave update commits drawn at random (seed 47), no other choice, capped at 1 actions-only and 2 other commits per
+ecosystem and 6 a repository, people's first (101 of the 173): npm/yarn/pnpm (jQuery, yargs, mongoose, ESLint, zod,
+drizzle, dayjs, Luxon), Go (go-redis, bbolt, node_exporter, AdGuard Home), Gradle (butterknife, Glide, RxJava, Koin,
+Firefox for Android), Maven (Guice, Helidon, Nacos), NuGet (MassTransit, Prowlarr, Lidarr, RestSharp, Polly's
+samples), Bundler (Rails, fastlane, Capybara, Rack, Hanami), Composer (Laravel, PHPMailer), Cargo (log, xsv, exa), pip,
+uv, tox and pre-commit (OpenTelemetry, SQLAlchemy, Django REST framework, NetBox), Docker (golang, redis, node images,
+nginx-proxy): committed before its first, blind run in round 47.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -310,6 +320,7 @@ SETS["fortythird"] = DATA.with_name("deps_bumps_fortythird.tsv")
 SETS["fortyfourth"] = DATA.with_name("deps_bumps_fortyfourth.tsv")
 SETS["fortyfifth"] = DATA.with_name("deps_bumps_fortyfifth.tsv")
 SETS["fortysixth"] = DATA.with_name("deps_bumps_fortysixth.tsv")
+SETS["fortyseventh"] = DATA.with_name("deps_bumps_fortyseventh.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -164,7 +164,8 @@ def test_composer() -> None:
     doc = {"require": {"php": ">=8.1", "ext-json": "*", "laravel/framework": "^10.10"},
            "require-dev": {"phpunit/phpunit": "^10.1"}}
     deps = _map(composer.parse_composer_json("composer.json", json.dumps(doc).encode()))
-    assert set(deps) == {"laravel/framework", "phpunit/phpunit"} and deps["phpunit/phpunit"].scope == "dev"
+    assert set(deps) == {"laravel/framework", "phpunit/phpunit", "php"} and deps["phpunit/phpunit"].scope == "dev"
+    assert deps["php"].ecosystem == "tool"  # the PHP it requires is the tool php (round 47); ext-json a platform check
     lock = {"packages": [{"name": "monolog/monolog", "version": "v3.5.0"}],
             "packages-dev": [{"name": "mockery/mockery", "version": "1.6.7"}]}
     locked = _map(composer.parse_composer_lock("composer.lock", json.dumps(lock).encode()))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gatekeeper.deps.loaders import listing, load_json, mapping, string
 from gatekeeper.deps.model import Dependency, Scope
+from gatekeeper.deps.tools import TOOL
 
 
 def _platform(name: str) -> bool:
@@ -18,6 +19,11 @@ def parse_composer_json(path: str, data: bytes) -> list[Dependency]:
         for name, spec in mapping(doc.get(section), section).items():
             if not _platform(name):
                 out.append(Dependency("composer", name, string(spec), path, True, scope))
+            elif name == "php" and section == "require":
+                # the PHP the project requires (laravel/laravel's "Update PHP requirement from 8.2 to 8.4", round 47):
+                # the tool `php`, as Cargo's rust-version is `rust`; dropped as a platform package, its move was no
+                # change and no problem. Extensions (`ext-*`) and `require-dev`'s php stay platform checks.
+                out.append(Dependency(TOOL, "php", string(spec), path, True, "build"))
     return out
 
 

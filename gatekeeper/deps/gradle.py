@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
@@ -92,12 +92,21 @@ def _resolve(version: str, variables: dict[str, str]) -> tuple[str, str]:
 
 def _variables(lines: list[str]) -> dict[str, str]:
     variables: dict[str, str] = {}
+    for _, name, value in _definitions(lines):
+        if len(variables) < MAX_VARIABLES:
+            variables.setdefault(name, value)
+    return variables
+
+
+def _definitions(lines: list[str]) -> Iterator[tuple[int, str, str]]:
+    """(line index, name, value) of each variable definition the readers resolve: `val x = "1"`, `ext.x = '1'`, an
+    `ext {}` block's `xVersion = '1'`, an `ext.versions = [` map's `'x': '1',` entry (`versions.x`)."""
     mapping, depth = "", 0  # inside `ext.NAME = [`: its name and the brackets' depth
-    for line in lines:
+    for index, line in enumerate(lines):
         if mapping:
             code = _code(line)
-            if depth == 1 and (entry := _MAP_ENTRY.match(code)) is not None and len(variables) < MAX_VARIABLES:
-                variables.setdefault(f"{mapping}.{entry.group('key')}", entry.group("value"))
+            if depth == 1 and (entry := _MAP_ENTRY.match(code)) is not None:
+                yield index, f"{mapping}.{entry.group('key')}", entry.group("value")
             depth += code.count("[") - code.count("]")
             mapping = mapping if depth > 0 else ""
             continue
@@ -105,9 +114,8 @@ def _variables(lines: list[str]) -> dict[str, str]:
             mapping, depth = start.group("name"), 1
             continue
         m = _VARIABLE.match(line) or (_EXT_ENTRY.match(line) if "version" in line.lower() else None)
-        if m is not None and len(variables) < MAX_VARIABLES:
-            variables.setdefault(m.group("name"), m.group("value"))
-    return variables
+        if m is not None:
+            yield index, m.group("name"), m.group("value")
 
 
 def script_variables(data: bytes) -> dict[str, str]:
@@ -280,8 +288,24 @@ def _masked(name: str, data: bytes) -> str:
         return "\n".join(line.replace(m.group("version"), "VERSION")
                          if (m := next((found for p in versioned if (found := p.match(line))), None)) else line
                          for line in lines)
-    body = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), body)
-    return _VERSION_VALUE.sub('"VERSION"', body)
+    lines = body.splitlines(keepends=True)  # line ends as written: a `\r\n` or final newline change stays a change
+    read = {index for index, _, _ in _definitions([line.rstrip("\r\n") for line in lines])}
+    return "".join(_masked_line(line.rstrip("\r\n"), index in read) + line[len(line.rstrip("\r\n")):]
+                   for index, line in enumerate(lines))
+
+
+def _masked_line(line: str, defines: bool) -> str:
+    """A script line with the versions the readers read blanked: a coordinate's, and every version literal of a line
+    that reads a dependency (a coordinate, `kotlin()` module, plugin), defines a variable (`defines`; its uses are
+    _unexplained_variables') or sets a code-quality `toolVersion`. A version literal anywhere else is kept as written
+    (round 47): Spring Boot's bom DSL `library("Git Commit ID Maven Plugin", "5.0.1")`, a Groovy map notation
+    `group: 'g', name: 'a', version: '1'`, `dependencySet(group:, version:)`, `extra["kotlin_version"] = "2.0"` version
+    something no reader reads, and masked their move was no change and no problem — a silent pass."""
+    line = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), line)
+    code = _code(line)
+    if defines or _TOOL_VERSION.search(code) or _TOOL_DOTTED.match(code) or _line_dependencies("", code, {}):
+        return _VERSION_VALUE.sub('"VERSION"', line)
+    return line
 
 
 

@@ -147,8 +147,8 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
         if not line or line.startswith("-"):
             continue
         dep = _requirement(line, path, scope) or _url_requirement(line, path, scope)
-        if dep is None and (at_path := _LOCAL.match(line)):  # named by its path, as `-e` names one
-            dep = Dependency("pip", at_path.group(0), "local", path, True, scope)
+        if dep is None:
+            dep = _local_requirement(line, path, scope)
         if dep is None:
             raise ManifestError(f"not a requirement: {line[:80]!r}")
         out.append(dep)
@@ -277,13 +277,39 @@ _POETRY_SOURCES = ("path", "git", "url", "source")
 
 def _url_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
     """A bare URL line pip installs (`git+https://host/org/repo.git@ref#egg=name`): named by its
-    `egg=` fragment, else by the URL's last path segment; its version is the URL itself."""
-    if not _URL.match(line):
+    `egg=` fragment, else by the URL's last path segment; its version is the URL itself. pip ends a URL at its first
+    `; ` (a semicolon and a blank) and reads the rest as the marker (sqlalchemy's tox.ini: `git+https://…/greenlet.git
+    #egg=greenlet; python_version >= '3.11'`, round 47); the entry's options keep the marker, as a requirement's."""
+    from packaging.markers import InvalidMarker, Marker  # deferred as in _requirement
+
+    cut = re.search(r";\s", line)
+    url, rest = (line[:cut.start()].strip(), line[cut.end():].strip()) if cut else (line, "")
+    if not _URL.match(url):
         return None
-    egg = re.search(r"[#&]egg=([A-Za-z0-9][\w.-]*)", line)
-    stem = line.split("#")[0].split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+    try:
+        options = f"; {Marker(rest)}" if cut else ""
+    except InvalidMarker:
+        return None
+    egg = re.search(r"[#&]egg=([A-Za-z0-9][\w.-]*)", url)
+    stem = url.split("#")[0].split("?")[0].rstrip("/").rsplit("/", 1)[-1]
     name = egg.group(1) if egg else stem.split("@")[0].removesuffix(".git")
-    return Dependency("pip", name, line, path, True, scope) if name else None
+    return Dependency("pip", name, url, path, True, scope, options=options) if name else None
+
+
+def _local_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
+    """A local project pip installs, named by its path as `-e` names one; pip ends a path at its first `;` and reads
+    the rest as the marker (sqlalchemy's tox.ini: `.[sqlcipher]; python_version < '3.10'`, round 47)."""
+    from packaging.markers import InvalidMarker, Marker  # deferred as in _requirement
+
+    # only `; ` (a blank after the semicolon, sqlalchemy's form): `./x;python_version<'3'` stays refused (round 29)
+    where, cut, rest = line.partition("; ")
+    if (at_path := _LOCAL.match(where.strip() if cut else line)) is None:
+        return None
+    try:
+        options = f"; {Marker(rest.strip())}" if cut else ""
+    except InvalidMarker:
+        return None
+    return Dependency("pip", at_path.group(0), "local", path, True, scope, options=options)
 
 
 def _strings(value: Any, what: str) -> list[str]:

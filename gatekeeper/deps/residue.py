@@ -190,8 +190,9 @@ def xml_residue(data: bytes) -> list[str]:
     linear): the first finds the properties the kept elements use."""
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # an XML parser's encoding signature, no text
     uses: set[str] = set()
-    _walk(text, set(), uses)
-    return _walk(text, {use.lower() for use in uses}, set())
+    others: set[str] = set()
+    _walk(text, set(), uses, others)
+    return _walk(text, {use.lower() for use in uses | others}, set(), set())
 
 
 # An MSBuild item's `Condition`, or its ItemGroup's (or Choose/When's), and the POM elements an entry's meaning
@@ -202,9 +203,19 @@ _XML_CONDITION = re.compile(r"""\sCondition\s*=\s*("[^"]*"|'[^']*')""", re.IGNOR
 _XML_SCOPES = frozenset({"dependencymanagement", "profile", "plugin"})
 
 
-def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
+# Where a build file defines its properties: a use inside one (`<a.version>${b.version}</a.version>`) is the defining
+# property's, resolved with it.
+_XML_PROPERTY_BLOCKS = frozenset({"properties", "propertygroup"})
+
+
+def _walk(text: str, properties: set[str], uses: set[str], others: set[str]) -> list[str]:
+    """`uses`: the properties the kept elements use; `others`: those a value outside a `<version>`, an entry or a
+    property definition uses (`<release>${java.version}</release>`, frontend-maven-plugin's `<nodeVersion>
+    ${node.version}</nodeVersion>`, a `Condition`): no reader reads that use, so the property's value is kept as
+    written — masked, its move was no change and no problem (round 47). A property this file does not use stays
+    masked: other files' (mavenprops.py, msbuildprops.py)."""
     out: list[str] = []
-    skip = at = loose = kept = 0
+    skip = at = loose = kept = defining = 0
     last = ""  # the element the text that follows belongs to
     held: list[str] = []  # the open elements that carry a Condition, innermost last
     while at < len(text):
@@ -213,6 +224,8 @@ def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
         if chunk and not skip:
             if kept:
                 uses.update(_XML_USE.findall(chunk))
+            elif last != "version" and not defining:
+                others.update(_XML_USE.findall(chunk))
             plain = kept or last in properties
             out.append(chunk if plain else "V" if _XML_VERSION.match(chunk) else _DOTTED.sub("V", chunk) if loose
                        else chunk)
@@ -249,6 +262,8 @@ def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
             loose = max(0, loose - 1) if m.group(1) else loose + 1
         if m is not None and name in _XML_KEPT and not m.group(4):
             kept = max(0, kept - 1) if m.group(1) else kept + 1
+        if m is not None and name in _XML_PROPERTY_BLOCKS and not m.group(4):
+            defining = max(0, defining - 1) if m.group(1) else defining + 1
         if skip:
             continue
         if name == "sdk" and m is not None and m.group(4) and _SDK_ELEMENT.fullmatch(m.group(3).strip()):
@@ -260,6 +275,8 @@ def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
         if name == "project" and m is not None and not m.group(1):
             # `<Project Sdk="Microsoft.Build.Traversal/4.1.82">`: the SDKs' versions are the delta's (nuget.py)
             tag = _PROJECT_SDK.sub(lambda a: _SDK_VERSION.sub("/V", a.group(0)), tag)
+        if not skip:
+            others.update(_XML_USE.findall(tag))  # an attribute's use (a `Condition`): no reader reads it
         wide = bool(loose) or name in _XML_REFERENCES
         out.append(_XML_ATTRIBUTE.sub(lambda a, wide=wide: _attribute(a, wide), tag))  # type: ignore[misc]
     return out

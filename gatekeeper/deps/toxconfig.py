@@ -71,7 +71,8 @@ def parse_tox(path: str, data: bytes) -> list[Dependency]:
 
 
 def _ini_sections(body: str) -> Iterator[tuple[str, list[tuple[str, Any]]]]:
-    parser = configparser.ConfigParser(interpolation=None, strict=True, delimiters=("=",), comment_prefixes=("#", ";"))
+    # tox 4 reads its INI file with configparser's defaults: `=` and `:` both set a key (`basepython: python3`)
+    parser = configparser.ConfigParser(interpolation=None, strict=True, comment_prefixes=("#", ";"))
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # tox reads keys as written
     try:
         parser.read_string(body)
