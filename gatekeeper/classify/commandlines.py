@@ -29,9 +29,12 @@ _PREFIX_WORDS = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "comm
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 # What a line must hold for _commands to find anything: a `/` (a path) or a word an interpreter or `.` may be.
 _MAY_RUN = re.compile(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
-                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv)(?:\.exe)?[ \t]", re.IGNORECASE)
+                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv|rpmbuild)(?:\.exe)?[ \t]", re.IGNORECASE)
 _INTERPRETER = re.compile(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
                           r"(?:\.exe)?|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|source|\.|groovy|uv|-file")
+# Builders that run the recipe file they are handed (the sixty-seventh set): a PyInstaller spec is a Python program
+# (`pyinstaller app.spec`, `python -m PyInstaller app.spec`), an RPM spec's `%build`/`%install` sections are shell.
+_RECIPE_BUILDER = re.compile(r"pyinstaller|rpmbuild", re.IGNORECASE)
 
 def scripts(line: str) -> list[str]:
     """The files a line's commands run by a path without an extension: a command's first word with a `/`
@@ -47,7 +50,11 @@ def scripts(line: str) -> list[str]:
             continue
         first = words[at].rstrip(":")
         program = first.rpartition("/")[2].lower()
-        if _INTERPRETER.fullmatch(program) is not None:
+        builder = program.removesuffix(".exe")
+        if _RECIPE_BUILDER.fullmatch(builder) is not None or (
+                program.startswith("py") and _RECIPE_BUILDER.fullmatch(_module_name(words[at + 1:])) is not None):
+            found += [word for word in words[at + 1:] if word.lower().endswith(".spec")]
+        elif _INTERPRETER.fullmatch(program) is not None:
             found += _module(words[at + 1:]) if program.startswith("py") else []
             # `bash < steps.txt`: the shell reads its script on standard input (red team 12, second round)
             # a shell's `-o pipefail`/`-euo pipefail`/`+O extglob` takes the word after it (attack 36)
@@ -63,13 +70,16 @@ def scripts(line: str) -> list[str]:
             and not any(mark in word for mark in ("$", HOLE, "@", "%"))]
 
 
+def _module_name(words: list[str]) -> str:
+    """The module `python -m NAME` runs (empty when the words hold no `-m NAME`)."""
+    return words[words.index("-m") + 1] if "-m" in words[:-1] else ""
+
+
 def _module(words: list[str]) -> list[str]:
     """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
     round: the release job's code, named by its module)."""
-    if "-m" not in words[:-1]:
-        return []
-    module = words[words.index("-m") + 1]
-    if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
+    module = _module_name(words)
+    if not module or re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
         return []
     path = module.replace(".", "/")
     return [f"{path}.py", f"{path}/__main__.py"]
