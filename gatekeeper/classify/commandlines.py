@@ -29,9 +29,12 @@ _PREFIX_WORDS = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "comm
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 # What a line must hold for _commands to find anything: a `/` (a path) or a word an interpreter or `.` may be.
 _MAY_RUN = re.compile(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
-                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv)(?:\.exe)?[ \t]", re.IGNORECASE)
+                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv|rpmbuild)(?:\.exe)?[ \t]", re.IGNORECASE)
 _INTERPRETER = re.compile(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
                           r"(?:\.exe)?|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|source|\.|groovy|uv|-file")
+# Builders that run the recipe file they are handed (the sixty-seventh set): a PyInstaller spec is a Python program
+# (`pyinstaller app.spec`, `python -m PyInstaller app.spec`), an RPM spec's `%build`/`%install` sections are shell.
+_RECIPE_BUILDER = re.compile(r"pyinstaller|rpmbuild", re.IGNORECASE)
 
 # Programs that pass a file's text on (attack 38: `cat tools/gen | bash`, `source <(sed … tools/gen)`, `eval "$(cat
 # tools/gen)"`), and the words that name an interpreter's standard input rather than a script (`bash 0< f`, `bash
@@ -71,6 +74,7 @@ def scripts(line: str) -> list[str]:
             continue
         first = words[at].rstrip(":")
         program = first.rpartition("/")[2].lower()
+        builder = program.removesuffix(".exe")
         if program in _INSTALLERS and (first == program or first.startswith("/")):
             found += _installed(program, words[at + 1:])
         elif program in _READERS and (first == program or first.startswith("/")):  # `bin/head` is the project's
@@ -78,6 +82,9 @@ def scripts(line: str) -> list[str]:
                         if _OPERAND.fullmatch(word) is not None]
             found += operands if substituted else []
             read += operands
+        elif _RECIPE_BUILDER.fullmatch(builder) is not None or (
+                program.startswith("py") and _RECIPE_BUILDER.fullmatch(_module_name(words[at + 1:])) is not None):
+            found += [word for word in words[at + 1:] if word.lower().endswith(".spec")]
         elif _INTERPRETER.fullmatch(program) is not None or program == "eval":
             found += _module(words[at + 1:]) if program.startswith("py") else []
             rest = _script_words(program, words[at:])
@@ -135,13 +142,16 @@ def _script_words(program: str, words: list[str]) -> list[str]:
     return rest
 
 
+def _module_name(words: list[str]) -> str:
+    """The module `python -m NAME` runs (empty when the words hold no `-m NAME`)."""
+    return words[words.index("-m") + 1] if "-m" in words[:-1] else ""
+
+
 def _module(words: list[str]) -> list[str]:
     """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
     round: the release job's code, named by its module)."""
-    if "-m" not in words[:-1]:
-        return []
-    module = words[words.index("-m") + 1]
-    if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
+    module = _module_name(words)
+    if not module or re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
         return []
     path = module.replace(".", "/")
     return [f"{path}.py", f"{path}/__main__.py"]
