@@ -30,8 +30,9 @@ fifty-fourth's) was measured blind too. The sixty-fifth (sixtyfifth.tsv, 23 newl
 blind too.
 The sixty-sixth (sixtysixth.tsv, 24 newly fetched ordinary repositories, many in ecosystems the sets hold few of, 141
 files drawn as the sixtieth's) was measured blind the same way.
-The sixty-eighth (sixtyeighth.tsv, 24 newly fetched repositories weighted to infrastructure: applications that ship their
-own deployment and infrastructure repositories, 144 files drawn as the sixtieth's) was measured blind the same way.
+The sixty-eighth (sixtyeighth.tsv, 24 newly fetched repositories weighted to infrastructure: applications that ship
+their own deployment and infrastructure repositories, 144 files drawn as the sixtieth's) was measured blind the same
+way.
 """
 
 from __future__ import annotations
