@@ -32,6 +32,9 @@ The sixty-sixth (sixtysixth.tsv, 24 newly fetched ordinary repositories, many in
 files drawn as the sixtieth's) was measured blind the same way.
 The sixty-seventh (sixtyseventh.tsv, 22 newly fetched repositories weighted to CI, 216 files drawn as the sixty-fifth's)
 was measured blind too.
+The sixty-eighth (sixtyeighth.tsv, 24 newly fetched repositories weighted to infrastructure: applications that ship
+their own deployment and infrastructure repositories, 144 files drawn as the sixtieth's) was measured blind the same
+way.
 """
 
 from __future__ import annotations
@@ -82,7 +85,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "sixtyfourth.tsv",
               SETS / "sixtyfifth.tsv",
               SETS / "sixtysixth.tsv",
-              SETS / "sixtyseventh.tsv"]
+              SETS / "sixtyseventh.tsv",
+              SETS / "sixtyeighth.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 

@@ -806,6 +806,7 @@ IAC = [
     "kustomization.yaml",
     "overlays/prod/kustomization.yaml",
     "conf/base/parameters/kustomization.yml",  # kustomize reads it by name inside a Kedro folder (red team 20)
+    "config/rbac/role.yaml",  # kubebuilder's and operator-sdk's config/ layout (the sixty-eighth set)
     "charts/web/Chart.yaml",
     "charts/web/values.yaml",
     "charts/web/values-prod.yaml",
