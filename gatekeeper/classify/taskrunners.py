@@ -16,12 +16,12 @@ from gatekeeper.classify import toolreads
 from gatekeeper.errors import LimitError
 
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
-# Jenkinsfile `sh '…'`), with `sudo`/`time`/`exec` before it; its words up to the command's end.
+# Jenkinsfile `sh '…'`); its words up to the command's end. Behind a wrapper (`sudo`, `npx`, `bundle exec`, `uv run`)
+# it is read from the command wrappers.commands gives (the one table of wrappers).
 # Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
 # took 23 s of CPU with `[:\s'"]*[ \t]*`).
 TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
-                   r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|npx|bunx|bundle[ \t]++exec"
-                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
+                   r"(?:-[ \t]++)?+[@+-]*+(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
                    r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)

@@ -25,11 +25,10 @@ from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["line_files", "nix_files", "plugins", "pytest_files"]
 
-# pytest or Nix at a command's start (as taskrunners.TOOL's), after `sudo`, `uv run`, `python -m`, ...; its words
+# pytest or Nix at a command's start (as taskrunners.TOOL's); behind `sudo`, `uv run`, `python -m`, ... it is read from
+# the command wrappers.commands gives (the one table of wrappers); its words
 _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
-             r"[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|(?:poetry|uv|pipenv|pdm|hatch)[ \t]++run"
-             r"|python[0-9.]*+[ \t]++-m|coverage[ \t]++run[ \t]++-m)[ \t]++)*+(?:\./)?+"
-             r"(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
+             r"[@+-]*+(?:\./)?+(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 MAX_PLUGINS = 64  # modules a text names (past it: every module of the root, `${x}.py`: fail wide)
 _NIX_COMMANDS = frozenset({"develop", "build", "run", "shell", "print-dev-env", "bundle", "eval", "check"})
 # nix's and nix-shell's options whose value is the next word (two words for `--arg NAME EXPR`)

@@ -1,0 +1,204 @@
+"""The cileft65 round: one table of command wrappers (wrappers.WRAPPERS) for every reader of a command line, and the
+wrappers and shell forms CI runs a repository file through that the walk did not follow (issue 12, issue 13).
+
+- One table: the script a command runs, the task runner's file and pytest's or Nix's files are read behind the same
+  wrappers (`sudo -E`, `timeout 600`, `uv run`, `python -m`, `coverage run -m`, `npx`), the three former prefix
+  lists of commandlines, toolreads and taskrunners gone.
+- A debugger, an emulator or a container with the repository mounted: `gdb --args`, `lldb --`, `valgrind`,
+  `qemu-aarch64 -L …`, `docker run -v "$(pwd)":/w -w /w img ./x`, `docker run -v $PWD:/src img /src/x`, `podman run
+  --mount type=bind,source=…,target=…`; an image's own program (no repository mount) names nothing.
+- A shell `case` arm's command (`build) ./x ;;`), a quoted command before a redirection (`"./x" > log`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from citools import named_paths
+from cpucost import assert_linear
+
+from gatekeeper.classify import ciruns, ciwalk, wrappers
+
+DEFINITIONS = [
+    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                 "      - uses: actions/checkout@v4\n      - run: |\n          {line}\n"),
+    (".gitlab-ci.yml", "test:\n  image: python:3.12\n  script:\n    - |\n      {line}\n"),
+    (".circleci/config.yml", "version: 2.1\njobs:\n  build:\n    docker:\n      - image: cimg/base:stable\n"
+                             "    steps:\n      - checkout\n      - run:\n          command: |\n            {line}\n"),
+    ("azure-pipelines.yml", "pool:\n  vmImage: ubuntu-latest\nsteps:\n- script: |\n    {line}\n"),
+    (".buildkite/pipeline.yml", "steps:\n  - label: test\n    command: |\n      {line}\n"),
+    ("Jenkinsfile", "pipeline {{\n  agent any\n  stages {{\n    stage('t') {{\n      steps {{\n"
+                    "        sh '''\n          {line}\n        '''\n      }}\n    }}\n  }}\n}}\n"),
+    ("ci/test.sh", "#!/usr/bin/env bash\nset -euo pipefail\ncd \"$(dirname \"$0\")/..\"\n{line}\n"),
+]
+
+
+def _text(path: str, template: str, line: str) -> str:
+    return template.format(line=line.replace("'", "\\'") if path == "Jenkinsfile" else line)
+
+
+def _names(path: str, text: str, helper: str) -> bool:
+    scripts, _, folders = ciruns.named_in(path, text)
+    return any(ciwalk.reaches(pattern, helper)
+               for named in scripts for pattern in ciruns.resolved(named, path, folders))
+
+
+# One table: each reader of a command (a script, a task runner's file, pytest's, Nix's) behind each wrapper
+ONE_TABLE_WRAPPERS = ["sudo -E {c}", "sudo -u ci --preserve-env {c}", "timeout 600 {c}", "nice -n 10 {c}",
+                      "env -i PATH=/usr/bin {c}", "time {c}", "exec {c}", "uv run {c}", "uv run --frozen {c}",
+                      "poetry run {c}", "pipenv run {c}", "hatch run {c}", "xvfb-run -a {c}", "command {c}",
+                      "nohup {c}", "stdbuf -oL {c}", "pdm run {c}", "rye run {c}", "conda run -n ci {c}",
+                      "timeout -k 10 600 sudo -E {c}"]
+ONE_TABLE_COMMANDS = [("tools/gen --all", "tools/gen"), ("make -C tools check", "tools/Makefile"),
+                      ("pytest -q tests", "tests/conftest.py"), ("nix-build ci/release.nix", "ci/release.nix"),
+                      ("just release", "justfile"), ("python3 -m pytest -x", "tests/conftest.py"),
+                      ("tox -e lint", "tox.ini")]
+
+
+@pytest.mark.parametrize("wrapper", ONE_TABLE_WRAPPERS)
+@pytest.mark.parametrize(("command", "helper"), ONE_TABLE_COMMANDS, ids=[c for c, _ in ONE_TABLE_COMMANDS])
+def test_every_reader_reads_behind_every_wrapper(wrapper: str, command: str, helper: str) -> None:
+    line = wrapper.format(c=command)
+    missed = [path for path, template in DEFINITIONS[:3] + DEFINITIONS[5:]
+              if not _names(path, _text(path, template, line), helper)]
+    assert not missed, (line, missed)
+
+
+# A Python module run as a command, and the package runners of the former prefix lists
+MODULE_RUNS = [("python -m pytest tests", "tests/conftest.py"), ("python3.12 -u -m pytest", "tests/conftest.py"),
+               ("coverage run -m pytest", "tests/conftest.py"), ("uvx tox -e py", "tox.ini"),
+               ("pipx run nox -s tests", "noxfile.py"), ("npx gulp build", "gulpfile.js"),
+               ("pnpm exec gulp build", "gulpfile.js"), ("bundle exec rake spec", "Rakefile"),
+               ("sudo python3 -m pytest", "tests/conftest.py"), ("py -3 -m pytest", "tests/conftest.py")]
+
+
+@pytest.mark.parametrize(("line", "helper"), MODULE_RUNS)
+def test_a_module_or_package_runner_runs_its_tool(line: str, helper: str) -> None:
+    assert all(_names(path, _text(path, template, line), helper) for path, template in DEFINITIONS), line
+
+
+# Debuggers, emulators, profilers: the program they run is the command after their own options
+DEBUGGERS = ["gdb --args {c}", "gdb -batch -ex run -ex bt --args {c}", "gdb -q -x ci/gdbinit --args {c}",
+             "lldb -- {c}", "lldb --batch -o run -k bt -- {c}", "valgrind {c}",
+             "valgrind --leak-check=full --error-exitcode=1 --suppressions=ci/valgrind.supp {c}",
+             "qemu-aarch64 -L /usr/aarch64-linux-gnu {c}", "qemu-arm-static {c}", "qemu-riscv64 -cpu rv64 {c}",
+             "qemu-ppc64le -L /usr/powerpc64le-linux-gnu -E LD_LIBRARY_PATH=/lib {c}",
+             "heaptrack {c}", "rr record {c}", "catchsegv {c}", "sde64 -- {c}"]
+# (a command run from the repository's root, the helper it runs)
+RUN_FROM_ROOT = [("tools/gen", "tools/gen"), ("./tools/gen --fast", "tools/gen"), ("sh tools/gen", "tools/gen"),
+                 ("bash ./tools/gen", "tools/gen"), ("make -C tools test", "tools/Makefile")]
+
+
+@pytest.mark.parametrize("wrapper", DEBUGGERS)
+@pytest.mark.parametrize(("command", "helper"), RUN_FROM_ROOT, ids=[c for c, _ in RUN_FROM_ROOT])
+def test_a_debugged_or_emulated_program_is_named(wrapper: str, command: str, helper: str) -> None:
+    line = wrapper.format(c=command)
+    missed = [path for path, template in DEFINITIONS if not _names(path, _text(path, template, line), helper)]
+    assert not missed, (line, missed)
+
+
+# A container with the repository mounted: its command's paths below the mount are the repository's files
+CONTAINERS = [
+    ('docker run --rm -v "$(pwd)":/w -w /w ubuntu:22.04 {c}', ""),
+    ("docker run --rm -v $PWD:/src -w /src alpine:3.19 {c}", ""),
+    ("docker run --rm -v ${{PWD}}:/workspace --workdir /workspace ghcr.io/org/builder:1.4 {c}", ""),
+    ("docker run --rm -it -e CI=true -v $(pwd):/code -w /code --entrypoint '' node:20 {c}", ""),
+    ("docker run --rm --volume=$PWD:/repo:ro --workdir=/repo -u $(id -u):$(id -g) golang:1.22 {c}", ""),
+    ("podman run --rm --mount type=bind,source=$(pwd),target=/work -w /work fedora:39 {c}", ""),
+    ("docker run --rm -v .:/src -w /src rust:1 {c}", ""),
+    ("docker run --rm -v ${{{{ github.workspace }}}}:/github/workspace -w /github/workspace img {c}", ""),
+    ("docker run --rm -v $CI_PROJECT_DIR:/builds/app -w /builds/app img {c}", ""),
+    ("sudo docker run --privileged --rm -v $PWD:/src -w /src debian:12 {c}", ""),
+    ("docker run --rm -v $PWD:/src debian:12 /src/{c}", "/src/"),
+    ("docker run --rm -v $(pwd):/opt/app python:3.12 sh /opt/app/{c}", "/opt/app/"),
+    ("podman run --rm -v $PWD:/data:Z docker.io/library/bash:5 bash /data/{c}", "/data/"),
+]
+CONTAINER_COMMANDS = [("tools/gen", "tools/gen"), ("tools/gen --all", "tools/gen"),
+                      ("ci/run-tests.sh", "ci/run-tests.sh")]
+
+
+@pytest.mark.parametrize(("form", "prefix"), CONTAINERS, ids=[f for f, _ in CONTAINERS])
+@pytest.mark.parametrize(("command", "helper"), CONTAINER_COMMANDS, ids=[c for c, _ in CONTAINER_COMMANDS])
+def test_a_container_runs_a_mounted_file(form: str, prefix: str, command: str, helper: str) -> None:
+    del prefix  # the form writes the container's path
+    line = form.format(c=command)
+    missed = [path for path, template in DEFINITIONS if not _names(path, _text(path, template, line), helper)]
+    assert not missed, (line, missed)
+
+
+# A subfolder mounted: its files by the container's path
+def test_a_mounted_subfolder_maps_to_its_folder() -> None:
+    line = "docker run --rm -v $PWD/tools:/t -w /t alpine:3 /t/gen --all"
+    assert "tools/gen" in named_paths(".github/workflows/ci.yml", DEFINITIONS[0][1].format(line=line))
+
+
+# The shell's own forms: a `case` arm's command, a quoted command before a redirection
+SHELL_FORMS = [
+    'case "$1" in build) {c} ;; esac',
+    "case $TARGET in\n  release|all) {c} ;;\nesac",
+    "case \"${{MODE:-}}\" in\n  *) {c}\n  ;;\nesac",
+    "case $OS in (linux) {c};; esac",
+    'case "$1" in "build") {c} >/dev/null ;; esac',
+]
+
+
+def test_a_one_line_case_in_a_pipeline_runs_its_arm() -> None:
+    gitlab = "build:\n  script:\n    - case \"$CI_JOB_NAME\" in build) tools/gen ;; esac\n"
+    workflow = DEFINITIONS[0][1].format(line="if true; then case $X in *) tools/gen ;; esac; fi")
+    for path, line in ((".gitlab-ci.yml", gitlab), (".github/workflows/ci.yml", workflow)):
+        assert "tools/gen" in named_paths(path, line), path
+
+
+@pytest.mark.parametrize("form", SHELL_FORMS)
+@pytest.mark.parametrize(("command", "helper"), RUN_FROM_ROOT, ids=[c for c, _ in RUN_FROM_ROOT])
+def test_a_case_arm_runs_its_command(form: str, command: str, helper: str) -> None:
+    text = DEFINITIONS[-1][1].format(line=form.format(c=command))
+    assert _names(DEFINITIONS[-1][0], text, helper), form
+    assert _names("Makefile", "all:\n\t" + form.format(c=command).replace("\n", " \\\n\t") + "\n", helper), form
+
+
+QUOTED = [('"./tools/gen" > out.log', "tools/gen"), ("'tools/gen' 2>&1", "tools/gen"),
+          ('"tools/gen" --all >> "$LOG" 2>&1', "tools/gen"), ('"$ROOT/tools/gen" > out', None),
+          ("exec \"./tools/gen\" 2> >(tee err.log)", "tools/gen"), ('"./tools/gen"', "tools/gen")]
+
+
+@pytest.mark.parametrize(("line", "helper"), QUOTED)
+def test_a_quoted_command_before_a_redirection_is_named(line: str, helper: str | None) -> None:
+    for path, template in DEFINITIONS:
+        if helper is not None:
+            assert _names(path, _text(path, template, line), helper), (path, line)
+
+
+# Look-alikes: no repository file runs
+LOOK_ALIKES = [
+    "docker run --rm alpine:3 tools/gen", "docker run --rm -v /var/run/docker.sock:/var/run/docker.sock img "
+    "/src/tools/gen", "docker run --rm -v cache:/src img /src/tools/gen", "docker pull ghcr.io/org/tools/gen",
+    "docker build -t gen -f tools/Dockerfile .", "echo gdb --args tools/gen", "# valgrind tools/gen",
+    "gdb -p 1234 -batch -ex bt", "qemu-system-x86_64 -kernel tools/gen -nographic -m 512",
+    "docker run --rm -v $PWD:/src img echo /src/tools/gen", "podman volume create tools/gen",
+    'echo "case x in a) tools/gen ;; esac"', "docker run -v $PWD/docs:/docs img /src/tools/gen",
+]
+
+
+@pytest.mark.parametrize("line", LOOK_ALIKES)
+def test_a_look_alike_names_no_file(line: str) -> None:
+    for path, template in DEFINITIONS:
+        assert not _names(path, _text(path, template, line), "tools/gen"), (path, line)
+
+
+def test_the_table_knows_each_wrapper_once() -> None:
+    """One table: every wrapper a reader skips is a row of it (what commandlines and toolreads read come from it)."""
+    for name in ("sudo", "exec", "env", "time", "nice", "nohup", "command", "uv", "uvx", "pipx", "npx", "gdb", "lldb",
+                 "valgrind", "docker", "podman", "coverage"):
+        assert name in wrappers.WRAPPERS, name
+
+
+HOSTILE = ["docker run -v $PWD:/s ", "-v .:/a ", "gdb --args ", "case x in a) ", "a) ", "qemu-arm -L / ",
+           "--mount type=bind,source=.,target=/x ", '"./x" > ', "python -m ", "coverage run -m "]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
+    def read(line: str) -> object:
+        return ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
+
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
