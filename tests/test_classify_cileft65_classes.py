@@ -33,7 +33,8 @@ DEFINITIONS = [
 
 
 def _text(path: str, template: str, line: str) -> str:
-    return template.format(line=line.replace("'", "\\'") if path == "Jenkinsfile" else line)
+    del path  # a Jenkinsfile's `sh '''…'''` holds a line's own quotes as they are
+    return template.format(line=line)
 
 
 def _names(path: str, text: str, helper: str) -> bool:
@@ -166,6 +167,24 @@ def test_a_quoted_command_before_a_redirection_is_named(line: str, helper: str |
     for path, template in DEFINITIONS:
         if helper is not None:
             assert _names(path, _text(path, template, line), helper), (path, line)
+
+
+# What `git ls-files` lists, piped into a shell that runs each file (as `find`/`ls` were: ciloops.py)
+LISTED = [("git ls-files '*.sh' | xargs bash", "ci/deep/x.sh"), ("git ls-files -- '*.sh' | xargs -n1 sh", "x.sh"),
+          ("git ls-files 'ci/*.sh' | xargs -n1 bash", "ci/x.sh"), ("git ls-files -z ci | xargs -0 -n1 bash", "ci/y"),
+          ("for f in $(git ls-files 'hooks/*.sh'); do bash \"$f\"; done", "hooks/pre.sh"),
+          ("git ls-files tools/ | xargs -I{} sh {}", "tools/gen")]
+
+
+@pytest.mark.parametrize(("line", "helper"), LISTED)
+def test_a_listed_file_a_shell_runs_is_named(line: str, helper: str) -> None:
+    for path, template in DEFINITIONS:
+        assert _names(path, _text(path, template, line), helper), (path, line)
+
+
+def test_a_listing_no_shell_runs_names_nothing() -> None:
+    for line in ("git ls-files '*.sh' | xargs shellcheck", "git ls-files 'ci/*.sh' | wc -l", "echo git ls-files"):
+        assert not _names(".gitlab-ci.yml", DEFINITIONS[1][1].format(line=line), "ci/x.sh"), line
 
 
 # Look-alikes: no repository file runs
