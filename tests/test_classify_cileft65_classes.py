@@ -13,10 +13,10 @@ wrappers and shell forms CI runs a repository file through that the walk did not
 from __future__ import annotations
 
 import pytest
-from citools import named_paths
+from citools import RUN_WORKFLOW, named_paths, one_tree_runs
 from cpucost import assert_linear
 
-from gatekeeper.classify import ciruns, ciwalk, wrappers
+from gatekeeper.classify import ciruns, ciwalk, toolreads, wrappers
 
 DEFINITIONS = [
     (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
@@ -221,3 +221,41 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
         return ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
 
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+
+
+# Nix: the files a Nix file CI evaluates imports by a path literal (toolreads.nix_imports)
+NIX_ENTRIES = [("nix develop --command make test", "flake.nix"), ("nix-shell --run 'make test'", "shell.nix"),
+               ("nix-build ci/release.nix", "ci/release.nix"), ("nix build .#tool", "flake.nix")]
+NIX_IMPORTS = [("import ./nix/shell.nix {{ inherit pkgs; }}", "nix/shell.nix"),
+               ("pkgs.callPackage ./pkgs/tool {{ }}", "pkgs/tool/default.nix"),
+               ("callPackage ./z.nix {{}}", "z.nix"), ("imports = [ ./modules/ci.nix ../shared.nix ];", None),
+               ("let overlay = import ./nix/overlay.nix; in overlay", "nix/overlay.nix"),
+               ("import ./nix", "nix/default.nix")]
+
+
+@pytest.mark.parametrize(("command", "entry"), NIX_ENTRIES)
+@pytest.mark.parametrize(("expression", "imported"), NIX_IMPORTS)
+def test_a_nix_file_ci_evaluates_names_its_imports(command: str, entry: str, expression: str,
+                                                   imported: str | None) -> None:
+    folder = entry.rpartition("/")[0]
+    imported = imported or (f"{folder}/modules/ci.nix" if folder else "modules/ci.nix")
+    target = f"{folder}/{imported}" if folder and not imported.startswith(folder) else imported
+    files = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run=command), "Makefile": "test:\n\techo ok\n",
+             entry: "{ pkgs ? import <nixpkgs> {} }:\n# import ./docs/old.nix\n" + expression.format() + "\n",
+             target: "{ }: { }\n", "docs/old.nix": "{ }\n", "README.md": "x\n"}
+    runs = one_tree_runs(files)
+    assert isinstance(runs, dict) and target in runs, (command, expression, sorted(runs) if runs else runs)
+    assert "docs/old.nix" not in runs  # a comment's path
+
+
+def test_a_nix_file_no_ci_evaluates_names_nothing() -> None:
+    files = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run="make test"), "Makefile": "test:\n\techo ok\n",
+             "flake.nix": "{ outputs = _: { x = import ./nix/shell.nix; }; }\n", "nix/shell.nix": "{ }\n"}
+    runs = one_tree_runs(files)
+    assert isinstance(runs, dict) and "nix/shell.nix" not in runs
+
+
+def test_a_nix_text_of_many_paths_fails_wide_and_linear() -> None:
+    assert toolreads.nix_imports("".join(f"import ./m{i}.nix\n" for i in range(300))) == ["./${x}.nix"]
+    assert_linear(toolreads.nix_imports, "import ./a.nix " * 1024, "import ./a.nix " * 4096, budget=1.0)
+    assert_linear(toolreads.nix_imports, "./" * 8192, "./" * 32768, budget=1.0)
