@@ -259,3 +259,36 @@ def test_a_nix_text_of_many_paths_fails_wide_and_linear() -> None:
     assert toolreads.nix_imports("".join(f"import ./m{i}.nix\n" for i in range(300))) == ["./${x}.nix"]
     assert_linear(toolreads.nix_imports, "import ./a.nix " * 1024, "import ./a.nix " * 4096, budget=1.0)
     assert_linear(toolreads.nix_imports, "./" * 8192, "./" * 32768, budget=1.0)
+
+
+# Gradle: the init scripts a run names (anywhere in the tree), the scripts a build CI runs applies
+GRADLE_RUNS = ["./gradlew --init-script tools/ci/init.gradle build", "./gradlew -I tools/ci/init.gradle check",
+               "gradle -Itools/ci/init.gradle test", "./gradlew --init-script=tools/ci/init.gradle build",
+               "sudo -E ./gradlew --no-daemon -I tools/ci/init.gradle publish"]
+GRADLE_APPLIES = ["apply from: 'gradle/publish.gradle'", 'apply from: "$rootDir/gradle/publish.gradle"',
+                  "apply from: rootProject.file('gradle/publish.gradle')", 'apply(from = "gradle/publish.gradle")',
+                  'apply from: "${rootDir}/gradle/publish.gradle"']
+
+
+@pytest.mark.parametrize("run", GRADLE_RUNS)
+def test_a_gradle_init_script_ci_names_is_run(run: str) -> None:
+    for path, template in DEFINITIONS:
+        assert _names(path, _text(path, template, run), "tools/ci/init.gradle"), (path, run)
+
+
+@pytest.mark.parametrize("apply", GRADLE_APPLIES)
+def test_a_script_the_build_applies_is_run(apply: str) -> None:
+    files = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run="./gradlew build"), "gradlew": "#!/bin/sh\n",
+             "build.gradle": f"plugins {{ id 'java' }}\n{apply}\n// apply from: 'gradle/old.gradle'\n",
+             "gradle/publish.gradle": "publishing {}\n", "README.md": "x\n"}
+    runs = one_tree_runs(files)
+    assert isinstance(runs, dict) and "gradle/publish.gradle" in runs, apply
+
+
+def test_a_remote_or_unrun_gradle_script_names_nothing() -> None:
+    assert toolreads.gradle_applied("apply from: 'https://example.com/x.gradle'\n") == []
+    files = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run="make test"), "Makefile": "test:\n\techo\n",
+             "build.gradle": "apply from: 'gradle/publish.gradle'\n", "gradle/publish.gradle": "x\n"}
+    runs = one_tree_runs(files)
+    assert isinstance(runs, dict) and "gradle/publish.gradle" not in runs
+    assert_linear(toolreads.gradle_applied, "apply from: '" * 2048, "apply from: '" * 8192, budget=1.0)

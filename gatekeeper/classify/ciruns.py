@@ -163,7 +163,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
                           *toolreads.plugins(name, text),
-                          *(toolreads.nix_imports(text) if name.endswith(".nix") else ())])
+                          *(toolreads.nix_imports(text) if name.endswith(".nix") else ()),
+                          *(toolreads.gradle_applied(text) if name.endswith((".gradle", ".gradle.kts")) else ())])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
     if _is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
