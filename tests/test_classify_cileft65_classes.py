@@ -16,7 +16,7 @@ import pytest
 from citools import RUN_WORKFLOW, named_paths, one_tree_runs
 from cpucost import assert_linear
 
-from gatekeeper.classify import ciruns, ciwalk, toolreads, wrappers
+from gatekeeper.classify import ciforms, ciruns, ciwalk, toolreads, wrappers
 
 DEFINITIONS = [
     (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
@@ -292,3 +292,32 @@ def test_a_remote_or_unrun_gradle_script_names_nothing() -> None:
     runs = one_tree_runs(files)
     assert isinstance(runs, dict) and "gradle/publish.gradle" not in runs
     assert_linear(toolreads.gradle_applied, "apply from: '" * 2048, "apply from: '" * 8192, budget=1.0)
+
+
+# A definition a step copies (or feeds) into place: its source is that definition's text
+COPIES = [("cp .gitlab-ci.yml.dist .gitlab-ci.yml", ".gitlab-ci.yml.dist"),
+          ("cp -f ci/templates/release.yml .github/workflows/release.yml", "ci/templates/release.yml"),
+          ("cp ci/templates/release.yml .github/workflows/", "ci/templates/release.yml"),
+          ("envsubst < ci/pipeline.yml.tpl > .gitlab-ci.yml", "ci/pipeline.yml.tpl"),
+          ("ln -sf ../ci/jenkins/Jenkinsfile.release Jenkinsfile", "ci/jenkins/Jenkinsfile.release"),
+          ("install -m 0644 templates/drone.yml.in .drone.yml", "templates/drone.yml.in")]
+NOT_COPIES = ["cp .env.example .env", "cp .gitlab-ci.yml backup/gitlab-ci.yml.bak", "cp README.md docs/",
+              "mv build/out.yml dist/"]
+
+
+@pytest.mark.parametrize(("line", "source"), COPIES)
+def test_a_definition_copied_into_place_is_ci(line: str, source: str) -> None:
+    for path, template in DEFINITIONS:
+        assert _names(path, _text(path, template, line), source), (path, line)
+
+
+@pytest.mark.parametrize("line", NOT_COPIES)
+def test_a_copy_to_no_definition_names_nothing_new(line: str) -> None:
+    source = line.split()[-2]
+    for path, template in DEFINITIONS[:2]:
+        assert ciforms.copied_definitions(_text(path, template, line)) == [], (path, line, source)
+
+
+def test_copies_are_read_in_linear_time() -> None:
+    assert_linear(ciforms.copied_definitions, "cp a .gitlab-ci.yml " * 1024, "cp a .gitlab-ci.yml " * 4096, budget=1.0)
+    assert_linear(ciforms.copied_definitions, "< a " * 4096, "< a " * 16384, budget=1.0)
