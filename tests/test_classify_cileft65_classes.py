@@ -69,7 +69,9 @@ MODULE_RUNS = [("python -m pytest tests", "tests/conftest.py"), ("python3.12 -u 
                ("coverage run -m pytest", "tests/conftest.py"), ("uvx tox -e py", "tox.ini"),
                ("pipx run nox -s tests", "noxfile.py"), ("npx gulp build", "gulpfile.js"),
                ("pnpm exec gulp build", "gulpfile.js"), ("bundle exec rake spec", "Rakefile"),
-               ("sudo python3 -m pytest", "tests/conftest.py"), ("py -3 -m pytest", "tests/conftest.py")]
+               ("sudo python3 -m pytest", "tests/conftest.py"), ("py -3 -m pytest", "tests/conftest.py"),
+               # a module run inside `$(…)` stays the interpreter's command (Kiwi TCMS's `VERSION=$(python3 -m tcms)`)
+               ("VERSION=$(python3 -m tcms)", "tcms/__main__.py"), ("timeout 60 python3 -m tools.gen", "tools/gen.py")]
 
 
 @pytest.mark.parametrize(("line", "helper"), MODULE_RUNS)

@@ -168,6 +168,8 @@ def _unwrapped(words: list[str]) -> list[list[str]]:
                 continue
             break
         start = at + 1
+        if row is _PYTHON:
+            found.append(words[at:at + _KEPT])  # `$(python3 -m tcms)`: an interpreter's own command (commandlines)
         at, commanded = _operands(row, words, start)
         if row.mounts:  # a container's command: the repository's files by their paths in the container, or none
             inside = _mounts(words[start:at]) if at >= 0 else {}
