@@ -22,6 +22,9 @@
   for any folder (ciruns: the path below any folder), and one that is a file's whole stem in a named folder
   (`tools/${{ inputs.tool }}.py`) for any file of that type there: bounded by the fixed part, never a suffix of a
   word.
+- **A definition copied into place** (cileft65): `cp .gitlab-ci.yml.dist .gitlab-ci.yml`, `cp ci/release.yml
+  .github/workflows/`, `envsubst < ci/pipeline.yml.tpl > .gitlab-ci.yml`: the file a step copies (or feeds) to a CI
+  definition's path is that definition's text (a `.env` destination is Compose's, not read so: `cp .env.example .env`).
 - **sourcehut clone folders.** builds.sr.ht clones each of a manifest's `sources:` into `~/<name>` and runs its tasks in
   `~`: `proj/bin/check` and `cd proj` name the repository's `bin/check` and root (the sixty-fifth set).
 """
@@ -35,8 +38,8 @@ from typing import Any
 
 from gatekeeper.classify import cienv, ciloops
 
-__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "earthly_commands", "expand_matrix", "is_earthfile", "is_hook",
-           "pipeline_files", "pipeline_uploads", "plugin_hooks", "rooted"]
+__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "is_earthfile",
+           "is_hook", "pipeline_files", "pipeline_uploads", "plugin_hooks", "rooted"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -64,6 +67,17 @@ ANY_FOLDER = "__any_folder__"
 _CHOSEN_FOLDER = re.compile(
     r"""((?:^|[\s'"=(])(?:\./)?)\$\{\{\s*(?:matrix|inputs|github\.event\.inputs)\.[A-Za-z_][\w-]*\s*\}\}/""",
     re.MULTILINE)
+
+
+# `cp [-opts] SRC DST` (mv, install, ln -s); `< SRC … > DST` (envsubst, sed, cat); a CI definition's path as DST
+_COPY = re.compile(r"(?<![\w.-])(?:cp|mv|install|ln)(?:[ \t]++-[\w-]++(?:[ \t]++[0-7]{3,4}+(?![\w.]))?+)*+"
+                   r"[ \t]++['\"]?+([\w./{}$-]{1,256}+)['\"]?+"
+                   r"[ \t]++['\"]?+([\w./{}$-]{1,256}+)")
+_FED = re.compile(r"<[ \t]*+['\"]?+([\w./-]{1,256}+)['\"]?+[^<>\n]{0,256}+>[ \t]*+['\"]?+([\w./-]{1,256}+)")
+_DEFINITION_TARGET = re.compile(r"(?:^|/)(?:\.gitlab-ci\.ya?ml|\.travis\.yml|Jenkinsfile|azure-pipelines\.ya?ml"
+                                r"|bitbucket-pipelines\.yml|\.drone\.yml|\.?appveyor\.yml|\.woodpecker\.yml"
+                                r"|(?:\.github/workflows|\.circleci|\.buildkite|\.gitlab|\.woodpecker)/(?:[^/]*\.ya?ml)?)$")
+MAX_COPIES = 64  # copies read a text (a text of more is a program's, not a step's)
 
 
 def is_earthfile(path: str) -> bool:
@@ -95,6 +109,14 @@ def pipeline_uploads(text: str) -> list[str]:
         return []
     return [word for rest in _UPLOAD.findall(text) for word in re.split(r"[\s'\"<>]+", rest)
             if word.lower().endswith((".yml", ".yaml", ".json")) and not word.startswith("-")]
+
+
+def copied_definitions(text: str) -> list[str]:
+    """The files a command copies or feeds to a CI definition's path (module docstring)."""
+    if "cp" not in text and "mv" not in text and "install" not in text and "ln" not in text and "<" not in text:
+        return []
+    pairs = [*_COPY.findall(text), *(_FED.findall(text) if "<" in text else ())]
+    return [source for source, target in pairs[:MAX_COPIES] if _DEFINITION_TARGET.search(target) is not None]
 
 
 def pipeline_files(path: str, text: str) -> list[str]:

@@ -43,10 +43,13 @@ _RUNNER_WORD = re.compile(_RUNNER)
 _NAME = re.compile(r"-i?name[ \t]++['\"]?([^'\"\s]+)")
 _RUN_PARTS = re.compile(r"\brun-parts[ \t]++(?:-[^\s]+[ \t]++)*([^\s;|&'\"]+)")
 _GLOB = re.compile(r"^['\"]?[\w./-]*(?:\*|\?|\[[^\]/]+\])[\w./*?-]*['\"]?;?$")  # `tools/*.sh`, `hooks/[0-9]*`
-# what a command lists (cileft64): `$(ls ci/*.sh)`, `` `ls ci` ``, `$(find ci -name '*.sh')`, and the same piped into a
+# what a command lists (cileft64): `$(ls ci/*.sh)`, `` `ls ci` ``, `$(find ci -name '*.sh')`, `git ls-files '*.sh'` (its
+# pathspecs as ls's words: cileft65), and the same piped into a
 # command that runs each line (`| xargs -n1 bash`, `| while read -r f; do "$f"; done`)
-_LISTING = re.compile(r"\$\((ls|find)[ \t]++([^()`\n]{0,512}+)\)|`(ls|find)[ \t]++([^()`\n]{0,512}+)`")
-_PIPED = re.compile(r"(?<![\w-])(ls|find)[ \t]++([^|;&()`\n]{0,512}+)\|[ \t]*+(?:xargs\b([^|;&\n]{0,512}+)"
+_LISTING = re.compile(r"\$\((ls|find|git[ \t]++ls-files)[ \t]++([^()`\n]{0,512}+)\)"
+                      r"|`(ls|find|git[ \t]++ls-files)[ \t]++([^()`\n]{0,512}+)`")
+_PIPED = re.compile(r"(?<![\w-])(ls|find|git[ \t]++ls-files)[ \t]++([^|;&()`\n]{0,512}+)\|[ \t]*+"
+                    r"(?:xargs\b([^|;&\n]{0,512}+)"
                     r"|while[ \t]++read\b(?:[ \t]++-\w++)*+[ \t]++(\w{1,64}+))")
 _XARGS_VALUES = frozenset({"-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"})
 _LITERAL = re.compile(r"[\w.-]++(?:/[\w.-]++)++")  # a loop's word that is a path (`tools/a`), not `$x` or `1`
@@ -121,12 +124,13 @@ def globbed(text: str) -> list[str]:
 def listed(text: str) -> str:
     """`text` with what a command substitution lists written as its globs (`$(ls ci/*.sh)`: `ci/*.sh`)."""
     if "ls" not in text and "find" not in text:
-        return text
+        return text  # `git ls-files` holds `ls` too
     return _LISTING.sub(lambda hit: " ".join(_listing(hit[1] or hit[3], hit[2] or hit[4])) or hit[0], text)
 
 
 def _listing(command: str, words: str) -> list[str]:
-    """The globs of the files `ls WORDS` or `find WORDS` lists (a folder: every file below it)."""
+    """The globs of the files `ls WORDS`, `git ls-files WORDS` or `find WORDS` lists (a folder: every file below it;
+    a pathspec's `*` crosses folders as the glob's does)."""
     if command == "find":
         parts = words.split()
         folder = parts[0].strip("'\"").rstrip("/") if parts and not parts[0].startswith("-") else "."

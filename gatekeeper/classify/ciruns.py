@@ -160,9 +160,12 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
+                          *ciforms.copied_definitions(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
-                          *toolreads.plugins(name, text)])
+                          *toolreads.plugins(name, text),
+                          *(toolreads.nix_imports(text) if name.endswith(".nix") else ()),
+                          *(toolreads.gradle_applied(text) if name.endswith((".gradle", ".gradle.kts")) else ())])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
     if _is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
@@ -245,9 +248,13 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
                         if word[:1] == "-" and word[1:2].isalpha() and _runnable(word[2:])]
             if "compose" in line.lower() or "stack" in line:
                 composed += composerefs.command_files(line)
-            for command in (line, *wrappers.commands(line)):  # and behind `timeout 60`, `2>&1`, `$(` (attack 37)
+            # and behind `timeout 60`, `2>&1`, `$(` (attack 37); a program's `f(a, b)` and `a > b` are no shell's (of
+            # the lines the walk reads, nine in ten are a program's: reading them for wrappers cost most of its CPU)
+            for command in (line, *wrappers.commands(line)) if commands else (line,):
                 scripts += commandlines.scripts(command) if commands else []
                 scripts += taskrunners.line_files(command)
+                if command is not line and command[:2] == "./":  # a container's `/src/x.sh` mounted from the root
+                    scripts += [first] if _runnable(first := command.split(None, 1)[0]) else []
             if any(mark in line for mark in _FOLDER_MARKS):
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]

@@ -1,13 +1,15 @@
 """The files a command line runs by a path without an extension (red team 19; read by ciruns.named).
 
-A command's first word with a `/` (`bin/release`, after `sudo`/`exec`/`env`/assignments), or the script an interpreter
-runs (`sh tools/publish`, `python3 -u tools/gen`, `python -m tools.release`). ciruns reads each line again from the
-command behind a wrapper, a redirection or `$(` (wrappers.py, attack 37).
+A command's first word with a `/` (`bin/release`, after the shell's own words and assignments), or the script an
+interpreter runs (`sh tools/publish`, `python3 -u tools/gen`, `python -m tools.release`). ciruns reads each line again
+from the command behind a wrapper (`sudo`, `env`, `timeout 60`, ...), a redirection or `$(`: wrappers.py's one table.
 """
 
 from __future__ import annotations
 
 import re
+
+from gatekeeper.classify.wrappers import PLAIN, innermost
 
 __all__ = ["HOLE", "scripts"]
 
@@ -24,8 +26,6 @@ _KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|command
                   re.IGNORECASE)
 _SHELL_OPTION = re.compile(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
 _SHELL = re.compile(r"(?:ba|z|k|da|a)?sh")
-_PREFIX_WORDS = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "elif", "while",
-                           "until", "@", "+", "-", "call"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 # What a line must hold for _commands to find anything: a `/` (a path) or a word an interpreter or `.` may be.
 _MAY_RUN = re.compile(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
@@ -57,7 +57,7 @@ _EXECUTABLE = re.compile(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal 
 
 def scripts(line: str) -> list[str]:
     """The files a line's commands run by a path without an extension: a command's first word with a `/`
-    (`bin/release`, after `sudo`/`exec`/`env`/assignments), or the script an interpreter runs (`sh tools/publish`,
+    (`bin/release`, after `if`/`!`/assignments), or the script an interpreter runs (`sh tools/publish`,
     `python3 -u tools/gen`): red team 19. And the files a reader hands to an interpreter (or `eval`) that names no
     script of its own, through a pipe (`cat tools/gen | bash`) or a substitution it opens (`source <(cat tools/gen)`,
     `eval "$(cat tools/gen)"`): attack 38."""
@@ -68,9 +68,12 @@ def scripts(line: str) -> list[str]:
     for segment in _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else ():
         words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, 12)
         at = 0
-        while at < len(words) and (words[at] in _PREFIX_WORDS or _ASSIGNMENT.match(words[at]) is not None):
+        while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
             at += 1
         if at == len(words):
+            continue
+        words, at = innermost(words[at:]), 0
+        if not words:
             continue
         first = words[at].rstrip(":")
         program = first.rpartition("/")[2].lower()

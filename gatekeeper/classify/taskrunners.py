@@ -16,12 +16,12 @@ from gatekeeper.classify import toolreads
 from gatekeeper.errors import LimitError
 
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
-# Jenkinsfile `sh '…'`), with `sudo`/`time`/`exec` before it; its words up to the command's end.
+# Jenkinsfile `sh '…'`); its words up to the command's end. Behind a wrapper (`sudo`, `npx`, `bundle exec`, `uv run`)
+# it is read from the command wrappers.commands gives (the one table of wrappers).
 # Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
 # took 23 s of CPU with `[:\s'"]*[ \t]*`).
 TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
-                   r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|npx|bunx|bundle[ \t]++exec"
-                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
+                   r"(?:-[ \t]++)?+[@+-]*+(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
                    r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
@@ -64,6 +64,8 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
 _FILE_OPTIONS = {"tox": ("-c", "--conf", "--config"), "nox": ("-f", "--noxfile"),
                  "pre-commit": ("-c", "--config"), "prek": ("-c", "--config")}
 _MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile", "--justfile", "-t", "--taskfile")
+_FILE_OPTIONS.update({"gradle": ("-b", "--build-file", "-c", "--settings-file"),
+                      "gradlew": ("-b", "--build-file", "-c", "--settings-file")})
 def line_files(line: str) -> list[str]:
     """The files the task runners a line's commands run read (tool_files), and those of pytest and Nix (toolreads.py:
     also after another runner, `uv run pytest`, `nix develop --command make`)."""
@@ -92,7 +94,18 @@ def tool_files(tool: str, rest: str) -> list[str]:
         elif tool == "make" and word[:2] in ("-C", "-f") and len(word) > 2:  # `make -Cnative`, `-fci.mk` (cileft63)
             folder, files = (word[2:], files) if word[1] == "C" else (folder, [*files, word[2:]])
     names = files or list(_TOOL_FILES[tool])
+    if tool in ("gradle", "gradlew"):  # its init scripts, beside the build it runs (`-I x.gradle`, `--init-script=x`)
+        names += [value for index, word in enumerate(words) for value in _gradle_init(word, words[index + 1:index + 2])]
     return [posixpath.join(folder, name) if folder else name for name in names if name]
+
+
+def _gradle_init(word: str, after: list[str]) -> list[str]:
+    """The init script a Gradle option names (`-I x`, `-Ix`, `--init-script x`, `--init-script=x`), or none."""
+    if word in ("-I", "--init-script"):
+        return after
+    if word.startswith("--init-script="):
+        return [word.partition("=")[2]]
+    return [word[2:]] if word.startswith("-I") and len(word) > 2 else []
 
 
 # just's imports (`import 'x.just'`, `import? …`) and modules (`mod name 'path'`, `mod? name`): red team 36.

@@ -13,6 +13,11 @@ and ciruns.named_in call these).
   names on its command line or in `addopts` and the modules a `conftest.py`'s `pytest_plugins` lists (below the root
   and each `pythonpath` folder of the settings): each is code the test job runs before any test. `-p no:NAME` turns a
   plugin off. The imports of a conftest.py (test code) stay unfollowed, as a test's are (ciimports.py).
+- **Gradle** (cileft65). A build script the walk reaches applies the scripts `apply from:` names; `gradle`/`gradlew`
+  also run the init scripts `-I`/`--init-script` name (taskrunners.tool_files).
+- **Nix imports** (cileft65). A Nix file the walk reaches evaluates the Nix files its path literals name, relative to
+  its own folder: `import ./nix/shell.nix`, `pkgs.callPackage ./pkgs/tool {}` (a folder: its `default.nix`), a
+  module's `imports = [ ./ci.nix ]`.
 """
 
 from __future__ import annotations
@@ -23,13 +28,21 @@ import re
 from gatekeeper.classify.ciforms import ANY_FOLDER
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["line_files", "nix_files", "plugins", "pytest_files"]
+__all__ = ["gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files"]
 
-# pytest or Nix at a command's start (as taskrunners.TOOL's), after `sudo`, `uv run`, `python -m`, ...; its words
+# pytest or Nix at a command's start (as taskrunners.TOOL's); behind `sudo`, `uv run`, `python -m`, ... it is read from
+# the command wrappers.commands gives (the one table of wrappers); its words
 _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
-             r"[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|(?:poetry|uv|pipenv|pdm|hatch)[ \t]++run"
-             r"|python[0-9.]*+[ \t]++-m|coverage[ \t]++run[ \t]++-m)[ \t]++)*+(?:\./)?+"
-             r"(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
+             r"[@+-]*+(?:\./)?+(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
+# a Nix path literal (`import ./nix/shell.nix`, `callPackage ./pkgs/tool {}`, `imports = [ ../modules/ci.nix ]`)
+_NIX_PATH = lazy(r"(?<![\w./~-])(\.\.?+/[\w.+/-]{0,255}+)")
+# a Gradle script another applies (`apply from: 'gradle/x.gradle'`, `apply(from = "$rootDir/gradle/x.gradle.kts")`,
+# `apply from: rootProject.file('gradle/x.gradle')`)
+_GRADLE_APPLY = lazy(r"""\bapply[ \t]*+\(?+[ \t]*+from[ \t]*+[:=][ \t]*+"""
+                     r"""(?:(?:rootProject\.|project\.)?+file[ \t]*+\([ \t]*+)?+['"]([^'"\n]{1,256}+)['"]""")
+_GRADLE_DIR = lazy(r"^\$\{?+(?:rootDir|projectDir|rootProject\.projectDir|project\.rootDir|buildscript\.sourceFile"
+                   r"\.parentFile)\}?+/")
+MAX_NIX_PATHS = 256  # path literals a Nix file names (past it: every Nix file below its folder, fail wide)
 MAX_PLUGINS = 64  # modules a text names (past it: every module of the root, `${x}.py`: fail wide)
 _NIX_COMMANDS = frozenset({"develop", "build", "run", "shell", "print-dev-env", "bundle", "eval", "check"})
 # nix's and nix-shell's options whose value is the next word (two words for `--arg NAME EXPR`)
@@ -94,6 +107,24 @@ def nix_files(tool: str, words: list[str]) -> list[str]:
     if not paths and given:
         return []  # `nix-shell '<nixpkgs>'`: a channel's expression
     return [path if path.endswith(".nix") else posixpath.join(path, "default.nix") for path in paths] or list(defaults)
+
+
+def gradle_applied(text: str) -> list[str]:
+    """The Gradle scripts a build script CI runs applies (cileft65): `apply from:` a path of the repository (`$rootDir/`
+    and `$projectDir/` taken off; a URL names none)."""
+    return [_GRADLE_DIR.sub("", path) for path in _GRADLE_APPLY.findall(text) if "://" not in path] \
+        if "from" in text else []
+
+
+def nix_imports(text: str) -> list[str]:
+    """The Nix files a Nix file CI evaluates reads by a path literal (cileft65): a `.nix` file, or a folder's
+    `default.nix` (`import ./nix`, `callPackage ./pkgs/tool {}`); a `#` comment's names none."""
+    found = [path for line in text.splitlines() if "./" in line and not line.lstrip().startswith("#")
+             for path in _NIX_PATH.findall(line.partition(" #")[0])]
+    if len(found) > MAX_NIX_PATHS:
+        return ["./${x}.nix"]
+    return [path if path.endswith(".nix") else f"{path.rstrip('/')}/default.nix" for path in dict.fromkeys(found)
+            if path.endswith(".nix") or "." not in path.rstrip("/").rpartition("/")[2]]
 
 
 def pytest_files(words: list[str]) -> list[str]:

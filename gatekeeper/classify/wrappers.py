@@ -1,12 +1,16 @@
-"""The command a wrapper program runs, after a redirection or inside `$(…)` (attack 37; read by ciruns.named).
+"""The one table of command wrappers, and the commands behind them (attack 37, cileft65; read by ciruns.named).
 
-ciruns reads a command at its segment's first word, after `sudo`/`env`/`nice`/`time` alone, and a task runner after
-`sudo`/`time`/`exec`. The shell runs the same command behind a wrapper that takes options and operands of its own
-(`timeout 60 tools/gen`, `nice -n 5`, `sudo -E`, `env -i PATH=/usr/bin`, `xvfb-run -a`, `flock /tmp/l`, `su runner -c
-'…'`, `poetry run`, `… | xargs -n1 tools/gen`, `find . -exec tools/gen {} +`, `timeout 600 make test`), after a
-redirection (`>build.log tools/gen`, `2>&1 tools/gen`) and inside `$(…)` (`V=$(tools/gen)`: the `)` was glued to the
-word). `commands(line)` gives each such segment again with the wrapper, its options and operands, the redirections
-and the parentheses taken off, for ciruns to read as a command; a wrapper whose command it cannot place gives none.
+A CI line runs its command behind a wrapper program that takes options and operands of its own (`sudo -E`, `timeout
+60 tools/gen`, `nice -n 5`, `env -i PATH=/usr/bin`, `xvfb-run -a`, `flock /tmp/l`, `su runner -c '…'`, `poetry run`,
+`uv run`, `python -m pytest`, `coverage run -m`, `npx gulp`, `… | xargs -n1 tools/gen`, `find . -exec tools/gen {} +`),
+a debugger's or an emulator's (`gdb --args ./x`, `lldb -- ./x`, `valgrind ./x`, `qemu-aarch64 -L /usr/aarch64 ./x`),
+a container's with the repository mounted (`docker run -v "$(pwd)":/w -w /w img ./x`, `podman run --mount
+type=bind,source=.,target=/src img /src/x`: the paths below the mount are the repository's), after a redirection
+(`>build.log tools/gen`, `2>&1 tools/gen`), inside `$(…)` (`V=$(tools/gen)`) and in a `case` arm (`build) ./x ;;`).
+`commands(line)` gives each such command again with the wrapper, its options and operands, the redirections and the
+parentheses taken off; every reader of a command (commandlines.scripts, taskrunners.line_files, toolreads.line_files)
+reads the line and these, and knows no wrapper of its own (issue 13: one table). A wrapper whose command it cannot
+place gives none; a container without the repository mounted runs the image's own programs and gives none.
 """
 
 from __future__ import annotations
@@ -21,16 +25,27 @@ __all__ = ["commands"]
 class _Wrapper(NamedTuple):
     operands: int  # operands before the command (`timeout DURATION`, `flock FILE`, `poetry run`); -1: none is one
     valued: frozenset[str]  # options whose value is the next word (`nice -n 5`, `sudo -u root`)
-    commanding: frozenset[str]  # options whose value is the command (`su -c '…'`, `find -exec`, `nix-shell --run`)
+    commanding: frozenset[str]  # options whose value is the command (`su -c '…'`, `find -exec`, `python -m`)
     verbs: frozenset[str]  # the first operand must be one of these for a command to follow (`poetry run`)
+    mounts: bool = False  # a container's: its command runs only the repository's files it mounts (docker run -v)
 
 
-def _w(operands: int, valued: str = "", commanding: str = "", verbs: str = "") -> _Wrapper:
-    return _Wrapper(operands, frozenset(valued.split()), frozenset(commanding.split()), frozenset(verbs.split()))
+def _w(operands: int, valued: str = "", commanding: str = "", verbs: str = "", mounts: bool = False) -> _Wrapper:
+    return _Wrapper(operands, frozenset(valued.split()), frozenset(commanding.split()), frozenset(verbs.split()),
+                    mounts)
 
 
 _SHELL_C = _w(1, "-s --shell -g --group -G --supp-group -w --whitelist-environment", "-c --command")
-_RUN = _w(1, "-e --env -C --directory -p --project -n --name --prefix --manifest-path -E --environment", "", "run")
+_RUN = _w(1, "-e --env -C --directory -p --project -n --name --prefix --manifest-path -E --environment --with "
+             "--python --group --extra --package --env-file --index", "", "run")
+_CONTAINER = _w(2, "-v --volume --mount -w --workdir -e --env --env-file -u --user --name --network --net -p "
+                   "--publish --entrypoint --platform -l --label -m --memory --cpus --shm-size --add-host --device "
+                   "--cap-add --cap-drop --security-opt --ulimit --gpus --pull --hostname -h --tmpfs --volumes-from "
+                   "--runtime --ipc --pid --restart --log-driver --log-opt --group-add --userns --dns --cidfile "
+                   "--health-cmd --label-file --mac-address --memory-swap --stop-signal --storage-opt --uts",
+                "", "run", mounts=True)  # `docker run [OPTIONS] IMAGE COMMAND`: the verb and the image
+_PYTHON = _w(-1, "-W -X -Q", "-m")  # `python -m pytest`: the module runs as its command does (`-c CODE` runs none)
+_QEMU = _w(0, "-L -cpu -E -U -g -s -B -R -d -D -p -r -seed -trace -plugin -0")  # user-mode: `qemu-aarch64 -L / ./x`
 WRAPPERS = {
     "timeout": _w(1, "-s --signal -k --kill-after"), "nice": _w(0, "-n --adjustment"),
     "ionice": _w(0, "-c --class -n --classdata -p -P -u"), "chrt": _w(1), "taskset": _w(1), "stdbuf": _w(0, "-i -o -e"),
@@ -51,14 +66,24 @@ WRAPPERS = {
     "perf": _w(1, "-e --event -o --output -p --pid -r -c", "", "stat record trace"),
     "nix-shell": _w(-1, "-p --packages -I -A --attr", "--run --command"), "nix": _w(-1, "", "-c --command"),
     "poetry": _RUN, "pipenv": _RUN, "pdm": _RUN, "hatch": _RUN, "rye": _RUN, "pixi": _RUN, "conda": _RUN,
-    "mamba": _RUN, "micromamba": _RUN, "bundle": _RUN._replace(verbs=frozenset({"exec"})),
+    "mamba": _RUN, "micromamba": _RUN, "uv": _RUN, "bundle": _RUN._replace(verbs=frozenset({"exec"})),
+    "uvx": _w(0, "--from --with -p --python --index"), "pipx": _w(1, "--spec --python --index-url", "", "run"),
+    "npx": _w(0, "-p --package -c --call"), "bunx": _w(0, "-p --package"),
+    "pnpm": _w(1, "-C --dir -F --filter", "", "exec dlx"),
+    "coverage": _w(-1, "--rcfile --source --include --omit --data-file --context --concurrency", "-m", "run"),
+    "python": _PYTHON, "py": _PYTHON,
     "direnv": _w(2, "", "", "exec"),
     "xargs": _w(0, "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args -P --max-procs -s --max-chars"),
     "find": _w(-1, "", "-exec -execdir -ok -okdir"), "parallel": _w(0, "-j --jobs -S --sshlogin --joblog"),
     "watch": _w(0, "-n --interval"),
+    # debuggers, profilers, emulators: the program they run is their first operand (`gdb -p PID` runs none)
+    "gdb": _w(0, "-ex -x -iex -ix -cd -d -s -e -se -c -p --pid --core --command --eval-command --directory", "--args"),
+    "lldb": _w(0, "-o -O -s -S -k -K -f --file -c --core -p --attach-pid -n --attach-name --one-line"),
+    "heaptrack": _w(0, "-o --output"), "rr": _w(1, "", "", "record"), "sde": _w(0), "sde64": _w(0), "qemu": _QEMU,
+    "docker": _CONTAINER, "podman": _CONTAINER, "nerdctl": _CONTAINER,
 }
 _KEPT = 32  # words of a command kept (a line of 8,000 nested `timeout 1` wrappers must not write each rest again)
-_PLAIN = frozenset({"!", "if", "elif", "while", "until", "then", "do", "else", "call", "@", "+", "-"})
+PLAIN = frozenset({"!", "if", "elif", "while", "until", "then", "do", "else", "call", "@", "+", "-"})  # the shell's
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
 # a command's place (ciruns' segments; a `{` only at a word's start: `xargs -I{} tools/gen {}`)
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`]|(?<!\S)\{|\$\(|\b(?:then|do|else)\b")
@@ -71,60 +96,107 @@ _KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+(?:[\w-]++[ \t]*+:(?:[ \t]++|$)(?:[|>][-+]?+
 _OUTPUT = lazy(r"(?<![0-9])[0-9]*+(?:&>>?+|>>?+&?+|>\|)[ \t]*+[^\s;&|<>()'\"`]*+")
 _INPUT = lazy(r"(?<![<])<(?![<(])")
 _BEFORE = "('\"`;&|{$!"  # what may stand glued before a wrapper's name (`$(timeout`, `sh 'nice`)
+# a `case` arm's patterns before its command (`build|all) ./x ;;`, `case "$1" in (linux) ./x`): the command after
+_CASE_ARM = lazy(r"(?:^|;;|(?:^[ \t]*+(?:-[ \t]++)?+(?:[\w-]++:[ \t]++)?+|[;&|(]|\b(?:then|do|else))[ \t]*+case"
+                 r"[ \t]++[^\s;]++[ \t]++in\b)[ \t]*+\(?+[^\s()$`;&|]++(?:\|[^\s()$`;&|]++)*+\)[ \t]++(?=[^\s;])")
+_ARM = 512  # characters of an arm read for its command
+# the working folder written as a command (`$(pwd)`, `${PWD}`, `` `pwd` ``): the root where a line runs
+_CWD = lazy(r"""\$\(pwd\)|`pwd`|\$\{PWD\}|\$PWD\b""")
+_MOUNT_KEYS = ("source=", "src=", "target=", "destination=", "dst=")
+_SUBSTITUTION = lazy(r"\$\([^()]*+\)")  # `-u $(id -u):$(id -g)` among a container's options: one word
+
+
+def spec(name: str) -> _Wrapper | None:
+    """The table's row of a program named `name` (`python3.12` is `python`'s, `qemu-aarch64-static` `qemu`'s)."""
+    found = WRAPPERS.get(name)
+    if found is None and name[:1] in "pq":
+        trimmed = name.rstrip("0123456789.").removesuffix("w")
+        if trimmed in ("python", "py", "pypy"):
+            return _PYTHON
+        if name.startswith("qemu-") and not name.startswith(("qemu-system-", "qemu-img", "qemu-nbd")):
+            return _QEMU
+    return found
 
 
 def commands(line: str) -> list[str]:
-    """Each command of `line` that stands behind a wrapper, a redirection or a `$(`'s `)`, from its first word."""
+    """Each command of `line` that stands behind a wrapper, a redirection, a `$(`'s `)` or a `case` arm's pattern,
+    from its first word."""
     if "<" not in line and ">" not in line and ")" not in line and not _named(line):
         return []  # most lines (a set lookup a word, not a 70-name alternation at every character: ~+20% walk CPU)
     cleaned = _INPUT.sub(" ", _OUTPUT.sub(" ", line)) if "<" in line or ">" in line else line
     cleaned = cleaned.replace("\\'", "'").replace('\\"', '"')  # a Groovy string's escaped quotes
-    out: list[str] = []
+    cleaned = _CWD.sub(".", cleaned) if "pwd" in cleaned or "PWD" in cleaned else cleaned  # `-v "$(pwd)":/w`
+    out: list[list[str]] = []
     redirected = cleaned != line
-    for segment in _SEGMENTS.split(cleaned):
-        segment = _KEY.sub("", segment, count=1)
+    texts = [cleaned]
+    if "$(" in cleaned and ("docker" in cleaned or "podman" in cleaned or "nerdctl" in cleaned):
+        texts.append(_SUBSTITUTION.sub("_", cleaned))  # a container's options read whole too
+    # `build) ./x ;;`: a case arm's command (its pattern's `)` is no command's part), a bounded piece after it
+    arms = [_SEGMENTS.split(cleaned[arm.end():arm.end() + _ARM], maxsplit=1)[0] for arm in _CASE_ARM.finditer(cleaned)]
+    parts = [(_KEY.sub("", part, count=1), False) for text in texts for part in _SEGMENTS.split(text)]
+    for segment, arm in (*parts, *((segment, True) for segment in arms)):
         inside = segment.partition(")")[0].strip() if ")" in segment else ""
-        glued = "/" in inside or " " in inside  # `$(tools/gen)`, `$(python3 -m tcms)`; not `$(VAR)`, `f(x)`
+        glued = arm or "/" in inside or " " in inside  # `$(tools/gen)`, `$(python3 -m tcms)`; not `$(VAR)`, `f(x)`
         if not (redirected or glued or _named(segment)):
             continue  # most lines with a `)`: `$(VAR)`, `f(x)`; read as they are
         words = [word.replace("'", "").replace('"', "") for word in _WORD.findall(segment.replace(")", " "))]
-        starts = _unwrapped(words)
-        out += [" ".join(words[at:at + _KEPT]) for at in starts]
-        if not starts and (redirected or glued):
-            out.append(" ".join(words[:_KEPT]))
-    return [command for command in out if command.strip()]
+        found = _unwrapped(words)
+        out += found
+        if not found and (redirected or glued):
+            out.append(words)
+    return [text for command in out if (text := " ".join(command[:_KEPT])).strip()]
+
+
+def innermost(words: list[str]) -> list[str]:
+    """The command `words` run behind their leading wrappers (`sudo -E bash` is `bash`), else `words` as they are:
+    a pipe's reader hands its file to the interpreter a wrapper runs (`cat tools/gen | sudo bash`, attack 38)."""
+    row = spec(words[0].rpartition("/")[2]) if words else None
+    found = _unwrapped(words) if row is not None and row is not _PYTHON else []
+    return found[-1] if found else words
 
 
 def _named(text: str) -> bool:
     """Does a word of `text` name a wrapper?"""
-    return any(word.lstrip(_BEFORE).rpartition("/")[2] in WRAPPERS for word in text.split())
+    words = text.split()
+    if not WRAPPERS.keys().isdisjoint(words):
+        return True  # most lines that name one: a set's test of all words at once
+    return any(spec(word.lstrip(_BEFORE).rpartition("/")[2]) is not None for word in words
+               if word[:1] in _BEFORE or "/" in word or word[:1] in "pq")  # `$(timeout`, `/usr/bin/time`, `python3`
 
 
-def _unwrapped(words: list[str]) -> list[int]:
-    """Where the commands behind the wrappers `words` start with are (none when they start with no wrapper)."""
-    at, starts = 0, []
+def _unwrapped(words: list[str]) -> list[list[str]]:
+    """The commands behind the wrappers `words` start with (none when they start with no wrapper)."""
+    at, found = 0, []
     while at < len(words):
         word = words[at]
-        spec = WRAPPERS.get(word.rpartition("/")[2])
-        if spec is None:
-            if word in _PLAIN or _ASSIGNMENT.match(word) is not None:
+        row = spec(word.rpartition("/")[2])
+        if row is None:
+            if word in PLAIN or _ASSIGNMENT.match(word) is not None:
                 at += 1
                 continue
             break
-        at, commanded = _operands(spec, words, at + 1)
-        starts += commanded
+        start = at + 1
+        if row is _PYTHON:
+            found.append(words[at:at + _KEPT])  # `$(python3 -m tcms)`: an interpreter's own command (commandlines)
+        at, commanded = _operands(row, words, start)
+        if row.mounts:  # a container's command: the repository's files by their paths in the container, or none
+            inside = _mounts(words[start:at]) if at >= 0 else {}
+            return [[_host_path(word, inside) for word in words[at:at + _KEPT]]] if inside else []
+        found += [words[begin:begin + _KEPT] for begin in commanded]
         if at < 0:
-            return starts
-        while at < len(words) and (words[at] in _PLAIN or _ASSIGNMENT.match(words[at]) is not None):
+            return found
+        while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
             at += 1  # `env -i PATH=/usr/bin make`: the command after the assignments
-        if at < len(words) and WRAPPERS.get(words[at].rpartition("/")[2]) is None:
-            starts.append(at)  # a wrapper in a wrapper (`sudo -E timeout 60 …`): its command only
-    return starts
+        inner = spec(words[at].rpartition("/")[2]) if at < len(words) else None
+        if at < len(words) and (inner is None or inner.operands < 0):
+            found.append(words[at:at + _KEPT])  # a wrapper in a wrapper (`sudo -E timeout 60 …`): its command only,
+            # but the one that may run none of its own (`poetry run python3 tools/gen`) is a command too
+    return found
 
 
-def _operands(spec: _Wrapper, words: list[str], at: int) -> tuple[int, list[int]]:
+def _operands(row: _Wrapper, words: list[str], at: int) -> tuple[int, list[int]]:
     """(where the wrapped command starts, or -1 when no operand is one; the commands its options hold)."""
-    operands, ended, commanded, verb = spec.operands, False, [], bool(spec.verbs)
+    operands, ended, commanded, verb = row.operands, False, [], bool(row.verbs)
     while at < len(words):
         word = words[at]
         if word == "--" and not ended:
@@ -133,13 +205,13 @@ def _operands(spec: _Wrapper, words: list[str], at: int) -> tuple[int, list[int]
         if word.startswith("-") and not ended:
             name = word.partition("=")[0]
             short = f"-{name[-1]}" if not name.startswith("--") and len(name) > 2 else name
-            if "=" not in word and (name in spec.commanding or short in spec.commanding):
+            if "=" not in word and (name in row.commanding or short in row.commanding):
                 commanded.append(at + 1)
                 at += 2
             else:
-                at += 2 if "=" not in word and (name in spec.valued or short in spec.valued) else 1
+                at += 2 if "=" not in word and (name in row.valued or short in row.valued) else 1
             continue
-        if verb and word not in spec.verbs:
+        if verb and word not in row.verbs:
             return -1, commanded  # `poetry install`, `bundle install --path vendor/bundle`: no command
         if operands:
             operands -= 1 if operands > 0 else 0
@@ -147,3 +219,37 @@ def _operands(spec: _Wrapper, words: list[str], at: int) -> tuple[int, list[int]
             continue
         return at, commanded
     return -1, commanded
+
+
+def _mounts(options: list[str]) -> dict[str, str]:
+    """{a container's folder: the repository's folder mounted there} of a container's options (`-v .:/src`,
+    `--volume=./tools:/t`, `--mount type=bind,source=.,target=/src`); a volume or a host folder is none."""
+    mounts: dict[str, str] = {}
+    for option, value in zip(options, [*options[1:], ""], strict=True):
+        name, equals, glued = option.partition("=")
+        value = glued if equals and name.startswith("--") else value
+        if name in ("-v", "--volume") and ":" in value:
+            source, _, target = value.partition(":")
+            mounts[target.partition(":")[0]] = source
+        elif name == "--mount" and ("source=" in value or "src=" in value):
+            keys = dict(part.partition("=")[::2] for part in value.split(",") if part.startswith(_MOUNT_KEYS))
+            mounts[keys.get("target", keys.get("destination", keys.get("dst", "")))] = keys.get(
+                "source", keys.get("src", ""))
+    return {target.rstrip("/"): folder for target, source in mounts.items()
+            if target.startswith("/") and (folder := _repository_folder(source)) is not None}
+
+
+def _repository_folder(source: str) -> str | None:
+    """The repository's folder a mount's source names (`.`, `./tools`, `tools`), or None (a volume, `/var/run`)."""
+    if source in (".", "./") or source.startswith("./"):
+        return source[2:].strip("/")
+    return None
+
+
+def _host_path(word: str, inside: dict[str, str]) -> str:
+    """`/src/tools/gen` with `/src` the repository's root: `tools/gen`; other words as they are."""
+    for target, folder in inside.items():
+        if word == target or word.startswith(f"{target}/"):
+            rest = word[len(target):].lstrip("/")
+            return f"./{folder}/{rest}".replace("//", "/") if folder else f"./{rest}"
+    return word
