@@ -116,6 +116,10 @@ RUN: list[tuple[str, dict[str, str], str]] = [
                            "tools/plug/__init__.py": ""}, "tools/plug/__init__.py"),
     ("pytest_plugins", _gha("      - run: pytest\n", **{"conftest.py": 'pytest_plugins = ["tools.fixtures", "x.y"]\n',
                                                        "tools/fixtures.py": ""}), "tools/fixtures.py"),
+    ("a subshell runs the loop's file", _gha('      - run: for f in ci/*.sh; do ("$f"); done\n', **{"ci/a.sh": S}),
+     "ci/a.sh"),
+    ("a substitution runs the loop's file", _gha('      - run: for f in ci/*.sh; do out=$("$f"); done\n',
+                                                 **{"ci/b.sh": S}), "ci/b.sh"),
     ("tox runs pytest", _gha("      - run: tox -e py\n", **{"tox.ini": "[testenv]\ncommands =\n    pytest {posargs}\n",
                                                            "conftest.py": ""}), "conftest.py"),
 ]
@@ -143,6 +147,12 @@ LOOK_ALIKES: list[tuple[str, dict[str, str], str]] = [
     ("xargs lints", _gha("      - run: find ci -name '*.sh' | xargs shellcheck\n", **{"ci/a.sh": S}), "ci/a.sh"),
     ("while read prints", _gha('      - run: find ci -type f | while read f; do echo "$f"; done\n', **{"ci/a": S}),
      "ci/a"),
+    # bomctl's check-go-headers.sh: `go_files=$(git ls-files '*.go')`, then a loop that reads each file's header and
+    # collects the bad ones in a bash array (`fix_files+=("$file")`: an element, no subshell running it)
+    ("an array collects the loop's files", _gha('      - run: |\n          for f in ci/*.sh; do\n'
+                                                '            bad+=("$f")\n            all=( "$f" )\n'
+                                                '            local seen=("$f")\n          done\n', **{"ci/a.sh": S}),
+     "ci/a.sh"),
     ("nix in prose", _gha("      - run: echo 'run nix-shell locally'\n", **{"default.nix": "{ }\n"}), "default.nix"),
     ("nix-shell with its shell.nix", _gha("      - run: nix-shell --run make\n",
                                           **{"shell.nix": "{ }\n", "sub/default.nix": "{ }\n"}), "sub/default.nix"),

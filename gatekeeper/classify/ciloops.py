@@ -37,7 +37,9 @@ _EXEC = re.compile(r"-exec(?:dir)?[ \t]++(?:" + _RUNNER + r"[ \t]++){0,8}+(?:-[-
 _DONE = re.compile(r"\bdone\b")
 _BODY = 4096  # a loop's body read for what it runs, at most
 # what may stand before a variable a command runs: the start of a command, launchers and an interpreter, a quote, `./`
-_RUNS_BEFORE = re.compile(r"(?:^|[;&|(]|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ \t]++(?:-\S+[ \t]++)*)*"
+# a `(` opens a subshell or a substitution, not a bash array's elements (`bad+=("$f")`, `all=( "$f" )`: bomctl's
+# header check collects the Go files its loop reads; cileft65 found 91 of them over-claimed)
+_RUNS_BEFORE = re.compile(r"(?:^|[;&|]|(?<!=)\(|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ \t]++(?:-\S+[ \t]++)*)*"
                           r"['\"]?(?:\./)?\Z")
 _RUNNER_WORD = re.compile(_RUNNER)
 _NAME = re.compile(r"-i?name[ \t]++['\"]?([^'\"\s]+)")
