@@ -52,6 +52,9 @@ _RUN_PLACE = re.compile(r"(?:^|/)(?:s?bin|libexec|hooks)(?:/|$)"
 _VALUED = frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group", "-t", "--target-directory", "-S", "--suffix"})
 _WORKSPACE = re.compile(r"^(?:\$\{?(?:PWD|GITHUB_WORKSPACE|CI_PROJECT_DIR)\}?|\x01)/")
 _MODE = re.compile(r"[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*")
+_ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # an assignment whose value the first reading split off
+# a quoted part of a word (single, double, `$'…'`, `$"…"`) or a backslash-escaped character: bash's quote removal
+_QUOTED = re.compile(r"""\$?'([^'\n]*+)'|\$?"((?:[^"\\\n]|\\.)*+)"|\\(.)""")
 _EXECUTABLE = re.compile(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal mode with an execute bit, or `+x`
 
 
@@ -102,6 +105,29 @@ def scripts(line: str) -> list[str]:
     # line), `@` is an action's or a package's version (`owner/action@v2`)
     return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("./")
             and not any(mark in word for mark in ("$", HOLE, "@", "%"))]
+
+
+def unquoted(line: str) -> str | None:
+    """`line` with the shell's quote removal done inside its words (`t'ools'/gen`, `tools/ge''n`, `"tools"/gen`,
+    `$'tools/gen'`, `tools/g\\en` all run `tools/gen`: red team 38's lead), or None when that reads no other path than
+    reading each quote as a blank does (the line's first reading): a second reading only where quoting glues a word
+    together."""
+    if "'" not in line and '"' not in line and "\\" not in line:
+        return None
+    done = _QUOTED.sub(r"\1\2\3", line)  # the part a match holds (an unmatched group is empty)
+    if done == line:
+        return None
+    first, words = line.replace("'", " ").replace('"', " ").split(), done.split()
+    if words == first:
+        return None
+    # only where it may name a file: a new word with a folder or an extension (`tools/gen`, `build.sh`), a word the
+    # first reading split off (`$'tools/gen'` read as `$`, `tools/gen`), or an assignment's quoted value (`FOO="x"
+    # ./tools/gen` read as `FOO=`, `x`: the command was `x`)
+    if len(words) != len(first) and any("/" in word or "." in word for word in words) or any(
+            "/" in word or "." in word for word in set(words).difference(first)) or any(
+            _ASSIGNED.fullmatch(word) for word in first):
+        return done
+    return None
 
 
 def _installed(program: str, words: list[str]) -> list[str]:
