@@ -38,6 +38,16 @@ def tree_files(repo: GitRepo, rng: str = "main~1..main") -> dict[str, Classified
     return {f.change.path: f for f in files}
 
 
+def added_files(repo: GitRepo, files: dict[str, str], readme: str = "# proj\n") -> dict[str, ClassifiedFile]:
+    """A commit of a README alone, then one adding `files`: how `--tree` classifies the second."""
+    repo.write("README.md", readme)
+    repo.commit("base")
+    for path, text in files.items():
+        repo.write(path, text)
+    repo.commit("head")
+    return tree_files(repo)
+
+
 def patch_files(repo: GitRepo, tmp: Path, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
     base, head = rng.split("..")
     patch = tmp / "change.diff"

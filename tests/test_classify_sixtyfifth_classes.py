@@ -31,7 +31,7 @@ from gatekeeper.classify.shapes import NIXOS
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.tfrefs import names_in
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import RULES, added_files, patch_files, tree_files
 
 # casey/lab's shape: a NixOS system configuration whose options sit in nested attribute sets.
 NESTED_NIXOS = """{ lib, pkgs, ... }:
@@ -288,13 +288,8 @@ SOURCEHUT_VARIANTS = [
 @pytest.mark.parametrize("manifest", [".builds/test.yml", ".build.yml"])
 def test_a_sourcehut_tasks_paths_below_its_clone_are_the_repositorys(git_repo: GitRepo, source: str, command: str,
                                                                      script: str, manifest: str) -> None:
-    git_repo.write("README.md", "# proj\n")
-    git_repo.commit("base")
-    git_repo.write(manifest, SOURCEHUT_BASE.format(source=source, command=command))
-    git_repo.write(script, "#!/bin/sh\necho run\n")
-    git_repo.write("tools/other", "#!/bin/sh\necho other\n")
-    git_repo.commit("head")
-    files = tree_files(git_repo)
+    files = added_files(git_repo, {manifest: SOURCEHUT_BASE.format(source=source, command=command),
+                                   script: "#!/bin/sh\necho run\n", "tools/other": "#!/bin/sh\necho other\n"})
     assert files[script].bucket == "ci", files[script]
     assert files["tools/other"].bucket not in ("ci", "iac"), files["tools/other"]
 
@@ -309,12 +304,7 @@ def test_a_sourcehut_tasks_paths_below_its_clone_are_the_repositorys(git_repo: G
     ("deploy/sources.yml", "sources:\n  - https://example.invalid/proj\ntasks:\n  - run: proj/bin/check\n"),
 ])
 def test_sourcehut_look_alikes_name_no_root_file(git_repo: GitRepo, path: str, text: str) -> None:
-    git_repo.write("README.md", "# proj\n")
-    git_repo.commit("base")
-    git_repo.write(path, text)
-    git_repo.write("bin/check", "#!/bin/sh\necho run\n")
-    git_repo.commit("head")
-    files = tree_files(git_repo)
+    files = added_files(git_repo, {path: text, "bin/check": "#!/bin/sh\necho run\n"})
     assert files["bin/check"].bucket not in ("ci", "iac"), files["bin/check"]
 
 
@@ -374,12 +364,7 @@ def test_multibuilds_project_hooks_are_ci(git_repo: GitRepo, definition: str, te
     "language: python\nbefore_install:\n  - source ci/travis_steps.sh\n",
 ])
 def test_multibuild_look_alikes_leave_config_sh(git_repo: GitRepo, text: str) -> None:
-    git_repo.write("README.md", "# wheels\n")
-    git_repo.commit("base")
-    git_repo.write(".travis.yml", text)
-    git_repo.write("config.sh", "export X=1\n")
-    git_repo.commit("head")
-    files = tree_files(git_repo)
+    files = added_files(git_repo, {".travis.yml": text, "config.sh": "export X=1\n"}, "# wheels\n")
     assert files["config.sh"].bucket not in ("ci", "iac"), files["config.sh"]
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from gatekeeper.classify.commandlines import scripts
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
+from tests.test_classify_context import RULES, added_files, assert_path_rule, patch_files, tree_files
 
 # GudPy's shape: a composite action in a folder of the workflows folder, which a workflow runs.
 WORKFLOW = """name: Release
@@ -65,14 +65,10 @@ RECIPE_LOOK_ALIKES = [
 
 @pytest.mark.parametrize(("command", "recipe"), RECIPE_COMMANDS)
 def test_a_recipe_a_builder_runs_in_a_step_is_ci(git_repo: GitRepo, command: str, recipe: str) -> None:
-    git_repo.write("README.md", "# app\n")
-    git_repo.commit("base")
-    git_repo.write(".github/workflows/release.yml", WORKFLOW)
-    git_repo.write(".github/workflows/build/action.yml", ACTION.format(command=command))
-    git_repo.write(recipe, "# -*- mode: python -*-\na = Analysis(['main.py'])\n")
-    git_repo.write("packaging/other.spec", "Name: other\nVersion: 1\n")
-    git_repo.commit("head")
-    files = tree_files(git_repo)
+    files = added_files(git_repo, {".github/workflows/release.yml": WORKFLOW,
+                                   ".github/workflows/build/action.yml": ACTION.format(command=command),
+                                   recipe: "# -*- mode: python -*-\na = Analysis(['main.py'])\n",
+                                   "packaging/other.spec": "Name: other\nVersion: 1\n"}, "# app\n")
     assert files[recipe].bucket == "ci", files[recipe]
     assert files["packaging/other.spec"].bucket not in ("ci", "iac"), files["packaging/other.spec"]
 
