@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import ast
 import configparser
-import re
 from collections import Counter
 from collections.abc import Iterator
 
 from gatekeeper.deps import pypi
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead, Scope
+from gatekeeper.lazy_pattern import lazy
 
 _MAX_BYTES = 1 << 20
 _MAX_DEPTH = 120  # syntax tree levels: real setup.py files reach ~15
@@ -34,7 +34,7 @@ _REBINDING = frozenset({"exec", "eval", "globals", "locals", "vars", "setattr", 
 _CFG_KEYS = {"install_requires": "runtime", "setup_requires": "build", "tests_require": "dev"}
 _EXTRAS = "options.extras_require"
 _READ_MARK = "\0read"
-_COMMENT = re.compile(r"(?:^|\s)#.*$")  # pip's and pkg_resources' rule: `#egg=` in a URL is no comment
+_COMMENT = lazy(r"(?:^|\s)#.*$")  # pip's and pkg_resources' rule: `#egg=` in a URL is no comment
 
 
 def _module(data: bytes) -> ast.Module:
