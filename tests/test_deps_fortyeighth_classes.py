@@ -163,3 +163,67 @@ def test_hostile_ruby_lines_are_fast() -> None:
              's.required_ruby_version = [' + '"1",' * 5000 + ' ' * 5000]
     each_fast([(lambda line=line: gemspec.parse_gemspec("x.gemspec", line.encode()), line[:40]) for line in lines],
               1.0)
+
+
+# --- MSBuild: a property an outer Directory.Build.props moves, reached through a chained import ----------------------
+
+# dotnet/orleans (its shape): the root props file holds the versions, src/Directory.Build.props imports it, the project
+# uses `$(ZooKeeperNetExVersion)`. The chain is not followed, so the move was a `partial` problem naming nothing.
+ROOT_PROPS = """\
+<Project>
+  <PropertyGroup>
+    <NpgsqlVersion>3.1.9</NpgsqlVersion>
+    <ZooKeeperNetExVersion>3.4.9.4</ZooKeeperNetExVersion>
+  </PropertyGroup>
+</Project>
+"""
+SRC_PROPS = """\
+<Project>
+  <PropertyGroup>
+    <_ParentDirectoryBuildPropsPath Condition="'$(_DirectoryBuildPropsFile)' != ''">\
+$([System.IO.Path]::Combine('..', '$(_DirectoryBuildPropsFile)'))</_ParentDirectoryBuildPropsPath>
+  </PropertyGroup>
+  <Import Project="$(_ParentDirectoryBuildPropsPath)" Condition="Exists('$(_ParentDirectoryBuildPropsPath)')"/>
+  <PropertyGroup>
+    <IsPackable>true</IsPackable>
+  </PropertyGroup>
+</Project>
+"""
+ZK_PROJECT = """\
+<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <PackageId>Microsoft.Orleans.OrleansZooKeeperUtils</PackageId>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="ZooKeeperNetEx" Version="$(ZooKeeperNetExVersion)" />
+  </ItemGroup>
+</Project>
+"""
+ZK = "src/Orleans.Clustering.ZooKeeper/Orleans.Clustering.ZooKeeper.csproj"
+
+
+def test_orleans_chained_props_move_is_named_beside_its_problem(tmp_path: Path) -> None:
+    files = {"Directory.Build.props": ROOT_PROPS, "src/Directory.Build.props": SRC_PROPS, ZK: ZK_PROJECT}
+    tree, _ = both_edited(tmp_path, files, {"Directory.Build.props": {"3.4.9.4": "3.4.12.1"}})
+    assert moves(tree) == {("nuget", "ZooKeeperNetEx", "3.4.9.4", "3.4.12.1")}, tree
+    assert {c.manifest for c in tree.changes} == {"Directory.Build.props"}
+    assert partial(tree, "Directory.Build.props")  # the import is still not followed: reviewed
+
+
+@pytest.mark.parametrize("nearest, named", [
+    # the nearest props file defines the property itself: its value wins, nothing moves
+    (SRC_PROPS.replace("<IsPackable>true</IsPackable>", "<ZooKeeperNetExVersion>3.0</ZooKeeperNetExVersion>"), False),
+    # the nearest imports nothing: the root's property cannot reach the project (no problem, as before)
+    ("<Project>\n  <PropertyGroup>\n    <IsPackable>true</IsPackable>\n  </PropertyGroup>\n</Project>\n", False),
+])
+def test_chained_props_look_alikes(tmp_path: Path, nearest: str, named: bool) -> None:
+    files = {"Directory.Build.props": ROOT_PROPS, "src/Directory.Build.props": nearest, ZK: ZK_PROJECT}
+    tree, _ = both_edited(tmp_path, files, {"Directory.Build.props": {"3.4.9.4": "3.4.12.1"}})
+    assert bool(moves(tree)) is named, tree
+
+
+def test_chained_props_unreadable_side_names_nothing(tmp_path: Path) -> None:
+    files = {"Directory.Build.props": ROOT_PROPS, "src/Directory.Build.props": SRC_PROPS, ZK: ZK_PROJECT}
+    tree, _ = both_edited(tmp_path, files, {"Directory.Build.props": {"3.4.9.4</Zoo": "3.4.12.1</Zoo<"}})
+    assert not moves(tree), tree
+    assert any(p.manifest == "Directory.Build.props" for p in tree.problems), tree.problems
