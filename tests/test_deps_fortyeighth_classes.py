@@ -227,3 +227,59 @@ def test_chained_props_unreadable_side_names_nothing(tmp_path: Path) -> None:
     tree, _ = both_edited(tmp_path, files, {"Directory.Build.props": {"3.4.9.4</Zoo": "3.4.12.1</Zoo<"}})
     assert not moves(tree), tree
     assert any(p.manifest == "Directory.Build.props" for p in tree.problems), tree.problems
+
+
+# --- a workflow's `choco install NAME --version=V` --------------------------------------------------------------------
+
+# python-pillow/Pillow's .github/workflows/test-windows.yml (its shape: a PowerShell step installing Windows programs)
+PILLOW_WINDOWS = """\
+name: Test Windows
+on: [push]
+jobs:
+  build:
+    runs-on: windows-latest
+    steps:
+    - uses: actions/checkout@v4
+    - name: Install dependencies
+      run: |
+        choco install nasm --no-progress
+        echo "C:\\\\Program Files\\\\NASM" >> $env:GITHUB_PATH
+
+        choco install ghostscript --version=10.7.0 --no-progress
+        echo "C:\\\\Program Files\\\\gs\\\\gs10.07.0\\\\bin" >> $env:GITHUB_PATH
+      shell: pwsh
+"""
+WORKFLOW = ".github/workflows/test-windows.yml"
+
+
+def test_pillow_ghostscript_is_the_tool_ghostscript(tmp_path: Path) -> None:
+    edit = {WORKFLOW: {"10.7.0": "10.7.1", "10.07.0": "10.07.1"}}
+    tree, patch = both_edited(tmp_path, {WORKFLOW: PILLOW_WINDOWS}, edit)
+    for delta in (tree, patch):
+        assert moves(delta) == {("tool", "ghostscript", "10.7.0", "10.7.1")}, delta
+
+
+@pytest.mark.parametrize("line, named", [
+    ("choco install -y nasm --version 2.16.01", ("nasm", "2.16.01")),
+    ('choco.exe upgrade innosetup --version="6.2.2" -y', ("innosetup", "6.2.2")),
+    ("choco install x --source https://e.example/feed --version=1.0", ("x", "1.0")),
+    # look-alikes: no exact version, a package list (the version would be each one's), not a command
+    ("choco install ghostscript --no-progress", None),
+    ("choco install x --version=latest", None),
+    ("choco install a b --version=1.0", None),
+    ("echo choco install x --version=1.0", None),
+    ("chocolatey-install x --version=1.0", None),
+])
+def test_choco_line_shapes(line: str, named: tuple[str, str] | None) -> None:
+    from gatekeeper.deps import runlines
+
+    found = [(d.name, d.version) for d in runlines.installs("w.yml", line) if d.ecosystem == "tool"]
+    assert found == ([named] if named else [])
+
+
+def test_hostile_choco_lines_are_fast() -> None:
+    from gatekeeper.deps import runlines
+
+    lines = ["choco install " + "x " * 50_000 + "--version=1", "choco install x" + " --version" * 50_000,
+             "choco " * 50_000 + "install x --version=1"]  # long lines built against the pattern
+    each_fast([(lambda line=line: runlines.installs("w.yml", line), line[:30]) for line in lines], 1.0)
