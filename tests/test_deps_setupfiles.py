@@ -216,15 +216,40 @@ def test_literal_shapes(body: str, named: set[tuple[str, str, str]]) -> None:
     b"print 'python 2'\nsetup()\n",
     b"setup(install_requires=['not a requirement !'])\n",
     b"setup(install_requires=['a==1'])\x00\n",
-    b"\xff\xfe\x00garbage",
+    b"\xff\xfe\x00garbage setuptools",
     b"# -*- coding: klingon -*-\nsetup()\n",
-    b"x = " + b"(" * 300 + b")" * 300 + b"\n",
-    b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+    b"from setuptools import setup\nx = " + b"(" * 300 + b")" * 300 + b"\n",
+    b"from setuptools import setup\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+    b"from setuptools import setup\nx = " + b"-" * 150 + b"1\nsetup()\n",  # parses, deeper than the bound
     b"#" * (1 << 20) + b"\n",
 ])
 def test_malformed_setup_py_is_a_finding(data: bytes) -> None:
     with pytest.raises((ManifestError, RecursionError)):
         setupfiles.parse_setup_py("setup.py", data)
+
+
+# A module named setup.py that is no packaging (a Sphinx extension, an application's module, one in a newer Python's
+# syntax): it declares nothing, and its edits are code, no residue of a deps file (a `partial` problem on every edit).
+@pytest.mark.parametrize("body", [
+    "def setup(app):\n    app.add_css_file('custom.css')\n    return {'parallel_read_safe': True}\n",
+    "from flask import Blueprint\nbp = Blueprint('setup', __name__)\n@bp.route('/')\ndef setup():\n    return 'ok'\n",
+    "import numpy as np\n\ndef collect(x):\n    try:\n        return np.sum(x)\n    except ValueError, TypeError:\n"
+    "        return None\n",  # Python 3.14's unparenthesised except (polarsource/polar's collectors/setup.py)
+])
+def test_a_module_named_setup_py_that_is_no_packaging(body: str) -> None:
+    assert setupfiles.parse_setup_py("app/setup.py", body.encode()) == []
+    edited = body.replace("return", "return  0 or", 1)
+    assert not residue.changed("app/setup.py", body.encode(), edited.encode())
+
+
+@pytest.mark.parametrize("body", [
+    "import setuptools\nsetuptools.setup(name='x')\n",
+    "setup(name='x', install_requires=['a'])\n",  # no import: setup() with keywords
+    "__import__('setuptools').setup(name='x')\n",
+    "from numpy.distutils.core import setup\n",
+])
+def test_packaging_without_the_usual_import_is_read(body: str) -> None:
+    assert residue.changed("setup.py", body.encode(), (body + "import os\nos.system('id')\n").encode())
 
 
 @pytest.mark.parametrize("data", [

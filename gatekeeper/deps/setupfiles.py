@@ -34,15 +34,22 @@ _REBINDING = frozenset({"exec", "eval", "globals", "locals", "vars", "setattr", 
 _CFG_KEYS = {"install_requires": "runtime", "setup_requires": "build", "tests_require": "dev"}
 _EXTRAS = "options.extras_require"
 _READ_MARK = "\0read"
+# The modules a setup.py builds a package with (and their submodules)
+_PACKAGERS = ("setuptools", "distutils", "skbuild", "setuptools_rust", "pbr", "numpy.distutils", "Cython.Build",
+              "Cython.Distutils", "torch.utils.cpp_extension", "pybind11.setup_helpers", "mesonpy", "pkg_resources")
+_PACKAGING_TEXT = lazy(rb"setuptools|distutils|setup\s*\(|__import__|exec|eval")
 _COMMENT = lazy(r"(?:^|\s)#.*$")  # pip's and pkg_resources' rule: `#egg=` in a URL is no comment
 
 
-def _module(data: bytes) -> ast.Module:
+def _module(data: bytes) -> ast.Module | None:
+    """The syntax tree; None for a module that is no packaging (`_packaging`), even one this Python cannot parse."""
     if len(data) > _MAX_BYTES:
         raise ManifestError(f"larger than {_MAX_BYTES >> 20} MiB: not read")
     try:
         tree = ast.parse(data, "setup.py")  # bytes: Python's own BOM and coding-declaration rules
     except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
+        if _PACKAGING_TEXT.search(data) is None:
+            return None  # (polar's collectors/setup.py, in Python 3.14's syntax, names no packaging at all)
         raise ManifestError(f"not Python this reader parses: {str(exc).splitlines()[0][:120]}") from None
     except (MemoryError, RecursionError):  # CPython's parser says so of a deeply nested expression
         raise ManifestError("nested too deeply") from None
@@ -53,7 +60,28 @@ def _module(data: bytes) -> ast.Module:
         if depth > _MAX_DEPTH:
             raise ManifestError(f"nested deeper than {_MAX_DEPTH} levels")
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return tree
+    return tree if _packaging(tree) else None
+
+
+def _packager(module: str) -> bool:
+    return any(module == name or module.startswith(f"{name}.") for name in _PACKAGERS)
+
+
+def _packaging(tree: ast.Module) -> bool:
+    """A module that imports a packaging library or calls a `setup` with keywords (or through `__import__`, `exec`,
+    `eval`, which could do either unseen); any other module named setup.py is code (a Sphinx extension's
+    `def setup(app)`, a Flask view, an application's module): it declares nothing, and its edits are no residue."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(_packager(a.name) for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and _packager(node.module or ""):
+            return True
+        if isinstance(node, ast.Call) and (
+                isinstance(node.func, ast.Name) and node.func.id in ("__import__", "exec", "eval")
+                or node.keywords and (isinstance(node.func, ast.Name) and node.func.id == "setup"
+                                      or isinstance(node.func, ast.Attribute) and node.func.attr == "setup")):
+            return True
+    return False
 
 
 def _setup_names(tree: ast.Module) -> set[str]:
@@ -163,8 +191,10 @@ class _Reader:
             self.unread.append(f"{what} is computed")
 
 
-def _read_setup_py(path: str, data: bytes) -> tuple[ast.Module, _Reader]:
+def _read_setup_py(path: str, data: bytes) -> tuple[ast.Module | None, _Reader]:
     tree = _module(data)
+    if tree is None:
+        return None, _Reader(path, {})
     calls = _calls(tree)
     reader = _Reader(path, _literals(tree, calls))
     for call in calls:
@@ -186,6 +216,8 @@ def parse_setup_py(path: str, data: bytes) -> list[Dependency]:
 def setup_py_residue(data: bytes) -> str:
     """The syntax tree with the literals read blanked: comments and layout are none of it, any other code is."""
     tree, reader = _read_setup_py("setup.py", data)
+    if tree is None:
+        return ""  # no packaging: code, as any other module is
     blank = {id(node) for node in reader.read}
 
     class _Blank(ast.NodeTransformer):
