@@ -251,6 +251,16 @@ samples), Bundler (Rails, fastlane, Capybara, Rack, Hanami), Composer (Laravel, 
 uv, tox and pre-commit (OpenTelemetry, SQLAlchemy, Django REST framework, NetBox), Docker (golang, redis, node images,
 nginx-proxy): committed before its first, blind run in round 47.
 
+`--data fortyeighth` reads deps_bumps_fortyeighth.tsv: 45 more repositories, none in a deps set, fetched for it (75 of
+187 public candidates drawn at random, seed 48; 58 fetched), 45 of the 49 that gave update commits drawn at random
+(seed 48), no other choice, capped at 1 actions-only and 2 other commits per ecosystem and 6 a repository, people's
+first (100 of the 161): npm/yarn/pnpm (nanoid, node-postgres, Chakra UI, jsdom, joi, tailwindcss, Spree's packages,
+webpack-dev-server), Go (grpc-go, go-git, badger, pebble, validator, color, logrus, mysql, jwt), Gradle (ExoPlayer,
+kotlinx.serialization, Element Android), Maven (jackson-core, DBeaver, Vert.x examples), NuGet (EF Core, Orleans,
+Duplicati, Files), Bundler and gemspecs (Spree, rspec-core, dry-validation, Bundler), Composer (Appwrite, Snipe-IT,
+Breeze), Cargo (serde, crossbeam, dust, rustlings, thiserror, Deno's std), pip, pipenv and pre-commit (Pillow,
+SQLModel, Polars), Docker and Compose (Appwrite): committed before its first, blind run in round 48.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -321,6 +331,7 @@ SETS["fortyfourth"] = DATA.with_name("deps_bumps_fortyfourth.tsv")
 SETS["fortyfifth"] = DATA.with_name("deps_bumps_fortyfifth.tsv")
 SETS["fortysixth"] = DATA.with_name("deps_bumps_fortysixth.tsv")
 SETS["fortyseventh"] = DATA.with_name("deps_bumps_fortyseventh.tsv")
+SETS["fortyeighth"] = DATA.with_name("deps_bumps_fortyeighth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

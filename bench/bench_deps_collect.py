@@ -45,7 +45,7 @@ LABELS = {
     "pnpm-lock.yaml": "pnpm", "bun.lock": "bun", "pyproject.toml": "pip", "requirements": "pip",
     "Pipfile.lock": "pipenv", "poetry.lock": "poetry", "uv.lock": "uv", "go.mod": "go", "go.sum": "go",
     "Cargo.toml": "cargo", "Cargo.lock": "cargo", "Gemfile.lock": "bundler", "gemspec": "bundler",
-    "composer.json": "composer",
+    "composer.json": "composer", "setup.py": "pip", "setup.cfg": "pip",
     "composer.lock": "composer", "pom.xml": "maven", "versions.toml": "gradle", "packages.lock.json": "nuget",
     "msbuild": "nuget", "Chart.yaml": "helm", "Chart.lock": "helm", ".terraform.lock.hcl": "terraform",
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",

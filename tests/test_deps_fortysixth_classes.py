@@ -309,5 +309,9 @@ def test_gemspec_line_shapes_and_look_alikes(line: str, named: list[tuple[str, s
 def test_a_gemspec_residue_counts_only_unread_lines() -> None:
     base, head = BUNDLER_GEM.encode(), BUNDLER_GEM.replace('"~> 1.50"', '"~> 1.60"').encode()
     assert not residue.changed("widget.gemspec", base, head)
+    # the Ruby the gem requires is read since round 48 (the tool `ruby`), so its move is a change, not residue
     moved = BUNDLER_GEM.replace('">= 3.1.0"', '">= 2.0"').encode()
+    assert not residue.changed("widget.gemspec", base, moved)
+    assert ("tool", "ruby", ">= 2.0") in {(d.ecosystem, d.name, d.version) for d in gemspec.parse_gemspec("w", moved)}
+    moved = BUNDLER_GEM.replace('Widget::VERSION', 'Widget::VERSION.succ').encode()
     assert residue.changed("widget.gemspec", base, moved)

@@ -11,8 +11,9 @@ from gatekeeper.deps.delta import diff
 from gatekeeper.deps.edits import CARGO_TABLE_KEYS, RANGE, SECTION_MARK, Side, table_version, toml_pair, with_options
 from gatekeeper.deps.entryoptions import table_options
 from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
-from gatekeeper.deps.model import Change, Dependency, ManifestError, Scope
+from gatekeeper.deps.model import Change, Dependency, ManifestError, PartlyShown, Scope
 from gatekeeper.deps.tools import TOOL, VERSIONISH
+from gatekeeper.lazy_pattern import lazy
 
 # Where a dependency table says its crate comes from instead of crates.io.
 _SOURCES = ("path", "git", "registry", "registry-index")
@@ -161,10 +162,33 @@ def _git_line(name: str, value: dict[str, Any]) -> tuple[str, ...]:
     return with_options((name, version), "cargo", table_options(value, read))
 
 
+# A hunk's MSRV line (round 48: thiserror's and log's "bump MSRV" hunks show it below `[package]`'s other keys, not
+# under the header): a literal string only; its table is the header the hunk shows above it, if any.
+_MSRV_LINE = lazy(r'^\s*rust-version\s*=\s*"(?P<v>[^"\\]{1,128})"\s*(?:#.*)?$')
+_HEADER = lazy(r"^\s*\[")
+_MSRV_HEADER = lazy(r"^\s*\[\s*(?:package|workspace\s*\.\s*package)\s*\]\s*(?:#.*)?$")
+
+
+def _msrv_line(side: Side, index: int) -> list[tuple[str, ...]] | None:
+    """`rust-version = "1.81"`: the tool `rust`, as the whole file names it, under a `[package]` or
+    `[workspace.package]` header the hunk shows; with no header shown, named beside a `partial` problem (PartlyShown:
+    in a dependency table the key would be a crate's); None for any other line or table (read as the others are)."""
+    m = _MSRV_LINE.match(side[index][0])
+    if m is None or not VERSIONISH.match(m["v"]) or any('"""' in line or "'''" in line for line, _ in side):
+        return None  # (a line of a multi-line string is no key)
+    pair: list[tuple[str, ...]] = [("rust", m["v"], TOOL)]
+    for line, _ in reversed(side[:index]):
+        if _HEADER.match(line):
+            return pair if _MSRV_HEADER.match(line) else None
+    raise PartlyShown("the hunk does not show the table of its rust-version line (the MSRV under [package])", pair)
+
+
 def cargo_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """`name = "req"` or an inline table (`{ version = "1", features = [...] }`, its array may span lines); a
     renamed dependency (`miette = { package = "oxc-miette", version = "4.0.0" }`) is named by the crate it fetches,
-    the key kept as its alias, as the whole-file reader names it."""
+    the key kept as its alias, as the whole-file reader names it; the MSRV line (`_msrv_line`)."""
+    if (msrv := _msrv_line(side, index)) is not None:
+        return msrv
     name, value = toml_pair(_inline_table(side, index))
     package = value.get("package") if isinstance(value, dict) else None
     options = table_options(value, _READ) if isinstance(value, dict) else ""

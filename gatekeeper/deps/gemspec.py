@@ -16,6 +16,7 @@ from __future__ import annotations
 from gatekeeper.deps.bundler import BLANK_OR_COMMENT, REQUIREMENT
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.tools import TOOL
 from gatekeeper.lazy_pattern import lazy
 
 _STRING = r"""(?:"[^"\\\n#]*"|'[^'\\\n]*')(?:\.freeze)?"""
@@ -26,11 +27,21 @@ _DEPENDENCY = lazy(rf"""^\s*+[A-Za-z_]\w*+\.add_(?:(?P<kind>runtime|development)
                    rf"""{_NAME}(?P<versions>\s*+,\s*+(?:\[\s*+{_STRING}(?:\s*+,\s*+{_STRING})*+\s*+\]"""
                    rf"""|{_STRING}(?:\s*+,\s*+{_STRING})*+))?\s*+(?(paren)\)\s*+)(?:#.*)?$""")
 
+# The Ruby the gem requires, one whole line (`s.required_ruby_version = ">= 2.7"`, a list of requirement strings, the
+# generated `Gem::Requirement.new(">= 2.4.0")`): the tool `ruby`, as Cargo's `rust-version` names `rust` (round 48)
+_REQUIREMENTS = rf"""(?:\[\s*+{_STRING}(?:\s*+,\s*+{_STRING})*+\s*+\]|{_STRING}(?:\s*+,\s*+{_STRING})*+)"""
+_RUBY = lazy(rf"""^\s*+[A-Za-z_]\w*+\.required_ruby_version\s*+=\s*+(?:Gem::Requirement\.new\s*+\(\s*+"""
+             rf"""(?P<new>{_REQUIREMENTS})\s*+\)|(?P<plain>{_REQUIREMENTS}))\s*+(?:#.*)?$""")
+
 
 def parse_gemspec(path: str, data: bytes) -> list[Dependency]:
-    """The dependency lines read whole; every other line is residue."""
+    """The dependency lines read whole, and the Ruby the gem requires; every other line is residue."""
     out: list[Dependency] = []
     for line in text(data).splitlines():
+        if ruby := _RUBY.match(line):
+            versions = [r.group(2).strip() for r in REQUIREMENT.finditer(ruby.group("new") or ruby.group("plain"))]
+            out.append(Dependency(TOOL, "ruby", ", ".join(versions), path, True, "runtime"))
+            continue
         m = _DEPENDENCY.match(line)
         if m is None:
             continue
@@ -46,4 +57,5 @@ def residue(data: bytes) -> list[str]:
     (the gem's own version and files, a dependency written any other way). A line holding `#{` is kept whatever it
     looks like: inside a heredoc or a string over lines Ruby interpolates it (attack 38)."""
     return sorted(line.strip() for line in text(data).splitlines()
-                  if not BLANK_OR_COMMENT.match(line) and (_DEPENDENCY.match(line) is None or "#{" in line))
+                  if not BLANK_OR_COMMENT.match(line)
+                  and (_DEPENDENCY.match(line) is None and _RUBY.match(line) is None or "#{" in line))

@@ -8,7 +8,8 @@ untouched project files below it that use `$(Name)` are read at both sides, thei
 props file whose edit made them. Only the nearest file's properties are resolved; a property moved in another
 touched MSBuild file (a Directory.Build.targets above the project, an outer props file the nearest one or the
 project may `<Import>`) and used by an untouched project is a `partial` problem of that file: the import is not
-followed, so the move is reviewed by hand rather than read as no move. Bounded as mavenprops is.
+followed, so the move is reviewed by hand rather than read as no move; the project's moves as that import would
+give them are named beside the problem (round 48: orleans' chained props files). Bounded as mavenprops is.
 """
 
 from __future__ import annotations
@@ -92,6 +93,22 @@ def _reaches(git: GitObjects, commits: tuple[str, str], tree: Mapping[str, objec
                for commit in commits for file in (path, nearest) if file is not None)
 
 
+def _through(git: GitObjects, commits: tuple[str, str], path: str, data: bytes, owner: str,
+             sides: tuple[bytes | None, bytes | None]) -> list[Change]:
+    """The moves of the project at `path` read with an outer props file's properties (`sides`) under those of its
+    nearest Directory.Build.props, which a chained import evaluates later (orleans' `src/Directory.Build.props`
+    imports the root one): what the import would give it, named beside the `partial` problem that says the import
+    is not followed (round 48), reported under `owner`, the props file whose edit made them; none when a side
+    cannot be read."""
+    try:
+        found = [parse_msbuild(path, data, {**(properties_of(load_xml(side)) if side is not None else {}),
+                                            **inherited(git, commit, path)})
+                 for commit, side in zip(commits, sides, strict=True)]
+    except (ManifestError, RecursionError):
+        return []
+    return diff(found[0], found[1], owner)
+
+
 def project_moves(git: GitObjects, base: str, head: str,
                   touched: dict[str, tuple[bytes | None, bytes | None]]) -> tuple[list[Change], list[Problem]]:
     """Package moves of untouched projects whose `Directory.Build.props` (touched: path → both sides) moved a
@@ -121,8 +138,12 @@ def project_moves(git: GitObjects, base: str, head: str,
             users.append(owner)  # a property it uses may name a moved one (`<JsonPackage>$(Base)</JsonPackage>`)
         if not users:
             continue
-        problems += [Problem(p, "partial", f"a property it moved is used by {path}, which may import it: review "
-                             "it by hand") for p in users if p != owner and _reaches(git, (base, head), tree, p, path)]
+        for p in users:
+            if p != owner and _reaches(git, (base, head), tree, p, path):
+                problems.append(Problem(p, "partial", f"a property it moved is used by {path}, which may import it: "
+                                        "review it by hand"))
+                for change in _through(git, (base, head), path, data, p, touched[p]):  # named beside that problem
+                    changes.setdefault((change.name, change.scope, change.from_version, change.to_version), change)
         if owner not in users:
             continue
         try:

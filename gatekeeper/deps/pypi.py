@@ -127,6 +127,13 @@ def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
     return Dependency("pip", req.name, spec_of(req), path, True, scope, alias=extras, options=options)
 
 
+def pep508(line: str, path: str, scope: Scope) -> Dependency:
+    """One PEP 508 requirement (pyproject.toml's lists, setup.py's and setup.cfg's); ManifestError when it is none."""
+    if (dep := _requirement(line, path, scope)) is None:
+        raise ManifestError(f"not a PEP 508 requirement: {line[:80]!r}")
+    return dep
+
+
 def parse_requirements(path: str, data: bytes) -> list[Dependency]:
     """One requirement per logical line; options (`--index-url`, `--hash`) are not dependencies, but a project
     `-e` installs and a requirements file `-r` names are."""
@@ -321,11 +328,7 @@ def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
 
     def add(lines: list[str], scope: Scope) -> None:
-        for line in lines:
-            dep = _requirement(line, path, scope)
-            if dep is None:
-                raise ManifestError(f"not a PEP 508 requirement: {line[:80]!r}")
-            out.append(dep)
+        out.extend(pep508(line, path, scope) for line in lines)
 
     project = mapping(doc.get("project"), "[project]")
     add(_strings(project.get("dependencies"), "project.dependencies"), "runtime")

@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, cargo, gemspec, golang, helmfile, mise, pypi, rebar, toolfiles
+from gatekeeper.deps import bundler, cargo, gemspec, golang, helmfile, mise, pypi, rebar, setupfiles, toolfiles
 from gatekeeper.deps.devcontainer import jsonc
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_xml, load_yaml, xml_child, xml_local
@@ -110,6 +110,10 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
         read = helmfile.residue
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
+    elif fmt is not None and fmt.name == "setup.py" and whole:
+        read = setupfiles.setup_py_residue
+    elif fmt is not None and fmt.name == "setup.cfg" and whole:
+        read = setupfiles.setup_cfg_residue
     elif fmt is not None and fmt.name == "maven-extensions" and whole:
         read = _extensions_residue
     if read is None:

@@ -1,7 +1,8 @@
 """Packages a workflow's shell commands (and a Dockerfile's RUN lines: dockerruns.py) install at a version:
 `go install golang.org/x/tools/cmd/goimports@v0.24.0`, `cargo install --version 0.3.9 cargo-wix` (or `cargo install
 cargo-wix@0.3.9`), `pip install tox==4.11.0`, `npm install -g pnpm@9.1.0`, `npx prettier@3.2.5`, `apt-get install -y
-libpq-dev=13.23-0+deb11u2`, `apk add git=2.45.2-r0`, `pecl install APCu-5.1.17`, `composer global require a/b:1.2.3`.
+libpq-dev=13.23-0+deb11u2`, `apk add git=2.45.2-r0`, `pecl install APCu-5.1.17`, `composer global require a/b:1.2.3`,
+`choco install ghostscript --version=10.7.1` (the tool `ghostscript`).
 Renovate's custom managers bump exactly these lines, and each is code the job downloads and runs: a dependency
 of the build, as a step's `uses:` is.
 
@@ -101,9 +102,13 @@ def _cargo(args: str) -> tuple[str, str] | None:
 # `gem install NAME -v V` (or `NAME:V`), `dotnet tool install [-g] NAME --version V` (red team 12)
 _GEM = lazy(_LEAD + r"gem\s+install\s+(?P<args>[^;&|#]*)")
 _DOTNET = lazy(_LEAD + r"dotnet\s+tool\s+(?:install|update)\s+(?P<args>[^;&|#]*)")
+# `choco install NAME --version=V` (or `--version V`): a Windows runner's program at that version, the tool NAME
+# (Pillow's Ghostscript, round 48); a package list or no exact version names none
+_CHOCO = lazy(_LEAD + r"choco(?:\.exe)?\s+(?:install|upgrade)\s+(?P<args>[^;&|#]*)")
+_CHOCO_VALUED = frozenset({"--source", "-s", "--params", "--package-parameters", "--ia", "--install-arguments"})
 _PYPI_AT = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?@(?P<version>\d[\w.+!-]*)$")  # uvx tool@1.0
 _COMMANDS = ("install", "deno", "tool update", "npx", "add", "bunx", "pnpx", "go run", "uvx", "pipx", "tool run",
-             "exec", "dlx", "bun x", "npm x", "npm i", "require")
+             "exec", "dlx", "bun x", "npm x", "npm i", "require", "choco")
 _VALUED = lazy(r"^--(?:from|spec|package)=(?P<value>.+)$")
 # What a container image's build installs (a Dockerfile's RUN lines, docker.py): Debian's and Alpine's packages pinned
 # as `NAME=VERSION` (`apt-get install -y libpq-dev=13.23-0+deb11u2`, `apk add --no-cache git=2.45.2-r0`), PHP
@@ -205,11 +210,23 @@ def installs(path: str, line: str) -> list[Dependency]:
                 exact = arg_pattern.match(operand.strip("\"'"))
                 if exact is not None and _EXACT.match(exact.group("version").rpartition(":")[2]):  # a Debian epoch
                     out.append(Dependency(ecosystem, exact.group("name"), exact.group("version"), path, True, "build"))
+    for m in _CHOCO.finditer(line) if "choco" in line else ():
+        if (program := _choco(m.group("args"))) is not None:
+            out.append(Dependency(TOOL, program[0], program[1], path, True, "build"))
     for m in _DOTNET.finditer(line) if "dotnet" in line else ():
         if (tool := _named(m.group("args"), ("--version",), frozenset({"--tool-path", "--add-source", "--configfile",
                                                                         "--framework", "-a", "--arch"}))):
             out.append(Dependency("nuget", tool[0], tool[1], path, True, "build"))
     return out
+
+
+def _choco(args: str) -> tuple[str, str] | None:
+    """(program, version) of one package choco installs at `--version`; None for a list (the version would be every
+    package's) or no exact version."""
+    words = [w for w in args.split() if not w.startswith("-")]
+    named = _named(args, ("--version",), _CHOCO_VALUED)
+    values = sum(1 for i, w in enumerate(args.split()[:-1]) if w in _CHOCO_VALUED or w == "--version")
+    return named if named is not None and len(words) - values == 1 else None
 
 
 def _vcs(word: str) -> tuple[str, str] | None:
