@@ -60,7 +60,8 @@ WRAPPERS = {
                                                          "-c --command"),
     "sg": _w(1, "", "-c"), "script": _w(-1, "-E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m",
                                         "-c --command"),
-    "exec": _w(0, "-a"), "command": _w(0), "unshare": _w(0), "nsenter": _w(0, "-t --target"), "prlimit": _w(0, "-p"),
+    "exec": _w(0, "-a"), "command": _w(0), "builtin": _w(0), "busybox": _w(0), "toybox": _w(0),  # attack 39
+    "unshare": _w(0), "nsenter": _w(0, "-t --target"), "prlimit": _w(0, "-p"),
     "setpriv": _w(0), "chronic": _w(0), "unbuffer": _w(0), "catchsegv": _w(0), "nohup": _w(0),
     "retry": _w(0, "-t --tries -d --delay -m --min -x --max"),
     "perf": _w(1, "-e --event -o --output -p --pid -r -c", "", "stat record trace"),
