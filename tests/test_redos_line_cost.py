@@ -29,7 +29,7 @@ from gatekeeper.classify import (
     playbookreads,
     tasks,
 )
-from gatekeeper.deps import bundler, edits, facts, tools
+from gatekeeper.deps import bundler, edits, facts, pypi, tools
 from gatekeeper.deps.model import ManifestError
 
 
@@ -69,6 +69,10 @@ def _gemfile(line: str) -> object:
         line.encode())
 
 
+def _hash_options(line: str) -> object:
+    return pypi.requirements_residue(f"requests==2.31.0\n{line}\n".encode())
+
+
 def _plugins(line: str) -> object:
     return ciforms.plugin_hooks(f"steps:\n  - plugins:\n{line}\n")
 
@@ -99,6 +103,8 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "devcontainer config blanks": (devcontainers.configurations, "devcontainer build --config", " ", ""),
     "gitlab include dashes": (gitlabincludes._line_paths, "  - x", "-", "y"),
     "readme unclosed fence": (docdeploys._fenced, "", "`", "\nx\n"),
+    # attack 39's census of the modules changed on 2026-12-06: 32 KiB of tabs 1.6 CPU-s on 6dc8a08e
+    "requirements option blanks": (_hash_options, "flask==1.0 --x", "\t", "y"),
 }
 
 
@@ -154,6 +160,7 @@ OLD = {
     "_OPTION": (bundler._OPTION, rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE})"""),
     "_READ_REST": (bundler._READ_REST,
                    rf"""^(?:\s*,\s*:?\w+\s*(?::|=>)\s*{bundler._VALUE})*\s*\)?\s*(?:#.*)?$"""),
+    "_HASHES": (pypi._HASHES, r"\s+--hash(?:=|\s+)\S+"),
     "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
                           r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
                           rf"(?:\(?{buildshapes._SPECIFIER}(?:[ \t]*,[ \t]*{buildshapes._SPECIFIER})*\)?|@[ \t]*\S+)?"
@@ -164,7 +171,7 @@ OLD = {
 }
 # How each reader calls its pattern, where it is not `match` (`fullmatch` for those written to be matched whole).
 CALLS = {"_LINE_PATH": "findall", "_CONFIG": "findall", "_LOCAL_PLUGIN": "findall", "_PORT_PATCH": "findall",
-         "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch"}
+         "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch", "_HASHES": "sub"}
 # Lines of the shapes each pattern reads (written for this test), matching and near misses.
 LINES = {
     "_RUNS_ON": ["runs-on: ubuntu-22.04", "    runs-on: [macos-14]", "  - runs-on: 'windows-2022'",
@@ -203,6 +210,9 @@ LINES = {
     "_CONFIG": ["configFile: .devcontainer/ci.json", "--config  'x/y.json'", "--config=z.json", "--config\t=w",
                 "configFile :\t$X", "--config", "myconfigFile: a", "--configx b", '--config "#c"'],
     "_OPTION": [", require: false, group: :test", "  ,  a => 'b' , c: 1", ", a: %i[x y], b: [1]", ",a:b", " , x: nil"],
+    "_HASHES": [" a==1 --hash=sha256:ab", " b==2 \t--hash sha256:x --hash=sha256:y", " c==1  --hashx", " d --hash=",
+                " e --hash   ", " f\t--hash=sha256:1 --pre", " --hash=a", " g==1 --global-option x --hash=h:1",
+                " h==1 --hash\tsha256:2\t"],
     "_REQUIREMENT_LINE": ["requests==2.31.0", "a [x, y] >= 1, < 2 ; python_version < '3.12'", "b @ https://x/y.whl",
                           "c\t( == 1 )", "-r base.txt", "--index-url=https://x", "git+https://x/y", "d  ;  e", "e [",
                           "f == 1  junk", "--pre"],
