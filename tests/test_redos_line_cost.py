@@ -27,7 +27,9 @@ from gatekeeper.classify import (
     docdeploys,
     gitlabincludes,
     playbookreads,
+    shapes,
     tasks,
+    tfrefs,
 )
 from gatekeeper.deps import bundler, edits, facts, pypi, tools
 from gatekeeper.deps.model import ManifestError
@@ -105,6 +107,8 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "readme unclosed fence": (docdeploys._fenced, "", "`", "\nx\n"),
     # attack 39's census of the modules changed on 2026-12-06: 32 KiB of tabs 1.6 CPU-s on 6dc8a08e
     "requirements option blanks": (_hash_options, "flask==1.0 --x", "\t", "y"),
+    "terraform format verb zeros": (lambda line: tfrefs.named_paths("infra", line), 'x = "%', "0", 'x"'),  # 5.8 at 16
+    "vagrant configure blanks": (lambda line: shapes.shape("Vagrantfile.tpl", line), "Vagrant.configure", " ", "x"),
 }
 
 
@@ -160,6 +164,9 @@ OLD = {
     "_OPTION": (bundler._OPTION, rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE})"""),
     "_READ_REST": (bundler._READ_REST,
                    rf"""^(?:\s*,\s*:?\w+\s*(?::|=>)\s*{bundler._VALUE})*\s*\)?\s*(?:#.*)?$"""),
+    "_FORMAT_VERB": (tfrefs._FORMAT_VERB, r"%[-+# 0]*\d*(?:\.\d+)?[sdvq]"),
+    "_VAGRANT": (shapes._VAGRANT, r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?"""
+                                  r"|::Config\.run)[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|"),
     "_HASHES": (pypi._HASHES, r"\s+--hash(?:=|\s+)\S+"),
     "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
                           r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
@@ -171,7 +178,8 @@ OLD = {
 }
 # How each reader calls its pattern, where it is not `match` (`fullmatch` for those written to be matched whole).
 CALLS = {"_LINE_PATH": "findall", "_CONFIG": "findall", "_LOCAL_PLUGIN": "findall", "_PORT_PATCH": "findall",
-         "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch", "_HASHES": "sub"}
+         "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch", "_HASHES": "sub",
+         "_FORMAT_VERB": "sub", "_VAGRANT": "findall"}
 # Lines of the shapes each pattern reads (written for this test), matching and near misses.
 LINES = {
     "_RUNS_ON": ["runs-on: ubuntu-22.04", "    runs-on: [macos-14]", "  - runs-on: 'windows-2022'",
@@ -210,6 +218,11 @@ LINES = {
     "_CONFIG": ["configFile: .devcontainer/ci.json", "--config  'x/y.json'", "--config=z.json", "--config\t=w",
                 "configFile :\t$X", "--config", "myconfigFile: a", "--configx b", '--config "#c"'],
     "_OPTION": [", require: false, group: :test", "  ,  a => 'b' , c: 1", ", a: %i[x y], b: [1]", ",a:b", " , x: nil"],
+    "_FORMAT_VERB": ['"%s/x.sh"', "%05d", "%-10.3s", "%+ #0v", "%q%%d", "%.2f", "%0.d", "%10", "% s", "%-0+ 12.34q",
+                     "a%b%sd"],
+    "_VAGRANT": ['Vagrant.configure("2") do |config|', "  Vagrant.configure(2)do |c|", "Vagrant.configure 2 do |x|",
+                 "Vagrant::Config.run do |config|", "\tVagrant.configure( '2' ) do | v |", 'Vagrant.configure("2") do',
+                 "Vagrant.configure('1')  do  |c|", "Vagrant.configure(\"2\"\t)\tdo|c|", "Vagrant.configure 2do |c|"],
     "_HASHES": [" a==1 --hash=sha256:ab", " b==2 \t--hash sha256:x --hash=sha256:y", " c==1  --hashx", " d --hash=",
                 " e --hash   ", " f\t--hash=sha256:1 --pre", " --hash=a", " g==1 --global-option x --hash=h:1",
                 " h==1 --hash\tsha256:2\t"],

@@ -2,7 +2,8 @@
 
 A CI line runs its command behind a wrapper program that takes options and operands of its own (`sudo -E`, `timeout
 60 tools/gen`, `nice -n 5`, `env -i PATH=/usr/bin`, `xvfb-run -a`, `flock /tmp/l`, `su runner -c '…'`, `poetry run`,
-`uv run`, `python -m pytest`, `coverage run -m`, `npx gulp`, `… | xargs -n1 tools/gen`, `find . -exec tools/gen {} +`),
+`uv run`, `python -m pytest`, `builtin source`, `busybox sh`, `coverage run -m`, `npx gulp`, `… | xargs -n1
+tools/gen`, `find . -exec tools/gen {} +`),
 a debugger's or an emulator's (`gdb --args ./x`, `lldb -- ./x`, `valgrind ./x`, `qemu-aarch64 -L /usr/aarch64 ./x`),
 a container's with the repository mounted (`docker run -v "$(pwd)":/w -w /w img ./x`, `podman run --mount
 type=bind,source=.,target=/src img /src/x`: the paths below the mount are the repository's), after a redirection
