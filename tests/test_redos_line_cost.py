@@ -31,7 +31,7 @@ from gatekeeper.classify import (
     tasks,
     tfrefs,
 )
-from gatekeeper.deps import bundler, edits, facts, pypi, tools
+from gatekeeper.deps import bundler, edits, facts, gradle, pypi, tools
 from gatekeeper.deps.model import ManifestError
 
 
@@ -108,6 +108,8 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     # attack 39's census of the modules changed on 2026-12-06: 32 KiB of tabs 1.6 CPU-s on 6dc8a08e
     "requirements option blanks": (_hash_options, "flask==1.0 --x", "\t", "y"),
     "terraform format verb zeros": (lambda line: tfrefs.named_paths("infra", line), 'x = "%', "0", 'x"'),  # 5.8 at 16
+    "gradle plugin id blanks": (lambda line: gradle.parse_build_script("build.gradle", line.encode()), "plugins { id",
+                                " ", "x"),
     "vagrant configure blanks": (lambda line: shapes.shape("Vagrantfile.tpl", line), "Vagrant.configure", " ", "x"),
 }
 
@@ -167,6 +169,9 @@ OLD = {
     "_FORMAT_VERB": (tfrefs._FORMAT_VERB, r"%[-+# 0]*\d*(?:\.\d+)?[sdvq]"),
     "_VAGRANT": (shapes._VAGRANT, r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?"""
                                   r"|::Config\.run)[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|"),
+    "_PLUGIN": (gradle._PLUGIN, r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
+                                r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])"""
+                                r"""(?P<version>[^"']+)(?P=vq)"""),
     "_HASHES": (pypi._HASHES, r"\s+--hash(?:=|\s+)\S+"),
     "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
                           r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
@@ -179,7 +184,7 @@ OLD = {
 # How each reader calls its pattern, where it is not `match` (`fullmatch` for those written to be matched whole).
 CALLS = {"_LINE_PATH": "findall", "_CONFIG": "findall", "_LOCAL_PLUGIN": "findall", "_PORT_PATCH": "findall",
          "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch", "_HASHES": "sub",
-         "_FORMAT_VERB": "sub", "_VAGRANT": "findall"}
+         "_FORMAT_VERB": "sub", "_VAGRANT": "findall", "_PLUGIN": "findall"}
 # Lines of the shapes each pattern reads (written for this test), matching and near misses.
 LINES = {
     "_RUNS_ON": ["runs-on: ubuntu-22.04", "    runs-on: [macos-14]", "  - runs-on: 'windows-2022'",
@@ -223,6 +228,9 @@ LINES = {
     "_VAGRANT": ['Vagrant.configure("2") do |config|', "  Vagrant.configure(2)do |c|", "Vagrant.configure 2 do |x|",
                  "Vagrant::Config.run do |config|", "\tVagrant.configure( '2' ) do | v |", 'Vagrant.configure("2") do',
                  "Vagrant.configure('1')  do  |c|", "Vagrant.configure(\"2\"\t)\tdo|c|", "Vagrant.configure 2do |c|"],
+    "_PLUGIN": ["id 'org.a.b' version '1.0'", 'id("x.y") version("2")', "  id  (  'a'  )  version  (  '3' )",
+                'kotlin("jvm") version "1.9.0"', "id 'a'\nversion '1'", 'id "a" version', "bid 'a' version '1'",
+                "id('a')version '1'", 'kotlin ( "x" )\tversion\t"2"', "id 'a' apply false"],
     "_HASHES": [" a==1 --hash=sha256:ab", " b==2 \t--hash sha256:x --hash=sha256:y", " c==1  --hashx", " d --hash=",
                 " e --hash   ", " f\t--hash=sha256:1 --pre", " --hash=a", " g==1 --global-option x --hash=h:1",
                 " h==1 --hash\tsha256:2\t"],
