@@ -81,7 +81,7 @@ def scripts(line: str) -> list[str]:
     read: list[str] = []  # the operands of the readers since the last interpreter: a pipe may hand them on
     substituted = False  # the last interpreter's segment ends where a substitution opens: its readers feed it
     ran: list[str] = []  # every file a command of the line runs by its path, whatever its type (attack 39)
-    globs: set[str] = set()  # the globs a command's place or an interpreter's script holds (`./tools/*`)
+    globs: set[str] = set()  # the globs an interpreter's script holds (`bash tools/*.sh`: bash runs the first match)
     copies: list[tuple[str, list[str], bool]] = []  # (a copy's target, its sources, a symbolic link)
     line = line.replace("$(pwd)/", "$PWD/")  # the working folder, not a command substitution to split at
     segments = _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else []
@@ -125,10 +125,10 @@ def scripts(line: str) -> list[str]:
             read = []
             substituted = fed and (program == "eval" or segment.rstrip().endswith(("<", '"', "'")))
         elif "/" in first and not first.startswith(("/", "-", "~")):
-            globbed = first.startswith("./") and _GLOB_PART.search(first) is not None  # bash runs its first match
-            found += [first] if "." not in first.rpartition("/")[2] or globbed else []
+            # a glob here (`./tools/*`) is left unread: a YAML path list (`path: |` then `./*.html`) and a program's
+            # `glob("./**/*.py")` read as commands named 2,039 files of 11 mirrors' trees (attack 39's walk)
+            found += [first] if "." not in first.rpartition("/")[2] else []
             ran.append(first)
-            globs.update([first] if globbed else [])
     found += _run_copies(copies, ran) if copies and ran else []
     # a variable part would name every file of a folder (`'packages/${{ matrix.package }}'`, a quoted input read as a
     # line), `@` is an action's or a package's version (`owner/action@v2`); a glob only where a command runs it
