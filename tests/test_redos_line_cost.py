@@ -27,9 +27,11 @@ from gatekeeper.classify import (
     docdeploys,
     gitlabincludes,
     playbookreads,
+    shapes,
     tasks,
+    tfrefs,
 )
-from gatekeeper.deps import bundler, edits, facts, tools
+from gatekeeper.deps import bundler, edits, facts, gradle, pypi, tools
 from gatekeeper.deps.model import ManifestError
 
 
@@ -69,6 +71,10 @@ def _gemfile(line: str) -> object:
         line.encode())
 
 
+def _hash_options(line: str) -> object:
+    return pypi.requirements_residue(f"requests==2.31.0\n{line}\n".encode())
+
+
 def _plugins(line: str) -> object:
     return ciforms.plugin_hooks(f"steps:\n  - plugins:\n{line}\n")
 
@@ -99,6 +105,12 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "devcontainer config blanks": (devcontainers.configurations, "devcontainer build --config", " ", ""),
     "gitlab include dashes": (gitlabincludes._line_paths, "  - x", "-", "y"),
     "readme unclosed fence": (docdeploys._fenced, "", "`", "\nx\n"),
+    # attack 39's census of the modules changed on 2026-12-06: 32 KiB of tabs 1.6 CPU-s on 6dc8a08e
+    "requirements option blanks": (_hash_options, "flask==1.0 --x", "\t", "y"),
+    "terraform format verb zeros": (lambda line: tfrefs.named_paths("infra", line), 'x = "%', "0", 'x"'),  # 5.8 at 16
+    "gradle plugin id blanks": (lambda line: gradle.parse_build_script("build.gradle", line.encode()), "plugins { id",
+                                " ", "x"),
+    "vagrant configure blanks": (lambda line: shapes.shape("Vagrantfile.tpl", line), "Vagrant.configure", " ", "x"),
 }
 
 
@@ -154,6 +166,13 @@ OLD = {
     "_OPTION": (bundler._OPTION, rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE})"""),
     "_READ_REST": (bundler._READ_REST,
                    rf"""^(?:\s*,\s*:?\w+\s*(?::|=>)\s*{bundler._VALUE})*\s*\)?\s*(?:#.*)?$"""),
+    "_FORMAT_VERB": (tfrefs._FORMAT_VERB, r"%[-+# 0]*\d*(?:\.\d+)?[sdvq]"),
+    "_VAGRANT": (shapes._VAGRANT, r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?"""
+                                  r"|::Config\.run)[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|"),
+    "_PLUGIN": (gradle._PLUGIN, r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
+                                r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])"""
+                                r"""(?P<version>[^"']+)(?P=vq)"""),
+    "_HASHES": (pypi._HASHES, r"\s+--hash(?:=|\s+)\S+"),
     "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
                           r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
                           rf"(?:\(?{buildshapes._SPECIFIER}(?:[ \t]*,[ \t]*{buildshapes._SPECIFIER})*\)?|@[ \t]*\S+)?"
@@ -164,7 +183,8 @@ OLD = {
 }
 # How each reader calls its pattern, where it is not `match` (`fullmatch` for those written to be matched whole).
 CALLS = {"_LINE_PATH": "findall", "_CONFIG": "findall", "_LOCAL_PLUGIN": "findall", "_PORT_PATCH": "findall",
-         "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch"}
+         "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch", "_HASHES": "sub",
+         "_FORMAT_VERB": "sub", "_VAGRANT": "findall", "_PLUGIN": "findall"}
 # Lines of the shapes each pattern reads (written for this test), matching and near misses.
 LINES = {
     "_RUNS_ON": ["runs-on: ubuntu-22.04", "    runs-on: [macos-14]", "  - runs-on: 'windows-2022'",
@@ -203,6 +223,17 @@ LINES = {
     "_CONFIG": ["configFile: .devcontainer/ci.json", "--config  'x/y.json'", "--config=z.json", "--config\t=w",
                 "configFile :\t$X", "--config", "myconfigFile: a", "--configx b", '--config "#c"'],
     "_OPTION": [", require: false, group: :test", "  ,  a => 'b' , c: 1", ", a: %i[x y], b: [1]", ",a:b", " , x: nil"],
+    "_FORMAT_VERB": ['"%s/x.sh"', "%05d", "%-10.3s", "%+ #0v", "%q%%d", "%.2f", "%0.d", "%10", "% s", "%-0+ 12.34q",
+                     "a%b%sd"],
+    "_VAGRANT": ['Vagrant.configure("2") do |config|', "  Vagrant.configure(2)do |c|", "Vagrant.configure 2 do |x|",
+                 "Vagrant::Config.run do |config|", "\tVagrant.configure( '2' ) do | v |", 'Vagrant.configure("2") do',
+                 "Vagrant.configure('1')  do  |c|", "Vagrant.configure(\"2\"\t)\tdo|c|", "Vagrant.configure 2do |c|"],
+    "_PLUGIN": ["id 'org.a.b' version '1.0'", 'id("x.y") version("2")', "  id  (  'a'  )  version  (  '3' )",
+                'kotlin("jvm") version "1.9.0"', "id 'a'\nversion '1'", 'id "a" version', "bid 'a' version '1'",
+                "id('a')version '1'", 'kotlin ( "x" )\tversion\t"2"', "id 'a' apply false"],
+    "_HASHES": [" a==1 --hash=sha256:ab", " b==2 \t--hash sha256:x --hash=sha256:y", " c==1  --hashx", " d --hash=",
+                " e --hash   ", " f\t--hash=sha256:1 --pre", " --hash=a", " g==1 --global-option x --hash=h:1",
+                " h==1 --hash\tsha256:2\t"],
     "_REQUIREMENT_LINE": ["requests==2.31.0", "a [x, y] >= 1, < 2 ; python_version < '3.12'", "b @ https://x/y.whl",
                           "c\t( == 1 )", "-r base.txt", "--index-url=https://x", "git+https://x/y", "d  ;  e", "e [",
                           "f == 1  junk", "--pre"],

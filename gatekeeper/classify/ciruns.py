@@ -258,11 +258,14 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
             if any(mark in line for mark in _FOLDER_MARKS):
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
-            # and as the shell reads it after quote removal, where quoting glues a path together (`t'ools'/gen`)
-            if commands and (again := commandlines.unquoted(line)) is not None:
-                scripts += [word for word in dict.fromkeys(_SPLIT.split(again)) if word and _runnable(word)]
-                for command in (again, *wrappers.commands(again)):
-                    scripts += commandlines.scripts(command)
+            # and as the shell reads it after its expansions (`./tools/{gen,lint}`, `${S:-tools/gen}`, `$PWD/tools/gen`:
+            # attack 39) and quote removal, where quoting glues a path together (`t'ools'/gen`)
+            wide = commandlines.expanded(line) if commands else None
+            for again in (wide, commandlines.unquoted(wide or line)) if commands else ():
+                if again is not None:
+                    scripts += [word for word in dict.fromkeys(_SPLIT.split(again)) if word and _runnable(word)]
+                    for command in (again, *wrappers.commands(again)):
+                        scripts += commandlines.scripts(command)
         composed += composerefs.compose_file_values(source)
     looped = [_GLOB_PART.sub(ANY, glob) for glob in dict.fromkeys(globs) if _HOLE not in glob and "$" not in glob]
     # a program's `../x.js` is an import (ciimports.py reads those), not a command's path from a folder

@@ -7,11 +7,12 @@ from the command behind a wrapper (`sudo`, `env`, `timeout 60`, ...), a redirect
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from gatekeeper.classify.wrappers import PLAIN, innermost
 
-__all__ = ["HOLE", "scripts"]
+__all__ = ["HOLE", "expanded", "scripts", "unquoted"]
 
 HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
 _GLOB = re.compile(r"[*?]")
@@ -56,6 +57,18 @@ _ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # an assignment whose value 
 # a quoted part of a word (single, double, `$'…'`, `$"…"`) or a backslash-escaped character: bash's quote removal
 _QUOTED = re.compile(r"""\$?'([^'\n]*+)'|\$?"((?:[^"\\\n]|\\.)*+)"|\\(.)""")
 _EXECUTABLE = re.compile(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal mode with an execute bit, or `+x`
+# attack 39: what bash expands before it runs a word. A brace list (`{gen,lint}`, not `${x}`, `{}` or `{ cmd; }`), a
+# parameter's default or alternative (`${S:-tools/gen}`, `${D=tools}`, `${X:+x}`), the working folder before a `/`
+# (`$PWD`, `${PWD}`, `$(pwd)`, `` `pwd` ``, a word's `~+`); a glob's parts (`*`, `?`, `[...]`) as a pattern's `*`;
+# a shell option that makes its next words the command string (`-c`, `-ec`, `-xc`)
+_BRACES = re.compile(r"(?<![$\\])\{([^{}\s$,]*+(?:,[^{}\s$,]*+)++)\}")
+_DEFAULT = re.compile(r"\$\{[A-Za-z_]\w*+:?+[-=+]([^{}$\s'\"`]*+)\}")
+_CWD = re.compile(r"(?:\$\{PWD\}|\$PWD\b|\$\(pwd\)|`pwd`)(?=[\"']?/)|(?<![^\s'\"=:])~\+(?=/)")
+_GLOB_PART = re.compile(r"\*+|\?|\[[^\]/]*\]")
+_COMMAND_STRING = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
+_ALTERNATIVES = 16  # words one word's braces expand to, at most
+_WORD_MAX = 1024  # a longer word's braces are not expanded
+_MORE_SEGMENTS = 8  # command strings (`bash -c '…'`) of a line read as lines of their own, at most
 
 
 def scripts(line: str) -> list[str]:
@@ -67,8 +80,13 @@ def scripts(line: str) -> list[str]:
     found: list[str] = []
     read: list[str] = []  # the operands of the readers since the last interpreter: a pipe may hand them on
     substituted = False  # the last interpreter's segment ends where a substitution opens: its readers feed it
+    ran: list[str] = []  # every file a command of the line runs by its path, whatever its type (attack 39)
+    globs: set[str] = set()  # the globs an interpreter's script holds (`bash tools/*.sh`: bash runs the first match)
+    copies: list[tuple[str, list[str], bool]] = []  # (a copy's target, its sources, a symbolic link)
     line = line.replace("$(pwd)/", "$PWD/")  # the working folder, not a command substitution to split at
-    for segment in _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else ():
+    segments = _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else []
+    extra = len(segments) + _MORE_SEGMENTS
+    for segment in segments:  # grows by the command strings it holds (`bash -c 'bash tools/gen'`), a bounded few
         words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, 12)
         at = 0
         while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
@@ -83,6 +101,7 @@ def scripts(line: str) -> list[str]:
         builder = program.removesuffix(".exe")
         if program in _INSTALLERS and (first == program or first.startswith("/")):
             found += _installed(program, words[at + 1:])
+            copies += [_copied(program, words[at + 1:])] if program != "chmod" else []
         elif program in _READERS and (first == program or first.startswith("/")):  # `bin/head` is the project's
             operands = [word for word in (_INPUT.sub("", word).rstrip(")`") for word in words[at + 1:])
                         if _OPERAND.fullmatch(word) is not None]
@@ -94,17 +113,87 @@ def scripts(line: str) -> list[str]:
         elif _INTERPRETER.fullmatch(program) is not None or program == "eval":
             found += _module(words[at + 1:]) if program.startswith("py") else []
             rest = _script_words(program, words[at:])
-            found += rest[:1] if program != "eval" else []
+            string = _command_string(words[at + 1:]) if _SHELL.fullmatch(program) is not None else None
+            if string is not None and len(segments) < extra:
+                segments.append(string)  # the line the string holds, read as a line (attack 39)
+            script = rest[:1] if program != "eval" and string is None else []
+            found += script
+            ran += script
+            globs.update(script)
             fed = not rest or (_SHELL.fullmatch(program) is not None and "-s" in words[at + 1:])
             found += read if fed else []
             read = []
             substituted = fed and (program == "eval" or segment.rstrip().endswith(("<", '"', "'")))
-        elif "/" in first and "." not in first.rpartition("/")[2] and not first.startswith(("/", "-", "~")):
-            found.append(first)
+        elif "/" in first and not first.startswith(("/", "-", "~")):
+            # a glob here (`./tools/*`) is left unread: a YAML path list (`path: |` then `./*.html`) and a program's
+            # `glob("./**/*.py")` read as commands named 2,039 files of 11 mirrors' trees (attack 39's walk)
+            found += [first] if "." not in first.rpartition("/")[2] else []
+            ran.append(first)
+    found += _run_copies(copies, ran) if copies and ran else []
     # a variable part would name every file of a folder (`'packages/${{ matrix.package }}'`, a quoted input read as a
-    # line), `@` is an action's or a package's version (`owner/action@v2`)
-    return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("./")
+    # line), `@` is an action's or a package's version (`owner/action@v2`); a glob only where a command runs it
+    return [_GLOB_PART.sub("*", word) if word in globs else word for word in found
+            if (_GLOB.search(word) is None or word in globs) and "://" not in word and word.strip("./*")
             and not any(mark in word for mark in ("$", HOLE, "@", "%"))]
+
+
+def expanded(line: str) -> str | None:
+    """`line` after bash's expansions that need no state (attack 39): brace lists (`./tools/{gen,lint}` is
+    `./tools/gen ./tools/lint`), a parameter's default (`${S:-tools/gen}`), the working folder (`$PWD/tools/gen`,
+    `~+/tools/gen` is `./tools/gen`); None when it has none of them."""
+    if "{" not in line and "PWD" not in line and "pwd" not in line and "~+" not in line:
+        return None
+    done = _CWD.sub(".", line)
+    done = _DEFAULT.sub(r"\1", done) if "${" in done else done
+    if "{" in done and "," in done:
+        budget = 4 * len(done) + 4096  # the expanded line's length, at most (a line of brace lists)
+        words = []
+        for word in done.split(" "):
+            more = _braced(word) if len(word) <= _WORD_MAX and budget > 0 and "{" in word else [word]
+            budget -= sum(map(len, more)) - len(word)
+            words.append(" ".join(more))
+        done = " ".join(words)
+    return None if done == line else done
+
+
+def _braced(word: str) -> list[str]:
+    """The words a word's brace lists expand to (at most _ALTERNATIVES; past it, the word as it is)."""
+    out, pending = [], [word]
+    while pending:
+        word = pending.pop()
+        hit = _BRACES.search(word)
+        if hit is None:
+            out.append(word)
+        else:
+            pending += [word[:hit.start()] + part + word[hit.end():] for part in reversed(hit[1].split(","))]
+        if len(out) + len(pending) > _ALTERNATIVES:
+            return [word]
+    return out
+
+
+def _command_string(words: list[str]) -> str | None:
+    """The command string a shell's options hand it (`-c`, `-ec`: the words after it), or None."""
+    for before, word in zip(["", *words], words, strict=False):
+        if _COMMAND_STRING.fullmatch(word) is not None:
+            return " ".join(words[words.index(word) + 1:]) or None
+        if not word.startswith(("-", "+")) and _SHELL_OPTION.fullmatch(before) is None:
+            return None
+    return None
+
+
+def _run_copies(copies: list[tuple[str, list[str], bool]], ran: list[str]) -> list[str]:
+    """The sources of the copies, moves and links whose target a command of the same line runs (`mv tools/gen run.sh
+    && ./run.sh`, `ln -s ../tools/gen bin/g && bin/g`: attack 39); a symbolic link's source from its folder."""
+    runs = {posixpath.normpath(word) for word in ran}
+    out = []
+    for target, sources, link in copies:
+        target = posixpath.normpath(target)
+        for source in sources:
+            inside = posixpath.join(target, posixpath.basename(source))
+            if target in runs or inside in runs:
+                folder = target if inside in runs else posixpath.dirname(target)
+                out.append(posixpath.normpath(posixpath.join(folder, source)) if link else source)
+    return out
 
 
 def unquoted(line: str) -> str | None:
@@ -134,6 +223,30 @@ def _installed(program: str, words: list[str]) -> list[str]:
     """The files `install` copies, `cp`/`mv`/`ln`/`rsync` copy into a folder programs run from (`bin`, `sbin`,
     `libexec`, git `hooks`) or a scratch one (`/tmp`, `$RUNNER_TEMP`, `$HOME`, `~`), or `chmod` makes executable:
     attack 38 (`sudo cp tools/gen /usr/local/bin/ && gen`)."""
+    if program == "chmod":
+        operands = _operands(program, words)[0]
+        adds = bool(operands) and _EXECUTABLE.search(operands[0]) is not None
+        return [word for word in operands[1:] if adds and _OPERAND.fullmatch(word) is not None]
+    target, sources, _ = _copied(program, words)
+    if not target or (program != "install" and _RUN_PLACE.search(target) is None):
+        return []
+    return [word for word in sources if _OPERAND.fullmatch(word) is not None]
+
+
+def _copied(program: str, words: list[str]) -> tuple[str, list[str], bool]:
+    """(the target, the sources, whether it makes a symbolic link) of a copy, move or link; no target when it makes
+    none (`install -d`, one operand)."""
+    operands, target = _operands(program, words)
+    link = program == "ln" and any(word == "--symbolic" or (word[:2] != "--" and word[:1] == "-" and "s" in word)
+                                   for word in words)
+    if "-d" in words or "--directory" in words or (not target and len(operands) < 2):
+        return "", [], link
+    sources, target = (operands, target) if target else (operands[:-1], operands[-1])
+    return target, [word for word in sources if _OPERAND.fullmatch(word) is not None], link
+
+
+def _operands(program: str, words: list[str]) -> tuple[list[str], str]:
+    """(the operands, the `-t`/`--target-directory` folder) of an installer's words."""
     operands: list[str] = []
     target = option = ""  # option: the one whose value the next word is
     for word in words:
@@ -145,15 +258,7 @@ def _installed(program: str, words: list[str]) -> list[str]:
             target = word.removeprefix("--target-directory=").removeprefix("-t")
         elif not word.startswith("-") or (program == "chmod" and _MODE.fullmatch(word) is not None):
             operands.append(_WORKSPACE.sub("", word.rstrip(";)`")))
-    if program == "chmod":
-        adds = bool(operands) and _EXECUTABLE.search(operands[0]) is not None
-        return [word for word in operands[1:] if adds and _OPERAND.fullmatch(word) is not None]
-    if "-d" in words or "--directory" in words or (not target and len(operands) < 2):
-        return []
-    sources, target = (operands, target) if target else (operands[:-1], operands[-1])
-    if program != "install" and _RUN_PLACE.search(target) is None:
-        return []
-    return [word for word in sources if _OPERAND.fullmatch(word) is not None]
+    return operands, target
 
 
 def _script_words(program: str, words: list[str]) -> list[str]:

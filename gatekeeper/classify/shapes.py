@@ -111,9 +111,10 @@ _SAMCONFIG_TABLE = lazy(r"^\[[\w-]+\.deploy\.parameters\][ \t]*$", _FLAGS)
 _SAMCONFIG_STACK = lazy(r"^stack_name[ \t]*=[ \t]*[\"']", _FLAGS)
 # A Vagrantfile under any name (a box builder's `check/*.tpl`, a template a tool renders): the configuration block
 # Vagrant runs to boot and provision machines. Ruby that only mentions Vagrant has no such line.
+# (blanks read once each around the optional parentheses, attack 39: `Vagrant.configure` and 16 KiB of blanks 3.4 CPU-s)
 _VAGRANT = lazy(
-    r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?|::Config\.run)"""
-    r"[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|", _FLAGS)
+    r"""^[ \t]*+Vagrant(?:\.configure[ \t]*+(?:\([ \t]*+)?["']?[12]["']?(?:[ \t]*+\))?|::Config\.run)"""
+    r"[ \t]++do[ \t]*+\|[ \t]*+\w+[ \t]*+\|", _FLAGS)
 # A Puppet module's metadata.json (a generic name): the module's `dependencies` beside the keys only Puppet's
 # metadata has (`operatingsystem_support`, or `requirements` naming `puppet`/`openvox`).
 _PUPPET_DEPENDENCIES = lazy(r'"dependencies"[ \t]*:[ \t]*\[')

@@ -2,7 +2,8 @@
 
 A CI line runs its command behind a wrapper program that takes options and operands of its own (`sudo -E`, `timeout
 60 tools/gen`, `nice -n 5`, `env -i PATH=/usr/bin`, `xvfb-run -a`, `flock /tmp/l`, `su runner -c '…'`, `poetry run`,
-`uv run`, `python -m pytest`, `coverage run -m`, `npx gulp`, `… | xargs -n1 tools/gen`, `find . -exec tools/gen {} +`),
+`uv run`, `python -m pytest`, `builtin source`, `busybox sh`, `coverage run -m`, `npx gulp`, `… | xargs -n1
+tools/gen`, `find . -exec tools/gen {} +`),
 a debugger's or an emulator's (`gdb --args ./x`, `lldb -- ./x`, `valgrind ./x`, `qemu-aarch64 -L /usr/aarch64 ./x`),
 a container's with the repository mounted (`docker run -v "$(pwd)":/w -w /w img ./x`, `podman run --mount
 type=bind,source=.,target=/src img /src/x`: the paths below the mount are the repository's), after a redirection
@@ -60,7 +61,8 @@ WRAPPERS = {
                                                          "-c --command"),
     "sg": _w(1, "", "-c"), "script": _w(-1, "-E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m",
                                         "-c --command"),
-    "exec": _w(0, "-a"), "command": _w(0), "unshare": _w(0), "nsenter": _w(0, "-t --target"), "prlimit": _w(0, "-p"),
+    "exec": _w(0, "-a"), "command": _w(0), "builtin": _w(0), "busybox": _w(0), "toybox": _w(0),  # attack 39
+    "unshare": _w(0), "nsenter": _w(0, "-t --target"), "prlimit": _w(0, "-p"),
     "setpriv": _w(0), "chronic": _w(0), "unbuffer": _w(0), "catchsegv": _w(0), "nohup": _w(0),
     "retry": _w(0, "-t --tries -d --delay -m --min -x --max"),
     "perf": _w(1, "-e --event -o --output -p --pid -r -c", "", "stat record trace"),

@@ -28,8 +28,10 @@ from gatekeeper.lazy_pattern import lazy
 
 COORDINATE = _COORD = lazy(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]+):(?P<version>[^"'\s:@]+)"""
                            r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
-_PLUGIN = lazy(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
-               r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])(?P<version>[^"']+)(?P=vq)""")
+# blanks read once each around the optional parentheses (attack 39's census: `id` and 16 KiB of blanks, quadratic)
+_PLUGIN = lazy(r"""\b(?:id\s*+(?:\(\s*+)?(?P<q>["'])(?P<id>[\w.-]+)(?P=q)(?:\s*+\))?"""
+               r"""|kotlin\s*+\(\s*+"(?P<kotlin>[\w.-]+)"\s*+\))\s++version\s*+(?:\(\s*+)?(?P<vq>["'])(?P<version>[^"']+)"""
+               r"""(?P=vq)""")
 # Kotlin's dependency notation `kotlin("reflect", kotlinVersion)` / `kotlin("stdlib", version = "2.0.0")`: the module
 # `org.jetbrains.kotlin:kotlin-<module>` at a literal or a variable of the script (openrewrite's rewrite-kotlin, round
 # 45); `kotlin("stdlib")` takes the plugin's version and names none

@@ -167,7 +167,9 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
 _READ_OPTION = re.compile(r"^(?:(?:-r|--requirement|-e|--editable)(?:=|\s+)\S+"
                           r"|(?:-i|--index-url|--extra-index-url|-f|--find-links)(?:=|\s+)[a-z][a-z0-9+.-]*://\S+"
                           r"|--hash(?:=|\s+)\S+(?:\s+--hash(?:=|\s+)\S+)*)$", re.IGNORECASE)
-_HASHES = re.compile(r"\s+--hash(?:=|\s+)\S+")
+# a run of blanks read from its first (attack 39: every start inside a run of 32 KiB of tabs before a non-hash option
+# read the run to its end, 1.6 CPU-s)
+_HASHES = re.compile(r"(?<!\s)\s++--hash(?:=|\s++)\S+")
 # ...but not which of them is the main index: one moved from `--index-url` to `--extra-index-url` (the same URL, so no
 # registry moved) makes pip look on PyPI too and take the higher version of the two (dependency confusion; red team
 # 15). An extra index added or removed is a registry's move, which the facts name.
