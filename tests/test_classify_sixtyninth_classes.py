@@ -16,9 +16,15 @@ repositories fetched for it, measured blind first), with the look-alikes they mu
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from tables import each_case
 
+from gatekeeper.classify import RuleSet, load_rules
 from gatekeeper.classify.pipinstalls import PathIndex, installed_requirements
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # A program's own -c option in a start command: (installer text, the file no longer read as constraints).
 # Real-shaped: zabbix-docker's snmptraps image, gunicorn's examples, AdGuard Home's continued CMD, AppFlowy Cloud's
@@ -93,3 +99,50 @@ def test_the_image_config_is_no_longer_a_requirements_include() -> None:
     assert PathIndex(paths).matching(installed_requirements(dockerfile), dockerfile) == []
     nox = 'session.install("-c", "Dockerfiles/snmptraps/alpine/conf/etc/snmp/snmptrapd.conf")\n'
     assert PathIndex(paths).matching(installed_requirements(nox), nox) == [paths[1]]
+
+
+@pytest.fixture(scope="module")
+def rules() -> RuleSet:
+    return load_rules(REPO_ROOT / "policies")
+
+
+# supervisord's and Net-SNMP's settings in an image's root file system overlay (`conf/etc/...`, `rootfs/etc/...`):
+# settings of a server baked into the image, `other` as nginx's and supervisord's in a docker/ folder are. Real-shaped:
+# zabbix-docker's images (one folder an image and a base OS), linuxserver-style `root/etc/`.
+SERVER_SETTINGS = [
+    "Dockerfiles/web-apache-pgsql/ol/conf/etc/supervisor/conf.d/supervisord_zabbix.conf",
+    "Dockerfiles/web-nginx-mysql/alpine/conf/etc/supervisor/supervisord.conf",
+    "Dockerfiles/snmptraps/alpine/conf/etc/snmp/snmptrapd.conf",
+    "Dockerfiles/snmptraps/ubuntu/conf/etc/snmp/snmptrapd.conf",
+    "rootfs/etc/supervisor/conf.d/app.conf",
+    "root/etc/supervisord.conf",
+    "images/agent/etc/snmp/snmpd.conf",
+    "build/etc/supervisor/conf.d/worker.ini",
+]
+
+
+@each_case("path", SERVER_SETTINGS)
+def test_server_settings_in_an_image_overlay_are_other(rules: RuleSet, path: str) -> None:
+    assert (rules.match(path).bucket, rules.match(path).rule) == ("other", "other.image-server-settings")
+
+
+# Look-alikes that keep what their tree makes them: a role's or chart's copy (iac), a CI folder's (ci), a deploy
+# folder's (iac), test data, vendored code, and other files beside them (a trap handler script, a logrotate entry).
+KEPT = [
+    ("roles/web/files/etc/supervisor/conf.d/app.conf", "iac"),
+    ("roles/snmp/templates/etc/snmp/snmpd.conf", "iac"),
+    ("charts/x/files/etc/supervisor/conf.d/a.conf", "iac"),
+    ("deploy/etc/supervisor/conf.d/x.conf", "iac"),
+    (".github/docker/etc/supervisor/conf.d/a.conf", "ci"),
+    ("tests/fixtures/etc/snmp/snmpd.conf", "src"),
+    ("vendor/github.com/x/etc/supervisor/a.conf", "deps"),
+    ("Dockerfiles/snmptraps/alpine/conf/usr/sbin/zabbix_trap_handler.sh", "src"),
+    ("Dockerfiles/snmptraps/alpine/conf/etc/logrotate.d/zabbix_snmptraps", "src"),
+    ("src/supervisor/config.py", "src"),
+    ("docs/etc/snmp/snmpd.conf.md", "src"),
+]
+
+
+@each_case("path, bucket", KEPT)
+def test_look_alikes_keep_their_bucket(rules: RuleSet, path: str, bucket: str) -> None:
+    assert rules.match(path).bucket == bucket
