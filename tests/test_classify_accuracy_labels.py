@@ -34,7 +34,8 @@ The sixty-seventh (sixtyseventh.tsv, 22 newly fetched repositories weighted to C
 was measured blind too.
 The sixty-eighth (sixtyeighth.tsv, 24 newly fetched repositories weighted to infrastructure: applications that ship
 their own deployment and infrastructure repositories, 144 files drawn as the sixtieth's) was measured blind the same
-way.
+way, and so was the sixty-ninth (sixtyninth.tsv, 30 newly fetched ordinary repositories across languages, 180 files
+drawn as the sixtieth's).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "sixtyfifth.tsv",
               SETS / "sixtysixth.tsv",
               SETS / "sixtyseventh.tsv",
-              SETS / "sixtyeighth.tsv"]
+              SETS / "sixtyeighth.tsv",
+              SETS / "sixtyninth.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 import yaml
 
 from gatekeeper.classify.change import folded
+from gatekeeper.classify.startcommands import StartCommands
 
 ANY = "*"  # a pattern that is all variable: every path the file's words name
 # in every text that names such a file
@@ -76,11 +77,19 @@ def installed_requirements(text: str) -> list[str]:
     for source in (text, *_yaml_strings(text)):
         for line in _logical_lines(source):
             found += _line_values(line)
-        found += [value for match in _CALLS.finditer(source) for value in match.groups() if value]
+        calls = list(_CALLS.finditer(source))
+        starts = StartCommands(source) if any(_short_c(call) for call in calls) else None
+        found += [value for call in calls if not (starts and _short_c(call) and starts.programs_own(call.start()))
+                  for value in call.groups() if value]  # a server's own `-c FILE` where a container starts: no pin
         for setting in _SETTINGS.findall(source):
             first = _words(setting)[:1]
             found += first[0].split() if first else []
     return list(dict.fromkeys(pattern for value in found if (pattern := path_pattern(value)) is not None))
+
+
+def _short_c(call: re.Match[str]) -> bool:
+    """Whether a requirements option among string literals is `-c` (`"-c", "FILE"`, `"-cFILE"`)."""
+    return call.group()[1:3] == "-c"
 
 
 def requirement_words(text: str) -> list[str]:
