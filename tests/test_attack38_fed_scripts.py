@@ -20,6 +20,7 @@ import pytest
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns, ciwalk
 
@@ -60,7 +61,7 @@ def _names(path: str, template: str, line: str) -> bool:
         named, path, folders))
 
 
-@pytest.mark.parametrize("line", LINES)
+@each_case("line", LINES)
 def test_a_fed_script_is_named(line: str) -> None:
     missed = [path for path, template in DEFINITIONS if not _names(path, template, line)]
     assert not missed, (line, missed)
