@@ -98,7 +98,7 @@ def _runs_here(wrapper: str) -> bool:
                                                            "strace", "unshare", "dbus-run-session"))
 
 
-@pytest.mark.parametrize("wrapper", [w for w in WRAPPERS if _runs_here(w)])
+@each_case("wrapper", [w for w in WRAPPERS if _runs_here(w)])
 def test_the_shell_runs_the_wrapped_script(tmp_path: Path, wrapper: str) -> None:
     """The truth the walk must match: bash runs tools/gen through each wrapper installed here."""
     (tmp_path / "tools").mkdir()

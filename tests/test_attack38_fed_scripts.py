@@ -73,7 +73,7 @@ def _runs_here(line: str) -> bool:
         "sudo" not in line and "pwsh" not in line
 
 
-@pytest.mark.parametrize("line", [line for line in LINES if _runs_here(line)][::3])
+@each_case("line", [line for line in LINES if _runs_here(line)][::3])
 def test_the_shell_runs_the_fed_script(tmp_path: Path, line: str) -> None:
     """The truth: bash runs tools/gen's text in each form (every third line, whose programs are installed here)."""
     (tmp_path / "tools").mkdir()
