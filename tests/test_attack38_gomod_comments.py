@@ -19,6 +19,7 @@ import pytest
 from gitdiffs import commit_patch
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.deps import golang
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
@@ -65,7 +66,7 @@ def test_the_directive_before_a_comment_is_read_as_go_reads_it() -> None:
         assert ("go", "1.23.4", True) in got, comment
 
 
-@pytest.mark.parametrize(("what", "comment", "head"), VARIANTS, ids=[f"{w}:{c}" for w, c, _ in VARIANTS])
+@each_case(("what", "comment", "head"), VARIANTS, ids=[f"{w}:{c}" for w, c, _ in VARIANTS])
 def test_a_commented_directive_beside_a_bump_is_a_change(tmp_path: Path, what: str, comment: str, head: str) -> None:
     """Both modes name what the directive adds (the fork, the toolchain, the new module), not the bump alone."""
     for delta in _deltas(tmp_path, head):

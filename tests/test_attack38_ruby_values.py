@@ -20,6 +20,7 @@ import pytest
 from gitdiffs import commit_patch
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.deps import residue
 from gatekeeper.deps.sources import patch_delta, tree_delta
@@ -46,7 +47,7 @@ def _bumped(path: str, text: str) -> str:
     return text.replace("7.0.1", "7.0.2") if path == "Gemfile" else text.replace("~> 3.0.1", "~> 3.0.2")
 
 
-@pytest.mark.parametrize(("key", "value"), GEM_LINES, ids=[f"{k}={v}" for k, v in GEM_LINES])
+@each_case(("key", "value"), GEM_LINES, ids=[f"{k}={v}" for k, v in GEM_LINES])
 def test_a_value_ruby_evaluates_is_no_option_read(key: str, value: str) -> None:
     """A gem line whose option value runs code is residue beside a bump, from the whole file and from its hunks."""
     head = BUMP.replace("require: false", f"{key}: {value}")

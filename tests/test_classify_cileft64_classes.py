@@ -27,6 +27,7 @@ from citools import named_count
 from citools import one_tree_runs as _runs
 from gitrepo import two_commits
 from incli import tree_classify
+from tables import each_case
 
 from gatekeeper.classify import cienv, ciloops, ciruns, runvars, toolreads
 
@@ -125,7 +126,7 @@ RUN: list[tuple[str, dict[str, str], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("case", "files", "ran"), RUN, ids=[case for case, _, _ in RUN])
+@each_case(("case", "files", "ran"), RUN, ids=[case for case, _, _ in RUN])
 def test_what_ci_runs_this_way_is_reached(case: str, files: dict[str, str], ran: str) -> None:
     found = _runs(files)
     assert isinstance(found, dict), case

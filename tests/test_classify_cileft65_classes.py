@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from citools import RUN_WORKFLOW, named_paths, one_tree_runs
 from cpucost import assert_linear
+from tables import each_case
 
 from gatekeeper.classify import ciforms, ciruns, ciwalk, toolreads, wrappers
 
@@ -55,8 +56,7 @@ ONE_TABLE_COMMANDS = [("tools/gen --all", "tools/gen"), ("make -C tools check", 
                       ("tox -e lint", "tox.ini")]
 
 
-@pytest.mark.parametrize("wrapper", ONE_TABLE_WRAPPERS)
-@pytest.mark.parametrize(("command", "helper"), ONE_TABLE_COMMANDS, ids=[c for c, _ in ONE_TABLE_COMMANDS])
+@each_case("wrapper, command, helper", [(w, c, h) for w in ONE_TABLE_WRAPPERS for c, h in ONE_TABLE_COMMANDS])
 def test_every_reader_reads_behind_every_wrapper(wrapper: str, command: str, helper: str) -> None:
     line = wrapper.format(c=command)
     missed = [path for path, template in DEFINITIONS[:3] + DEFINITIONS[5:]
@@ -91,8 +91,7 @@ RUN_FROM_ROOT = [("tools/gen", "tools/gen"), ("./tools/gen --fast", "tools/gen")
                  ("bash ./tools/gen", "tools/gen"), ("make -C tools test", "tools/Makefile")]
 
 
-@pytest.mark.parametrize("wrapper", DEBUGGERS)
-@pytest.mark.parametrize(("command", "helper"), RUN_FROM_ROOT, ids=[c for c, _ in RUN_FROM_ROOT])
+@each_case("wrapper, command, helper", [(w, c, h) for w in DEBUGGERS for c, h in RUN_FROM_ROOT])
 def test_a_debugged_or_emulated_program_is_named(wrapper: str, command: str, helper: str) -> None:
     line = wrapper.format(c=command)
     missed = [path for path, template in DEFINITIONS if not _names(path, _text(path, template, line), helper)]
@@ -119,8 +118,7 @@ CONTAINER_COMMANDS = [("tools/gen", "tools/gen"), ("tools/gen --all", "tools/gen
                       ("ci/run-tests.sh", "ci/run-tests.sh")]
 
 
-@pytest.mark.parametrize(("form", "prefix"), CONTAINERS, ids=[f for f, _ in CONTAINERS])
-@pytest.mark.parametrize(("command", "helper"), CONTAINER_COMMANDS, ids=[c for c, _ in CONTAINER_COMMANDS])
+@each_case("form, prefix, command, helper", [(f, p, c, h) for f, p in CONTAINERS for c, h in CONTAINER_COMMANDS])
 def test_a_container_runs_a_mounted_file(form: str, prefix: str, command: str, helper: str) -> None:
     del prefix  # the form writes the container's path
     line = form.format(c=command)
@@ -151,8 +149,7 @@ def test_a_one_line_case_in_a_pipeline_runs_its_arm() -> None:
         assert "tools/gen" in named_paths(path, line), path
 
 
-@pytest.mark.parametrize("form", SHELL_FORMS)
-@pytest.mark.parametrize(("command", "helper"), RUN_FROM_ROOT, ids=[c for c, _ in RUN_FROM_ROOT])
+@each_case("form, command, helper", [(f, c, h) for f in SHELL_FORMS for c, h in RUN_FROM_ROOT])
 def test_a_case_arm_runs_its_command(form: str, command: str, helper: str) -> None:
     text = DEFINITIONS[-1][1].format(line=form.format(c=command))
     assert _names(DEFINITIONS[-1][0], text, helper), form
@@ -235,8 +232,7 @@ NIX_IMPORTS = [("import ./nix/shell.nix {{ inherit pkgs; }}", "nix/shell.nix"),
                ("import ./nix", "nix/default.nix")]
 
 
-@pytest.mark.parametrize(("command", "entry"), NIX_ENTRIES)
-@pytest.mark.parametrize(("expression", "imported"), NIX_IMPORTS)
+@each_case("command, entry, expression, imported", [(c, e, x, i) for c, e in NIX_ENTRIES for x, i in NIX_IMPORTS])
 def test_a_nix_file_ci_evaluates_names_its_imports(command: str, entry: str, expression: str,
                                                    imported: str | None) -> None:
     folder = entry.rpartition("/")[0]

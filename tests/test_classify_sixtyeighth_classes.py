@@ -27,6 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, load_rules
 
@@ -78,7 +79,7 @@ KUBEBUILDER_GENERATED += [f"{root}kustomizeconfig.{ext}" for root in ("", "confi
                           for ext in ("yaml", "yml")]
 
 
-@pytest.mark.parametrize("path", sorted(set(KUBEBUILDER_REAL + KUBEBUILDER_GENERATED)))
+@each_case("path", sorted(set(KUBEBUILDER_REAL + KUBEBUILDER_GENERATED)))
 def test_the_kubebuilder_config_layout_is_iac(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule) == ("iac", "iac.kubebuilder-config"), (path, match)
@@ -128,7 +129,7 @@ USERDATA_GENERATED = [f"{root}userdata{sep}{variant}.{ext}"
                       for ext in ("sh", "bash", "ps1", "tpl", "tmpl")]  # .tftpl is iac.terraform already
 
 
-@pytest.mark.parametrize("path", sorted(set(USERDATA_REAL + USERDATA_GENERATED)))
+@each_case("path", sorted(set(USERDATA_REAL + USERDATA_GENERATED)))
 def test_user_data_variants_are_iac(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule) == ("iac", "iac.user-data"), (path, match)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ciforms import rooted
 from gatekeeper.classify.jobenv import loaded
@@ -96,7 +97,7 @@ def _module(option: str) -> str:
     return "{ config, pkgs, ... }:\n{\n" + "".join(f"  {line}\n" for line in option.splitlines()) + "}\n"
 
 
-@pytest.mark.parametrize(("option", "indent"), NESTED_VARIANTS)
+@each_case(("option", "indent"), NESTED_VARIANTS)
 def test_nested_nixos_options_are_a_machine_configuration(option: str, indent: str) -> None:
     got = sniff("hosts/web/configuration.nix", _module(option).encode(), RULES.context)
     assert got is not None and (got.bucket, got.rule) == ("iac", "iac.content.nixos"), (option, got)

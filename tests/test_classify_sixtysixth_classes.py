@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import RuleSet, load_rules
 
@@ -64,7 +65,7 @@ CATALOGUE_GENERATED += [f"{folder}/{lang}/global.json" for folder in ("locales",
                         for lang in ("fil", "yue", "yue-Hant", "zun")]
 
 
-@pytest.mark.parametrize("path", sorted(set(CATALOGUE_REAL + CATALOGUE_GENERATED)))
+@each_case("path", sorted(set(CATALOGUE_REAL + CATALOGUE_GENERATED)))
 def test_a_translation_catalogue_named_global_json_is_src(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert (match.bucket, match.rule) == ("src", "src.locale-catalogues"), (path, match)
@@ -113,7 +114,7 @@ TEST_PACKAGES_GENERATED = [f"{root}{folder}/{pkg}/{name}"
                                         "Gemfile", "requirements.txt", "build.gradle", "pom.xml")]
 
 
-@pytest.mark.parametrize("path", sorted(set(TEST_PACKAGES_REAL + TEST_PACKAGES_GENERATED)))
+@each_case("path", sorted(set(TEST_PACKAGES_REAL + TEST_PACKAGES_GENERATED)))
 def test_manifests_of_test_packages_are_test_data(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert match.bucket == "src" and match.rule.startswith("testdata."), (path, match)

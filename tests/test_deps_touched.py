@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import treeblobs
 from gatekeeper.deps.registry import format_for
@@ -129,17 +130,19 @@ def test_the_delta_is_the_same_through_either_route(commits: tuple[GitRepo, str,
     assert by_trees == by_git and by_git.changes
 
 
-@pytest.mark.parametrize("name", [
+NAMES = [
     "requirements.txt", "REQUIREMENTS.TXT", "requirements.in", "constraints.txt", "requirements-dev.lock",
     "requirements.lock", "compose.yml", "docker-compose.override.yaml", "libs.versions.toml", "app.csproj",
     "main.tf", "rules.mk", "build.gradle", "build.gradle.kts", "Dockerfile", "Dockerfile.prod", "x.dockerfile",
     "Containerfile", "go.mod", "go.sum", "package.json", "Cargo.lock", "pom.xml", "Makefile", "main.go", "README",
     "x.txt", "notes.in", "x.lock", "x.toml", "x.yml", "requirements.txt\n", "compose.yml\n", "requirements.\u0131n",
     "requirements-x.loc\u212a", "requirements.t\u0445t", "caf\u00e9.go", "a.b.c", ".txt", "txt", "",
-])
-@pytest.mark.parametrize("folder", ["", "requirements/", ".github/workflows/", "deep/er/"])
-def test_format_for_answers_as_without_its_suffix_shortcut(name: str, folder: str,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+]
+
+
+@each_case("folder, name", [(folder, name) for name in NAMES
+                            for folder in ["", "requirements/", ".github/workflows/", "deep/er/"]])
+def test_format_for_answers_as_without_its_suffix_shortcut(folder: str, name: str) -> None:
     """format_for's shortcut (no rule can match a name of another suffix) gives what its rules give: line breaks
     (`$` matches before one) and non-ASCII letters IGNORECASE folds (`ı`, the Kelvin sign) take the rules."""
     shortcut = format_for(folder + name)
@@ -148,5 +151,6 @@ def test_format_for_answers_as_without_its_suffix_shortcut(name: str, folder: st
         def __contains__(self, item: object) -> bool:
             return True
 
-    monkeypatch.setattr("gatekeeper.deps.registry._SUFFIXES", Every())
-    assert format_for(folder + name) == shortcut
+    with pytest.MonkeyPatch.context() as monkeypatch:  # undone before the next case's shortcut
+        monkeypatch.setattr("gatekeeper.deps.registry._SUFFIXES", Every())
+        assert format_for(folder + name) == shortcut

@@ -159,8 +159,7 @@ def test_ssh_keygen_reads_namespaces_as_the_matrix_assumes(ssh_verdicts: dict[tu
     assert not ssh_verdicts["negation", APPROVAL] and ssh_verdicts["negation", PACKET]
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
-@pytest.mark.parametrize("role", ROLES)
+@each_case("variant, role", [(variant, role) for variant in sorted(VARIANTS) for role in ROLES])
 def test_a_key_signs_only_what_its_line_allows(keyring: dict[str, Any], ssh_verdicts: dict[tuple[str, str], bool],
                                               tmp_path: Path, role: str, variant: str) -> None:
     options, exact = VARIANTS[variant]

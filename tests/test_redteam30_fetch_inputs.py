@@ -25,6 +25,7 @@ import pytest
 from changecase import Case, committed, gated, in_folders
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 from test_deps_gate import unreviewed
 
 HEAD_CMAKE = "cmake_minimum_required(VERSION 3.24)\nproject(app CXX)\ninclude(FetchContent)\n"
@@ -118,8 +119,8 @@ def test_an_edit_of_a_fetching_input_needs_a_human(tmp_path: Path) -> None:
         assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
 
 
-@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
-@pytest.mark.parametrize("name", sorted({name for name, *_ in variants() if not name.startswith("services/")}))
+@each_case("tree, name", [(tree, name) for tree in [False, True]
+                          for name in sorted({name for name, *_ in variants() if not name.startswith("services/")})])
 def test_each_root_variant_alone_is_reviewed(tmp_path: Path, name: str, tree: bool) -> None:
     _, old, new = next(v for v in variants() if v[0] == name)
     repo, first, second, patch, packet = committed(tmp_path, old, new)

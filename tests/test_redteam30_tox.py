@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import Case, committed, gated
+from tables import each_case
 from test_deps_gate import unreviewed
 
 SHA = "b4ffde65f46336ab88eb53be808477a3936bae11"
@@ -115,8 +116,7 @@ def test_a_hostile_tox_edit_needs_a_human(tmp_path: Path, ci: bool) -> None:
         assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
 
 
-@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
-@pytest.mark.parametrize("number", range(len(HOSTILE)))
+@each_case("tree, number", [(tree, number) for tree in [False, True] for number in range(len(HOSTILE))])
 def test_each_hostile_tox_edit_alone_is_reviewed(tmp_path: Path, number: int, tree: bool) -> None:
     path, old, new = HOSTILE[number]
     repo, first, second, patch, packet = committed(tmp_path, {path: old}, {path: new})

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify.platformshapes import platform_shape
 
@@ -53,8 +54,7 @@ def _base(path: str) -> dict[str, str]:
     return {".github/workflows/ci.yml": WORKFLOW, "MODULE.bazel": 'module(name = "app")\n', path: FLAGS}
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("hook", HOOKS)
+@each_case("name, hook", [(name, hook) for name in NAMES for hook in HOOKS])
 def test_a_run_control_line_that_runs_a_program_is_ci(tmp_path: Path, name: str, hook: str) -> None:
     case = committed(tmp_path, _base(name), {name: FLAGS + HOOKS[hook] + "\n"})
     for tree in (False, True):

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.symlinks import physical_target
 from gatekeeper.gitobjects import TreeEntry
@@ -68,7 +69,7 @@ def _layout(repo: GitRepo, rng: random.Random) -> list[str]:
     return links
 
 
-@pytest.mark.parametrize("seed", range(60))
+@each_case("seed", range(60))
 def test_generated_layouts_reach_what_the_kernel_reaches(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     repo = GitRepo(tmp_path / "r")

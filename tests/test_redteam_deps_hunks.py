@@ -292,9 +292,8 @@ LOCK_FORMS: list[tuple[str, Callable[..., str], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("path", "write", "form"), LOCK_FORMS,
-                         ids=[f"{p}-{i}" for i, (p, _, _) in enumerate(LOCK_FORMS)])
-@pytest.mark.parametrize("context", [1, 3, 10])
+@each_case("path, write, form, context", [(path, write, form, context) for path, write, form in LOCK_FORMS
+                                          for context in [1, 3, 10]])
 def test_a_lockfile_entry_in_another_form_is_not_skipped(tmp_path: Path, path: str, write: Callable[..., str],
                                                          form: str, context: int) -> None:
     """A lockfile change without its manifest: one upgrade the hunk patterns read, and five new entries

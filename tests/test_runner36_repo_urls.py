@@ -24,6 +24,7 @@ import pytest
 import test_redteam34_repo_credentials as rt34
 from gitrepo import GitRepo
 from runbundle import gk_in
+from tables import each_case
 
 from gatekeeper.errors import UsageError
 from gatekeeper.runner.repocheck import check_repo
@@ -125,7 +126,7 @@ def test_ordinary_forms_pass(good: str) -> None:
     check_repo(good)
 
 
-@pytest.mark.parametrize("form", [*LEAKING, *PROGRAMS])
+@each_case("form", [*LEAKING, *PROGRAMS])
 def test_the_message_never_repeats_the_value(form: str) -> None:
     with pytest.raises(UsageError) as caught:
         check_repo(form.format(s=SECRET, h="127.0.0.1:1/r.git"))

@@ -4,6 +4,7 @@ still gives the test its fixtures (not the table's names)."""
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import pytest
 from tables import each_case
@@ -94,3 +95,21 @@ def test_an_empty_table_or_a_wrong_id_count_is_refused() -> None:
         each_case("n", [])
     with pytest.raises(AssertionError, match="one id a case"):
         each_case("n", [1, 2], ids=["one"])
+
+
+FOLDERS: list[Path] = []
+
+
+@each_case("name", ["a", "b", "a"])
+def test_a_table_with_tmp_path_gives_each_case_a_new_empty_folder(tmp_path: Path, name: str) -> None:
+    assert list(tmp_path.iterdir()) == [], "a case sees another case's files"
+    (tmp_path / name).mkdir()  # the third case's "a" would meet the first's in one shared folder
+    FOLDERS.append(tmp_path)
+
+
+def test_each_cases_folder_is_its_own_inside_the_tests_folder(tmp_path: Path) -> None:
+    FOLDERS.clear()
+    test_a_table_with_tmp_path_gives_each_case_a_new_empty_folder(tmp_path=tmp_path)
+    assert FOLDERS == [tmp_path / "case0", tmp_path / "case1", tmp_path / "case2"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["case0", "case1", "case2"]
+    assert [sorted(c.name for c in p.iterdir()) for p in FOLDERS] == [["a"], ["b"], ["a"]]
