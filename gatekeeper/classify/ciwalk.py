@@ -9,7 +9,6 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from collections.abc import Iterable
 from functools import partial
 from typing import NamedTuple
 
@@ -30,6 +29,7 @@ from gatekeeper.classify import (
     taskstarts,
     vendoredci,
 )
+from gatekeeper.classify.gotasks import GO_GENERATE, go_generated, task_files
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -40,11 +40,7 @@ from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["GO_GENERATE", "ci_runs", "go_generated", "reaches", "shown_names"]
 
-# A key of ci_runs' answer no path can be (NUL): a text the walk read runs `go generate`, which runs the command of
-# every `//go:generate` line of the Go files of the packages it names (red team 37; go_generated reads changed ones).
-GO_GENERATE = "\0go generate"
 _GENERATE = lazy(r"(?:\bgo|\$[({]GO[)}])[ \t]++generate\b")  # also a Makefile's `$(GO) generate`
-_DIRECTIVE = lazy(rb"(?m)^//go:generate[ \t]")
 
 _RUNNERS = ("ansible-playbook", "helmfile", "terraform")  # whose entry files cireaches.py reads (and Compose's)
 _HELMFILE = lazy(r"(?:\A|/)helmfile[^/]*\Z|(?:\A|/)helmfile\.d/[^/]+\.ya?ml\Z")  # one `helmfile -f DIR` reads
@@ -195,6 +191,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             return False
         for named, rule_evidence in reached:
             found.setdefault(named, rule_evidence)
+        for named, rule_evidence in task_files(tree, read_blob, found):  # the Go task packages CI's programs import
+            found.setdefault(named, rule_evidence)
     return found
 
 
@@ -275,20 +273,6 @@ def _built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str]
                 if path.startswith(f"{folder}/" if folder else "") and re.fullmatch(names, path.rpartition("/")[2])]
         out += done[entry.oid, context]
     return out
-
-
-def go_generated(runs: dict[str, tuple[str, str]], sides: Iterable[str], trees: tuple[Tree, ...],
-                 read_blob: Read) -> tuple[str, str] | None:
-    """(rule, evidence) when the walk saw `go generate` run (GO_GENERATE in `runs`) and a side of a change is a Go file
-    holding a `//go:generate` line in a tree (its command runs in that job; the package pattern is not narrowed)."""
-    if GO_GENERATE not in runs:
-        return None
-    rule, evidence = runs[GO_GENERATE]
-    for side in sides:
-        if side.endswith(".go") and any(_DIRECTIVE.search(read_blob(tree[side])) for tree in trees
-                                        if side in tree and tree[side].mode in ("100644", "100755")):
-            return rule, f"{evidence}, which runs the //go:generate lines of {side}"
-    return None
 
 
 def _expanded(tree: Tree, paths: list[str]) -> list[str]:
