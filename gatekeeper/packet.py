@@ -6,7 +6,6 @@ Reading and validating a packet file, and comparing a packet with its patch, liv
 from __future__ import annotations
 
 import json
-import re
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -26,12 +25,13 @@ from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsafe_reason
 from gatekeeper.errors import PatchError, where
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS, ClassifiedFile, Derived, FileChange
 from gatekeeper.revrange import RevRange
 from gatekeeper.verify import validate_packet
 
 SCHEMA_VERSION = 1
-RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")  # what `packet --run-id` accepts
+RUN_ID = lazy(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")  # what `packet --run-id` accepts
 OUTSIDE_RUNNER_SANDBOX = {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
 
 

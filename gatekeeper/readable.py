@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gatekeeper.lazy_pattern import lazy
+
 # Everything but printable ASCII other than the backslash: only these need a closer look.
-_CANDIDATE = re.compile(r"[^\x20-\x5b\x5d-\x7e]")
+_CANDIDATE = lazy(r"[^\x20-\x5b\x5d-\x7e]")
 _NAMED = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Unicode categories never shown raw: controls, format characters, surrogates, line/paragraph separators.
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})

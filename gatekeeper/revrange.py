@@ -25,11 +25,12 @@ from pathlib import Path
 from gatekeeper.errors import UsageError
 from gatekeeper.gitcmd import SAFE_GIT, git_program, scrubbed_git_env
 from gatekeeper.gitobjects import GitObjects, GitObjectsError, remember_commit
+from gatekeeper.lazy_pattern import lazy
 
 TIMEOUT = 120.0
 ANCESTRY_STEPS = 64  # commits read below each side before `git merge-base` is asked instead
-_FULL_ID = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
-_SHORT_ID = re.compile(r"[0-9a-fA-F]{4,63}")
+_FULL_ID = lazy(rb"[0-9a-f]{40}|[0-9a-f]{64}")
+_SHORT_ID = lazy(r"[0-9a-fA-F]{4,63}")
 # The repository's git folder, object folder, work tree top and prefix.
 _INFO = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects", "--show-toplevel",
          "--show-prefix"]

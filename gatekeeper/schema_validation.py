@@ -13,7 +13,6 @@ took 77 s; and its `uniqueItems` compares unsortable items pairwise, which is qu
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
@@ -21,13 +20,14 @@ from importlib import resources
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.schema_compiler import IGNORED as _IGNORED
 from gatekeeper.schema_compiler import Failure, Unsupported, compile_schema, frozen
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _MESSAGE_MAX = 300
 # For a schema the fast predicate cannot compile: errors come in document order, the shallowest
 # keywords of a node first; weighing a handful keeps best_match's choice without building them all.

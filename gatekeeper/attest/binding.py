@@ -16,21 +16,21 @@ packet), and the reason says why. Not a deny: a signature stripped from the pack
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from gatekeeper.attest.facts import PacketAttestation
 from gatekeeper.errors import UsageError
+from gatekeeper.lazy_pattern import lazy
 
 # An authority ends at its first `/`, `?` or `#` (RFC 3986; curl, which git's HTTP transport uses): the user part
 # is what comes before an `@` inside it (`https://evil.example#@github.com/x/y` is fetched from evil.example: attack
 # 27). A backslash there names nothing (URL readers disagree on it).
-_SCHEME = re.compile(r"(?i)([a-z][a-z0-9+.-]*)://(?:[^@/?#\\]*@)?([^/?#\\]*)(/[^?#\\]*)?")
-_SCP = re.compile(r"(?:[^@/:]+@)?([^/:]+):(?!//)(.+)")
-_PORT = re.compile(r":\d*\Z")
-_COMMIT = re.compile(r"[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?")
+_SCHEME = lazy(r"(?i)([a-z][a-z0-9+.-]*)://(?:[^@/?#\\]*@)?([^/?#\\]*)(/[^?#\\]*)?")
+_SCP = lazy(r"(?:[^@/:]+@)?([^/:]+):(?!//)(.+)")
+_PORT = lazy(r":\d*\Z")
+_COMMIT = lazy(r"[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?")
 UNBOUND = ("gated from a patch alone with no base commit named: nothing binds the packet to this repository "
            "(name the commit the patch applies to with --base-commit, or gate with --tree BASE..HEAD)")
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+from gatekeeper.lazy_pattern import lazy
+
 # Generous for a record (a few KB; a finding may list thousands of paths), small enough to hold in memory.
 MAX_LINE_BYTES = 16 * 1024 * 1024
 # A record nests five levels deep; json.loads recurses per level and dies near 1000.
@@ -23,7 +25,7 @@ MAX_DEPTH = 32
 MAX_SAFE_INT = 2**53 - 1
 REQUIRED = ("seq", "time", "outcome", "findings", "policies", "bundle", "prev", "hash")
 
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING = lazy(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 
 

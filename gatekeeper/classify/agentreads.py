@@ -12,7 +12,6 @@ round: each was allowed by `gate --tree --enable guardrails`). Read from BASE (w
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import product
 
@@ -20,6 +19,7 @@ from gatekeeper.bounded import Limits, load_json
 from gatekeeper.classify.autorun import plain_json
 from gatekeeper.errors import LimitError
 from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.lazy_pattern import lazy
 
 MAX_FILES = 200  # agent configuration files read per gate (a repository has a handful)
 _IMPORT_HOPS = 5  # imports of imports Claude Code follows
@@ -29,10 +29,10 @@ _SETTINGS = frozenset({"settings.json", "settings.local.json"})
 # `amp.mcpServers`), read as JSON with comments (autorun.plain_json)
 _MCP = frozenset({".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json", ".vscode/settings.json",
                   ".zed/settings.json", ".amp/settings.json"})
-_IMPORT = re.compile(r"(?:^|\s)@([^\s@`'\"()\[\]<>]+)")
-_WORD = re.compile(r"""[^\s'"`;&|<>()=]+""")
+_IMPORT = lazy(r"(?:^|\s)@([^\s@`'\"()\[\]<>]+)")
+_WORD = lazy(r"""[^\s'"`;&|<>()=]+""")
 # The project folder a hook command may start from, quoted or not (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`).
-_PROJECT = re.compile(r"""["']?\$\{?CLAUDE_PROJECT_DIR\}?["']?/""")
+_PROJECT = lazy(r"""["']?\$\{?CLAUDE_PROJECT_DIR\}?["']?/""")
 # Every spelling of the endings of the files _kind reads (names match in any case), tested after the last letter: a
 # 20-way `endswith` on each of 42,000 paths took 33 ms, the one-letter test first 4.5 ms (load 12, 2 cores).
 _ENDINGS = tuple({"".join(chars) for word in (".md", "json") for chars in product(*({c, c.upper()} for c in word))})

@@ -39,6 +39,7 @@ from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.errors import LimitError
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import Match
 
 __all__ = ["MAX_READ", "RULE", "Applied", "is_manifest", "named"]
@@ -48,17 +49,17 @@ MAX_READ = 5_000  # package.json and pnpm-workspace.yaml files read per tree
 
 _MANIFESTS = frozenset({"package.json", "pnpm-workspace.yaml", "pnpm-workspace.yml"})
 _PATCHING = frozenset({"portfile.cmake", "module.bazel", "workspace", "workspace.bazel", "workspace.bzlmod"})
-_BAZEL_PATCH = re.compile(r"""["']([^"'\s]+\.(?:patch|diff))["']""", re.IGNORECASE)
-_NIX_PATCH = re.compile(r"""(?<![\w/.])(\.{1,2}/[^\s;\])}"']+\.(?:patch|diff))(?![\w.])""", re.IGNORECASE)
+_BAZEL_PATCH = lazy(r"""["']([^"'\s]+\.(?:patch|diff))["']""", re.IGNORECASE)
+_NIX_PATCH = lazy(r"""(?<![\w/.])(\.{1,2}/[^\s;\])}"']+\.(?:patch|diff))(?![\w.])""", re.IGNORECASE)
 _DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "resolutions",
                     "overrides")
-_QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
-_KEYED = re.compile(r"""^\s*["']?(@?[\w.-]+(?:/[\w.-]+)?@[^"':\s]+)["']?\s*:\s*["']?([^"'\s,#]+)""")
+_QUOTED = lazy(r"""["']([^"'\n]+)["']""")
+_KEYED = lazy(r"""^\s*["']?(@?[\w.-]+(?:/[\w.-]+)?@[^"':\s]+)["']?\s*:\s*["']?([^"'\s,#]+)""")
 _PATCH_ENDINGS = (".patch", ".diff")
 # A vcpkg port's patch: a `.patch` or `.diff` name (its folder's, or `${CMAKE_CURRENT_LIST_DIR}/...`) anywhere in it.
 # A name starts a word (or follows the folder variable): tried at every character of a long word, the name's run
 # was read to the word's end each time (quadratic).
-_PORT_PATCH = re.compile(r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/|(?<![^\s"'()$;]))"""
+_PORT_PATCH = lazy(r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/|(?<![^\s"'()$;]))"""
                          r"""([^\s"'()$;]+\.(?:patch|diff))(?![\w.])""",
                          re.IGNORECASE)
 

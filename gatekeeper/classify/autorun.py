@@ -30,6 +30,7 @@ from gatekeeper.classify import envrcloads, nixshells
 from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import reached_at
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import ClassifiedFile
 
 __all__ = ["RULE", "is_run_file", "judged", "plain_json", "runs_unasked"]
@@ -58,9 +59,9 @@ _RUN_WORDS = ("folderopen", "initializecommand")  # a decoded string holding one
 # A JSONC token: a string (no line break inside, as JSON), a line comment, a block comment. Between tokens only
 # punctuation, whitespace, literals and numbers may stand; a quote or slash there is a file that does not scan.
 # Line breaks are VS Code's: LF, CR, U+2028 and U+2029 end a `//` comment there, and a string (attack 27).
-_TOKEN = re.compile(r'"(?:[^"\\\n\r\u2028\u2029]|\\.)*"|//[^\n\r\u2028\u2029]*|/\*.*?\*/', re.DOTALL)
-_GAP_BAD = re.compile(r'["/]')
-_KEY_END = re.compile(r"[\s\u200b\ufeff]*[:/]")  # VS Code skips U+200B and U+FEFF too; Python's \s does not
+_TOKEN = lazy(r'"(?:[^"\\\n\r\u2028\u2029]|\\.)*"|//[^\n\r\u2028\u2029]*|/\*.*?\*/', re.DOTALL)
+_GAP_BAD = lazy(r'["/]')
+_KEY_END = lazy(r"[\s\u200b\ufeff]*[:/]")  # VS Code skips U+200B and U+FEFF too; Python's \s does not
 
 
 def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
@@ -203,7 +204,7 @@ def _strings(text: str) -> list[tuple[str, bool]] | None:
     return None if _GAP_BAD.search(text, end) else out
 
 
-_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))|\\')
+_ESCAPE = lazy(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))|\\')
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -227,7 +228,7 @@ def _decoded(body: str) -> str | None:
     return None if bad else decoded
 
 
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+_TRAILING_COMMA = lazy(r",(\s*[}\]])")
 _SEPARATORS = {0x2028: " ", 0x2029: " "}  # line breaks to VS Code, not whitespace to a strict JSON reader
 
 

@@ -26,9 +26,8 @@ A line without a value (`--action_env=CC`) passes the caller's variable through 
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.classify.bazelrc import RcLine, option_values
+from gatekeeper.lazy_pattern import lazy
 
 ENV_OPTIONS = ("repo_env", "action_env", "host_action_env")
 _PROGRAMS = frozenset({
@@ -56,7 +55,7 @@ _HOSTS = frozenset({"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "GOPROXY", "GOSUMD
                     "BAZELISK_BASE_URL"})
 _HOST_SUFFIXES = ("_URL", "_URLS", "_MIRROR", "_MIRRORS", "_REGISTRY", "_PROXY", "_INDEX", "_INDEX_URL")
 # an option and its `=`/`:` (`--require=`, `-javaagent:`, `-Clinker=`), else a short option's letter (`-r`, `-B`)
-_OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*[=:]|-[A-Za-z]")
+_OPTION = lazy(r"-{1,2}[A-Za-z][\w.-]*[=:]|-[A-Za-z]")
 # Variables whose value is a folder list or a folder, not one program file: not looked up as a repository file.
 _FOLDERS = frozenset({"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "GOROOT", "DEVELOPER_DIR", "CUDA_PATH",
                       "CUDA_TOOLKIT_PATH", "CUDNN_INSTALL_PATH"})

@@ -23,13 +23,12 @@ run-control files the patch shows, as far as it shows them (patchcontext.py).
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.classify.bazelenv import env_programs
 from gatekeeper.classify.bazelrc import option_values, rc_lines
 from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.markers import against_ancestors
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["BAZEL", "RULE", "is_rc", "named"]
 
@@ -37,7 +36,7 @@ RULE = "ci.context.bazel-hook"
 _HOOKS = tuple(f"{prefix}{name}" for prefix in ("", "experimental_") for name in (
     "workspace_status_command", "credential_helper", "run_under", "shell_executable", "server_javabase",
     "host_jvm_args"))
-_AGENT = re.compile(r"^-(?:javaagent|agentpath):([^=\s]+)")  # a --host_jvm_args agent's file (red team 38)
+_AGENT = lazy(r"^-(?:javaagent|agentpath):([^=\s]+)")  # a --host_jvm_args agent's file (red team 38)
 _PREFIXES = ("%workspace%/", "$(pwd)/", "${PWD}/", "$PWD/", "./")
 
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gatekeeper.lazy_pattern import lazy
+
 __all__ = ["RcLine", "option_values", "rc_lines"]
 
-_WORD = re.compile(r"""(?:\\.|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^\s"'\\])+""", re.DOTALL)
-_PIECE = re.compile(r"""\\(.)|"((?:\\.|[^"\\])*)"?|'((?:\\.|[^'\\])*)'?|([^\\"']+)""", re.DOTALL)
-_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_WORD = lazy(r"""(?:\\.|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^\s"'\\])+""", re.DOTALL)
+_PIECE = lazy(r"""\\(.)|"((?:\\.|[^"\\])*)"?|'((?:\\.|[^'\\])*)'?|([^\\"']+)""", re.DOTALL)
+_ESCAPE = lazy(r"\\(.)", re.DOTALL)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from gatekeeper.classify.platformshapes import bazel_line, is_bazelrc
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, walked
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["HOOK", "MAX_READ", "included"]
 
@@ -40,13 +41,13 @@ HOOK = " imports as run control"  # what an imported file's origin says when a l
 _WORKSPACES = frozenset({"module.bazel", "workspace", "workspace.bazel", "workspace.bzlmod"})
 _DOWNLOADERS = ("downloader_config", "experimental_downloader_config")
 # What a workspace or .bzl loads: `load("//x:y.bzl"`, `use_extension("@//x:y.bzl"`, `include("//:m.MODULE.bazel"`
-_LOADS = re.compile(r"\b(?:load|use_extension|use_repo_rule|include)\s*\(\s*(?:\w+\s*=\s*)?[\"']([^\"'\n]+)[\"']")
+_LOADS = lazy(r"\b(?:load|use_extension|use_repo_rule|include)\s*\(\s*(?:\w+\s*=\s*)?[\"']([^\"'\n]+)[\"']")
 _FETCHES = (r"http_archive|http_file|http_jar|git_repository|new_git_repository|go_repository|maven_install|"
             r"jvm_maven_import_external|npm_translate_lock|pip_parse|crates_repository|oci_pull|container_pull|"
             r"archive_override|git_override")
 # a fetch rule called, or loaded under another name (`_archive = "http_archive"`), or a repository rule or module
 # extension defined here, whose implementation downloads or runs commands when Bazel fetches (attack 30)
-_FETCH = re.compile(rf"^(?![ \t]*def[ \t]).*?\b(?:{_FETCHES})\s*\(|\bmaybe\s*\(\s*(?:{_FETCHES})\b"
+_FETCH = lazy(rf"^(?![ \t]*def[ \t]).*?\b(?:{_FETCHES})\s*\(|\bmaybe\s*\(\s*(?:{_FETCHES})\b"
                     rf"|[\"'](?:{_FETCHES})[\"']|\b(?:repository_rule|module_extension)\s*\(", re.MULTILINE)
 
 

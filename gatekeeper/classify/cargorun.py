@@ -15,22 +15,22 @@ linkers that configuration has every cargo command run (`build.rustc-wrapper = "
 from __future__ import annotations
 
 import posixpath
-import re
 import tomllib
 from typing import NamedTuple
 
 from gatekeeper.classify.pipinstalls import ANY
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["CONFIGS", "Config", "config", "packages"]
 
 # cargo's global options may come before the command (`cargo -q run`, `cargo --locked xtask`, `cargo -C dir run`),
 # and `r` is cargo's own alias of `run` (red team 21, tests/test_attack21_cargo_spellings.py).
 _GLOBAL = r"(?:[ \t]++(?:\+[\w.-]++|(?:--color|--config|-Z|-C)[ \t]++[^\s;&|]++|-[\w-]++(?:=[^\s;&|]*+)?))*+"
-_CARGO = re.compile(rf"\bcargo{_GLOBAL}[ \t]++([\w-]++)([^\n;&|]*)")
-_MANIFEST = re.compile(r"--manifest-path(?:[ \t]++|=)['\"]?([^\s'\"$]+)")
-_XTASK = re.compile(r"(?:^|[ \t])(?:-p(?:[ \t]*+|=)|--package(?:[ \t]++|=))['\"]?xtask(?![\w-])")
-_PACKAGE = re.compile(r"(?:^|[ \t])(?:-p|--package)(?![\w-])")
-_ARGUMENTS = re.compile(r"[ \t]--(?:[ \t].*)?$")  # after `--`: the program's own arguments, not cargo's
+_CARGO = lazy(rf"\bcargo{_GLOBAL}[ \t]++([\w-]++)([^\n;&|]*)")
+_MANIFEST = lazy(r"--manifest-path(?:[ \t]++|=)['\"]?([^\s'\"$]+)")
+_XTASK = lazy(r"(?:^|[ \t])(?:-p(?:[ \t]*+|=)|--package(?:[ \t]++|=))['\"]?xtask(?![\w-])")
+_PACKAGE = lazy(r"(?:^|[ \t])(?:-p|--package)(?![\w-])")
+_ARGUMENTS = lazy(r"[ \t]--(?:[ \t].*)?$")  # after `--`: the program's own arguments, not cargo's
 # The root's cargo configuration: its `[alias]` table names what `cargo x`, `cargo codegen` run (red team 24).
 CONFIGS = (".cargo/config.toml", ".cargo/config")
 _BUILD_PROGRAMS = ("rustc-wrapper", "rustc-workspace-wrapper", "rustc", "rustdoc")

@@ -22,26 +22,26 @@ test's program (a rule's test data) is not read.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from gatekeeper.classify.heatfiles import Shipper
 from gatekeeper.classify.markers import ancestors
+from gatekeeper.lazy_pattern import lazy
 
 RULE = "iac.context.cdk-asset"
 _TYPES = (".ts", ".js", ".mjs", ".cjs", ".py", ".java", ".cs", ".go", ".scala", ".kt")
-_CDK = re.compile(rb"aws-cdk|aws_cdk|awscdk|Amazon\.CDK|software\.amazon\.awscdk")
+_CDK = lazy(rb"aws-cdk|aws_cdk|awscdk|Amazon\.CDK|software\.amazon\.awscdk")
 # The calls that upload a file as an asset, put one onto a machine, or read one at synth time (not `Code.fromAsset`,
 # not `DockerImageAsset`: `\b` keeps a longer name's `...Asset` out).
-_CALL = re.compile(r"(?:\bnew\s+(?:[\w.]+\.)?Asset|\b(?:\w+\.)?Asset(?=\s*\(\s*(?:self|this)\b)"
+_CALL = lazy(r"(?:\bnew\s+(?:[\w.]+\.)?Asset|\b(?:\w+\.)?Asset(?=\s*\(\s*(?:self|this)\b)"
                    r"|\bInit(?:File|Source)\.(?:fromAsset|from_asset|fromFileInline|from_file_inline)"
                    r"|\breadFileSync|\breadFile|\bread_text|(?<![\w.])open)\s*\(")
-_JOIN = re.compile(r"\b(?:path|os\.path|posixpath)\.(?:join|resolve)\s*\(")
-_LITERAL = re.compile(r"""(['"`])([^'"`\n]{1,300})\1""")
+_JOIN = lazy(r"\b(?:path|os\.path|posixpath)\.(?:join|resolve)\s*\(")
+_LITERAL = lazy(r"""(['"`])([^'"`\n]{1,300})\1""")
 _COMMENT = ("//", "#", "*", "/*")
 _REGION = 600  # characters of a call's arguments read
 # A test's program by the conventions of the CDK's languages (`test/app.test.ts`, `tests/test_stack.py`, `*_test.go`,
 # `StackTest.java`): a rule's test data is not read either (Shipped), but these are `src` by their rules.
-_TEST = re.compile(r"(?:^|/)(?:tests?|__tests__|spec)/|\.(?:test|spec)\.[cm]?[jt]s$|(?:^|/)test_[^/]*\.py$"
+_TEST = lazy(r"(?:^|/)(?:tests?|__tests__|spec)/|\.(?:test|spec)\.[cm]?[jt]s$|(?:^|/)test_[^/]*\.py$"
                    r"|_test\.(?:py|go)$|Tests?\.(?:java|cs|kt)$|(?:Spec|Suite|Tests?)\.scala$")
 
 

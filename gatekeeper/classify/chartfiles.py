@@ -13,9 +13,8 @@ tests/test_attack22_chart_files.py; no template of the mirrored charts does).
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.classify import chartglob
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["EVIDENCE", "MAX_TEMPLATE_BYTES", "MAX_TEMPLATES", "is_chart", "is_template", "parents", "read_by"]
 
@@ -24,10 +23,10 @@ MAX_TEMPLATES = 4_000  # templates read per tree: past it, every file may be rea
 # A template is read whole up to this (a chart's vendored CRDs run to a few MiB: cloudnative-pg 1.2, Argo CD's
 # ApplicationSet 1.4); past it, every file of its chart may be read (classes58)
 MAX_TEMPLATE_BYTES = 16 * 1024 * 1024
-_CALL = re.compile(r"\.Files\.(?:Get|GetBytes|Lines|Glob)\b\s*(\"[^\"\n]*\"|`[^`\n]*`)?")
+_CALL = lazy(r"\.Files\.(?:Get|GetBytes|Lines|Glob)\b\s*(\"[^\"\n]*\"|`[^`\n]*`)?")
 # `.Files` itself as a value: `.Files.AsConfig`/`.AsSecrets` (every file), `$f := .Files`, `with .Files`, `dict "f"
 # .Files` (what reads through them is not followed): every file of the chart may be read (attack 22).
-_WHOLE = re.compile(r"\.Files\b(?!\.(?:Get|GetBytes|Lines|Glob)\b)")
+_WHOLE = lazy(r"\.Files\b(?!\.(?:Get|GetBytes|Lines|Glob)\b)")
 _TEMPLATE_TYPES = (".yaml", ".yml", ".tpl", ".txt", ".json")
 
 

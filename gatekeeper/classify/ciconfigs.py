@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.classify.pipinstalls import path_pattern
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["may_name", "named"]
 
@@ -46,15 +47,15 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "jreleaser": (frozenset(), frozenset({"--config-file"})),
     "bazel": (frozenset(), frozenset({"--bazelrc"})),
 }
-_MAY_NAME = re.compile(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
+_MAY_NAME = lazy(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
                        r"release-it|release-plz|jreleaser|bazel(?:isk)?)\b")
-_SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
-_LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
+_SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
+_LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
-_WORDS = re.compile(r"""[^\s'"`)]+""")
-_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
+_WORDS = lazy(r"""[^\s'"`)]+""")
+_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 # a line continued on the next: sh's backslash, PowerShell's backtick, cmd's caret at the line's end (attack 30)
-_CONTINUED = re.compile(r"[\\`^][ \t]*\r?\n")
+_CONTINUED = lazy(r"[\\`^][ \t]*\r?\n")
 # An action's inputs that are its tool's arguments or settings files: goreleaser-action's `with: args:` (attack 29);
 # release-please-action's files, docker/bake-action's `files:`, helm/kind-action's `config:`, semantic-release-action's
 # `extends:` (cfgarg2). {part of the `uses:` value: {input: the command it stands for ("... " takes the arguments)}}
@@ -66,17 +67,17 @@ _ACTIONS: dict[str, dict[str, str]] = {
     "/kind-action": {"config": "kind create cluster --config"},
     "semantic-release-action": {"extends": "semantic-release --extends"},
 }
-_MAY_USE = re.compile("|".join(map(re.escape, _ACTIONS)))
-_ITEM = re.compile(r"([ \t]*)-[ \t]")
+_MAY_USE = lazy("|".join(map(re.escape, _ACTIONS)))
+_ITEM = lazy(r"([ \t]*)-[ \t]")
 # The dash is read with the blanks after it: `[ \t]*-?[ \t]*` split a line of blanks every way (8 KiB: 0.7 CPU-s).
-_ACTION_INPUT = re.compile(r"([ \t]*(?:-[ \t]*)?)([\w-]+)[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)")
+_ACTION_INPUT = lazy(r"([ \t]*(?:-[ \t]*)?)([\w-]+)[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)")
 # a tool named by a module or image: `go run github.com/goreleaser/goreleaser/v2@latest`, `goreleaser/goreleaser:v2`
-_VERSION_PART = re.compile(r"v\d+")
+_VERSION_PART = lazy(r"v\d+")
 # a value set by a shell assignment or a YAML key (a step's `env:`), for a path handed as `$NAME` (attack 29)
-_SET = re.compile(r"""(?:^|[\s;])(?:export[ \t]+)?([A-Za-z_]\w*)=["']?([^\s;'"]+)|"""
+_SET = lazy(r"""(?:^|[\s;])(?:export[ \t]+)?([A-Za-z_]\w*)=["']?([^\s;'"]+)|"""
                   r"""^[ \t]*(?:-[ \t]+)?([A-Za-z_]\w*)[ \t]*:[ \t]*["']?([^\s'"#]+)["']?[ \t]*$""", re.MULTILINE)
-_VARIABLE = re.compile(r"\$([A-Za-z_]\w*)")
-_BRACED = re.compile(r"\$\{\{\s*env\.([A-Za-z_]\w*)\s*\}\}|\$\{([A-Za-z_]\w*)\}")  # `${{ env.X }}`, `${X}`: `$X`
+_VARIABLE = lazy(r"\$([A-Za-z_]\w*)")
+_BRACED = lazy(r"\$\{\{\s*env\.([A-Za-z_]\w*)\s*\}\}|\$\{([A-Za-z_]\w*)\}")  # `${{ env.X }}`, `${X}`: `$X`
 _ALIASES = {"goreleaser-pro": "goreleaser", "goreleaser-cross": "goreleaser", "goreleaser-cross-pro": "goreleaser",
             "bazelisk": "bazel", "jreleaser-native": "jreleaser"}
 

@@ -29,39 +29,40 @@ import yaml
 
 from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import LimitError
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_VALUE", "handed", "parsed", "path_folders", "up_from_action"]
 
 MAX_VALUE = 256  # characters of a value read (a longer one, or one over lines, is not substituted)
 # PATH as set (a YAML key, an assignment, `+=`, Jenkins' `PATH+X=`), not `$PATH`, `${PATH}`, GITHUB_PATH or PYTHONPATH
-_PATH_SET = re.compile(r"""(?<![\w${.-])PATH(?:\+\w{1,64})?['"]?[ \t]*(?::{1,3}=|[?+]?=|:[ \t])[ \t]*"""
+_PATH_SET = lazy(r"""(?<![\w${.-])PATH(?:\+\w{1,64})?['"]?[ \t]*(?::{1,3}=|[?+]?=|:[ \t])[ \t]*"""
                        r"""((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
-_PREPEND = re.compile(r"##vso\[task\.prependpath\]([^\s'\"]+)", re.IGNORECASE)
+_PREPEND = lazy(r"##vso\[task\.prependpath\]([^\s'\"]+)", re.IGNORECASE)
 # the checkout's root at a folder's start, as the shells spell it (ciloops.rooted has the CI systems' variables)
-_ROOT = re.compile(r"^(?:\$\{?PWD\}?|\$\(pwd(?:[ \t]+-[LP])?\)|`pwd`|\$pwd"
+_ROOT = lazy(r"^(?:\$\{?PWD\}?|\$\(pwd(?:[ \t]+-[LP])?\)|`pwd`|\$pwd"
                    r"|\$\(git[ \t]+rev-parse[ \t]+--show-toplevel\)|\$env:GITHUB_WORKSPACE|%GITHUB_WORKSPACE%"
                    r"|\$\{\{\s*github\.workspace\s*\}\}|\$\{?(?:env\.)?WORKSPACE\}?)(?=/|$)",
                    re.IGNORECASE)
-_ROOT_ANYWHERE = re.compile(r"\$\(pwd(?:[ \t]+-[LP])?\)|\$\(git[ \t]+rev-parse[ \t]+--show-toplevel\)")
-_SUBSTITUTION = re.compile(r"\$\([^()\n]*\)|`[^`\n]*`")
-_RESOLVED = re.compile(r"\$\((?:realpath(?:[ \t]+-[a-z]+)*|readlink[ \t]+-[a-z]*f|cd)[ \t]+['\"]?([^\s'\"();&]+)['\"]?"
+_ROOT_ANYWHERE = lazy(r"\$\(pwd(?:[ \t]+-[LP])?\)|\$\(git[ \t]+rev-parse[ \t]+--show-toplevel\)")
+_SUBSTITUTION = lazy(r"\$\([^()\n]*\)|`[^`\n]*`")
+_RESOLVED = lazy(r"\$\((?:realpath(?:[ \t]+-[a-z]+)*|readlink[ \t]+-[a-z]*f|cd)[ \t]+['\"]?([^\s'\"();&]+)['\"]?"
                        r"(?:[ \t]*(?:&&|;)[ \t]*pwd(?:[ \t]+-[LP])?)?\)")
 _PRINTERS = frozenset({"echo", "printf", "tee", "realpath", "readlink", "cat", "add-content", "out-file", "set-content",
                        "write-output", "run:", "-", "|", "&"})
 # an action's own folder with steps up after it (`${{ github.action_path }}/../bin/tool`)
-_ACTION_UP = re.compile(r"(?:\$\{\{\s*(?:github\.action_path|env\.GITHUB_ACTION_PATH)\s*\}\}"
+_ACTION_UP = lazy(r"(?:\$\{\{\s*(?:github\.action_path|env\.GITHUB_ACTION_PATH)\s*\}\}"
                         r"|\$\{?GITHUB_ACTION_PATH\b\}?|\$env:GITHUB_ACTION_PATH|%GITHUB_ACTION_PATH%)"
                         r"((?:[/\\]\.\.)+)(?=[/\\])", re.IGNORECASE)
-_LOCAL_USES = re.compile(r"""\buses['"]?[ \t]*:[ \t]*['"]?\.[/\\]""")
-_WORD = re.compile(r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|"'<>])+""")
-_COMMENT = re.compile(r"^[ \t]*#[^\n]*$", re.MULTILINE)
+_LOCAL_USES = lazy(r"""\buses['"]?[ \t]*:[ \t]*['"]?\.[/\\]""")
+_WORD = lazy(r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|"'<>])+""")
+_COMMENT = lazy(r"^[ \t]*#[^\n]*$", re.MULTILINE)
 # where a command starts in a line: after an operator or keyword; a first segment's list mark and command key (`- run:`,
 # `script:`, a Jenkins step's `sh '…'`)
-_SEGMENT = re.compile(r"&&|\|\||[;&|(`]|\$\(|\b(?:then|do|else)\b")
-_COMMAND_KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|command|commands|before_script|after_script|cmd"
+_SEGMENT = lazy(r"&&|\|\||[;&|(`]|\$\(|\b(?:then|do|else)\b")
+_COMMAND_KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|command|commands|before_script|after_script|cmd"
                           r"|entrypoint)[ \t]*+:[ \t]*+(?:[|>][-+]?+)?+|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+")
-_BARE = re.compile(r"[A-Za-z0-9_][\w.+-]{0,127}")
-_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")
+_BARE = lazy(r"[A-Za-z0-9_][\w.+-]{0,127}")
+_ASSIGNMENT = lazy(r"[A-Za-z_]\w*=")
 _BEFORE = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "elif", "while", "until",
                      "-", "@", "+"})
 _BUILTINS = frozenset({"cd", "echo", "export", "set", "unset", "source", ".", "eval", "exit", "return", "then", "else",

@@ -37,6 +37,7 @@ import re
 from typing import Any
 
 from gatekeeper.classify import cienv, ciloops
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "is_earthfile",
            "is_hook", "pipeline_files", "pipeline_uploads", "plugin_hooks", "rooted"]
@@ -44,37 +45,37 @@ __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
 HOOK_FOLDERS = (".buildkite/",)
-_INSTRUCTION = re.compile(r"^([ \t]*)(?:RUN|CMD|ENTRYPOINT)((?:[ \t]+--[\w-]+(?:=\S*)?)*)[ \t]+", re.MULTILINE)
-_LOCAL_PLUGIN = re.compile(
+_INSTRUCTION = lazy(r"^([ \t]*)(?:RUN|CMD|ENTRYPOINT)((?:[ \t]+--[\w-]+(?:=\S*)?)*)[ \t]+", re.MULTILINE)
+_LOCAL_PLUGIN = lazy(
     r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*+(?::[ \t]*+)?(?:$|\{|~|null)""",
     re.MULTILINE)  # possessive blanks around the optional colon: split every way, they were quadratic
-_UPLOAD = re.compile(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
-_TEMPLATE = re.compile(r"""^[ \t]*(?:-[ \t]+)?['"]?[\w-]*(?:template|Template)[\w-]*['"]?[ \t]*:[ \t]*(['"]?)"""
+_UPLOAD = lazy(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
+_TEMPLATE = lazy(r"""^[ \t]*(?:-[ \t]+)?['"]?[\w-]*(?:template|Template)[\w-]*['"]?[ \t]*:[ \t]*(['"]?)"""
                        r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)
-_CONTINUATION = re.compile(r"""^[ \t]*(?:-[ \t]+)?['"]?(?:configuration_path|config-path)['"]?[ \t]*:[ \t]*(['"]?)"""
+_CONTINUATION = lazy(r"""^[ \t]*(?:-[ \t]+)?['"]?(?:configuration_path|config-path)['"]?[ \t]*:[ \t]*(['"]?)"""
                            r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)
-_MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}")
+_MATRIX = lazy(r"\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}")
 # A sourcehut manifest's top-level `sources:` block list and `tasks:` key; a source's name as a folder may spell it
-_SOURCES = re.compile(r"^sources[ \t]*:[ \t]*\r?\n((?:[ \t]*-[ \t]*[^\n]*\n?){1,64})", re.MULTILINE)
-_SOURCE_ITEM = re.compile(r"^[ \t]*-[ \t]*['\"]?([^\s'\"]+)", re.MULTILINE)
-_TASKS = re.compile(r"^tasks[ \t]*:", re.MULTILINE)
-_NAME = re.compile(r"[\w][\w.-]{0,99}")
+_SOURCES = lazy(r"^sources[ \t]*:[ \t]*\r?\n((?:[ \t]*-[ \t]*[^\n]*\n?){1,64})", re.MULTILINE)
+_SOURCE_ITEM = lazy(r"^[ \t]*-[ \t]*['\"]?([^\s'\"]+)", re.MULTILINE)
+_TASKS = lazy(r"^tasks[ \t]*:", re.MULTILINE)
+_NAME = lazy(r"[\w][\w.-]{0,99}")
 MAX_SOURCES = 16  # the clone folders read of one manifest
 
 
 # A path's first folder chosen by a matrix value or an input (after the start of a word: a blank, a quote, `=`, `./`).
 ANY_FOLDER = "__any_folder__"
-_CHOSEN_FOLDER = re.compile(
+_CHOSEN_FOLDER = lazy(
     r"""((?:^|[\s'"=(])(?:\./)?)\$\{\{\s*(?:matrix|inputs|github\.event\.inputs)\.[A-Za-z_][\w-]*\s*\}\}/""",
     re.MULTILINE)
 
 
 # `cp [-opts] SRC DST` (mv, install, ln -s); `< SRC … > DST` (envsubst, sed, cat); a CI definition's path as DST
-_COPY = re.compile(r"(?<![\w.-])(?:cp|mv|install|ln)(?:[ \t]++-[\w-]++(?:[ \t]++[0-7]{3,4}+(?![\w.]))?+)*+"
+_COPY = lazy(r"(?<![\w.-])(?:cp|mv|install|ln)(?:[ \t]++-[\w-]++(?:[ \t]++[0-7]{3,4}+(?![\w.]))?+)*+"
                    r"[ \t]++['\"]?+([\w./{}$-]{1,256}+)['\"]?+"
                    r"[ \t]++['\"]?+([\w./{}$-]{1,256}+)")
-_FED = re.compile(r"<[ \t]*+['\"]?+([\w./-]{1,256}+)['\"]?+[^<>\n]{0,256}+>[ \t]*+['\"]?+([\w./-]{1,256}+)")
-_DEFINITION_TARGET = re.compile(r"(?:^|/)(?:\.gitlab-ci\.ya?ml|\.travis\.yml|Jenkinsfile|azure-pipelines\.ya?ml"
+_FED = lazy(r"<[ \t]*+['\"]?+([\w./-]{1,256}+)['\"]?+[^<>\n]{0,256}+>[ \t]*+['\"]?+([\w./-]{1,256}+)")
+_DEFINITION_TARGET = lazy(r"(?:^|/)(?:\.gitlab-ci\.ya?ml|\.travis\.yml|Jenkinsfile|azure-pipelines\.ya?ml"
                                 r"|bitbucket-pipelines\.yml|\.drone\.yml|\.?appveyor\.yml|\.woodpecker\.yml"
                                 r"|(?:\.github/workflows|\.circleci|\.buildkite|\.gitlab|\.woodpecker)/(?:[^/]*\.ya?ml)?)$")
 MAX_COPIES = 64  # copies read a text (a text of more is a program's, not a step's)

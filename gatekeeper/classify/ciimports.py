@@ -24,32 +24,33 @@ import posixpath
 import re
 
 from gatekeeper.classify.pipinstalls import ANY
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["imported", "inline", "is_test", "passes_runs", "runner_lines", "through_runner", "unimported"]
 
 # at a line's start, or after `;` or a compound statement's `:` (`import os; import helper`, `try: import helper`)
-_PYTHON = re.compile(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
+_PYTHON = lazy(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
                      r"(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.MULTILINE)
 # `require('./x')`, `import('./x')`, `import … from './x'`, `export … from './x'`, `import './x'`
-_NODE = re.compile(r"""(?:\brequire[ \t]*\(|\bimport[ \t]*\(|\bfrom|^[ \t]*import)[ \t]*"""
+_NODE = lazy(r"""(?:\brequire[ \t]*\(|\bimport[ \t]*\(|\bfrom|^[ \t]*import)[ \t]*"""
                    r"""['"](\.{1,2}/[^'"\n]*)['"]""", re.MULTILINE)
 # `require(__dirname + '/x')`, `require(path.join(__dirname, 'lib', 'x'))`, `path.resolve(__dirname, './x')`, also in
 # `import(...)`: the script's own folder spelt out (the sixty-fifth set's DezyneSamples generator, whose AppVeyor build
 # runs it: `require(__dirname + '/parse.js')`, and that module's `require (__dirname + '/ast')`)
-_NODE_DIRNAME = re.compile(r"""\b(?:require|import)[ \t]*\([ \t]*(?:__dirname[ \t]*\+[ \t]*['"](/[^'"\n]*)['"]"""
+_NODE_DIRNAME = lazy(r"""\b(?:require|import)[ \t]*\([ \t]*(?:__dirname[ \t]*\+[ \t]*['"](/[^'"\n]*)['"]"""
                            r"""|(?:path\.)?(?:join|resolve)[ \t]*\([ \t]*__dirname"""
                            r"""((?:[ \t]*,[ \t]*['"][^'"\n]*['"]){1,8})[ \t]*\))""")
-_NODE_PART = re.compile(r"""['"]([^'"\n]*)['"]""")
-_RUBY = re.compile(r"""\b(?:require_relative[ \t(]*['"]([^'"\n]+)['"]|(?:require|load)[ \t(]*['"](\.{1,2}/[^'"\n]+)"""
+_NODE_PART = lazy(r"""['"]([^'"\n]*)['"]""")
+_RUBY = lazy(r"""\b(?:require_relative[ \t(]*['"]([^'"\n]+)['"]|(?:require|load)[ \t(]*['"](\.{1,2}/[^'"\n]+)"""
                    r"""['"])""")
 _NODE_TYPES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs",
                "/index.cjs", "/index.ts", "/index.tsx", "/package.json")
 _NODE_FILES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
 # a test file by its runner's conventions, or a file in a test folder
-_TEST = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs|testing)/|(?:^|/)(?:test_[^/]*|conftest\.py|[^/]*_test\.py"
+_TEST = lazy(r"(?:^|/)(?:tests?|__tests__|spec|specs|testing)/|(?:^|/)(?:test_[^/]*|conftest\.py|[^/]*_test\.py"
                    r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_(?:test|spec)\.rb)$")
 # a test runner's command, before the test file it is handed (review 55)
-_RUNNER = re.compile(r"(?:^|[\s/'\"])(?:py\.?test|pytest|jest|mocha|vitest|ava|tape|tap|rspec|unittest|nose2|nosetests"
+_RUNNER = lazy(r"(?:^|[\s/'\"])(?:py\.?test|pytest|jest|mocha|vitest|ava|tape|tap|rspec|unittest|nose2|nosetests"
                      r"|jasmine|karma|playwright|cypress|minitest|phpunit|(?:bun|deno|go)[ \t]+test)(?=\s)|--test\b")
 _PROGRAMS = frozenset({"py", "pyw", "rb", "php", "lua", "pl", "r", "go", "java", "swift", "dart", *_NODE_FILES})
 MAX_IMPORTS = 128  # names read from one file; a bundle's past it are not followed (a Python script's: all may be)

@@ -18,46 +18,47 @@ from __future__ import annotations
 
 import itertools
 import posixpath
-import re
+
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["globbed", "listed", "rooted"]
 
 # The checkout's root and an action's own folder, as a GitHub expression or a CI system's variable (the one list of
 # them: ciforms.rooted marks a workflow's chosen folders after these are written as `.`; ciruns.bases resolves `.`).
-_ROOT = re.compile(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
+_ROOT = lazy(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
                    r"|\$\{?(?:GITHUB_WORKSPACE|GITHUB_ACTION_PATH|CI_PROJECT_DIR|CI_WORKSPACE"
                    r"|BUILDKITE_BUILD_CHECKOUT_PATH|CIRCLE_WORKING_DIRECTORY|TRAVIS_BUILD_DIR|DRONE_WORKSPACE"
                    r"|BITBUCKET_CLONE_DIR|CODEBUILD_SRC_DIR|BUILD_SOURCESDIRECTORY|SYSTEM_DEFAULTWORKINGDIRECTORY)\b\}?"
                    r"|\$\((?:Build\.SourcesDirectory|System\.DefaultWorkingDirectory)\)")
-_FOR = re.compile(r"\bfor[ \t]++([A-Za-z_]\w{0,63})[ \t]++in[ \t]++([^;\n]{1,1000})")
+_FOR = lazy(r"\bfor[ \t]++([A-Za-z_]\w{0,63})[ \t]++in[ \t]++([^;\n]{1,1000})")
 _RUNNER = r"(?:(?:ba|z|k|da)?sh|source|\.|python[0-9.]*|node|ruby|perl|pwsh|php|exec|sudo|command)"
 # launchers and options bounded (attack 37: unbounded, each `-exec` of a line of them without `{}` read the rest of the
 # line again: 64 KiB 3.9 CPU-s, 256 KiB ~60)
-_EXEC = re.compile(r"-exec(?:dir)?[ \t]++(?:" + _RUNNER + r"[ \t]++){0,8}+(?:-[-\w]*[ \t]++){0,32}+['\"]?\{\}")
-_DONE = re.compile(r"\bdone\b")
+_EXEC = lazy(r"-exec(?:dir)?[ \t]++(?:" + _RUNNER + r"[ \t]++){0,8}+(?:-[-\w]*[ \t]++){0,32}+['\"]?\{\}")
+_DONE = lazy(r"\bdone\b")
 _BODY = 4096  # a loop's body read for what it runs, at most
 # what may stand before a variable a command runs: the start of a command, launchers and an interpreter, a quote, `./`
 # a `(` opens a subshell or a substitution, not a bash array's elements (`bad+=("$f")`, `all=( "$f" )`: bomctl's
 # header check collects the Go files its loop reads; cileft65 found 91 of them over-claimed)
-_RUNS_BEFORE = re.compile(r"(?:^|[;&|]|(?<!=)\(|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ \t]++(?:-\S+[ \t]++)*)*"
+_RUNS_BEFORE = lazy(r"(?:^|[;&|]|(?<!=)\(|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ \t]++(?:-\S+[ \t]++)*)*"
                           r"['\"]?(?:\./)?\Z")
-_RUNNER_WORD = re.compile(_RUNNER)
-_NAME = re.compile(r"-i?name[ \t]++['\"]?([^'\"\s]+)")
-_RUN_PARTS = re.compile(r"\brun-parts[ \t]++(?:-[^\s]+[ \t]++)*([^\s;|&'\"]+)")
-_GLOB = re.compile(r"^['\"]?[\w./-]*(?:\*|\?|\[[^\]/]+\])[\w./*?-]*['\"]?;?$")  # `tools/*.sh`, `hooks/[0-9]*`
+_RUNNER_WORD = lazy(_RUNNER)
+_NAME = lazy(r"-i?name[ \t]++['\"]?([^'\"\s]+)")
+_RUN_PARTS = lazy(r"\brun-parts[ \t]++(?:-[^\s]+[ \t]++)*([^\s;|&'\"]+)")
+_GLOB = lazy(r"^['\"]?[\w./-]*(?:\*|\?|\[[^\]/]+\])[\w./*?-]*['\"]?;?$")  # `tools/*.sh`, `hooks/[0-9]*`
 # what a command lists (cileft64): `$(ls ci/*.sh)`, `` `ls ci` ``, `$(find ci -name '*.sh')`, `git ls-files '*.sh'` (its
 # pathspecs as ls's words: cileft65), and the same piped into a
 # command that runs each line (`| xargs -n1 bash`, `| while read -r f; do "$f"; done`)
-_LISTING = re.compile(r"\$\((ls|find|git[ \t]++ls-files)[ \t]++([^()`\n]{0,512}+)\)"
+_LISTING = lazy(r"\$\((ls|find|git[ \t]++ls-files)[ \t]++([^()`\n]{0,512}+)\)"
                       r"|`(ls|find|git[ \t]++ls-files)[ \t]++([^()`\n]{0,512}+)`")
-_PIPED = re.compile(r"(?<![\w-])(ls|find|git[ \t]++ls-files)[ \t]++([^|;&()`\n]{0,512}+)\|[ \t]*+"
+_PIPED = lazy(r"(?<![\w-])(ls|find|git[ \t]++ls-files)[ \t]++([^|;&()`\n]{0,512}+)\|[ \t]*+"
                     r"(?:xargs\b([^|;&\n]{0,512}+)"
                     r"|while[ \t]++read\b(?:[ \t]++-\w++)*+[ \t]++(\w{1,64}+))")
 _XARGS_VALUES = frozenset({"-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"})
-_LITERAL = re.compile(r"[\w.-]++(?:/[\w.-]++)++")  # a loop's word that is a path (`tools/a`), not `$x` or `1`
+_LITERAL = lazy(r"[\w.-]++(?:/[\w.-]++)++")  # a loop's word that is a path (`tools/a`), not `$x` or `1`
 MAX_LOOPS = 32  # loops with a glob whose bodies are read in one text (past it: each later loop's globs count)
 MAX_MENTIONS = 256  # mentions of a loop's variable read in its body
-_CONTINUED = re.compile(r"\\\r?\n")  # a line continued on the next (`for f in \` then the words)
+_CONTINUED = lazy(r"\\\r?\n")  # a line continued on the next (`for f in \` then the words)
 
 
 def _runs_variable(text: str, var: str) -> bool:

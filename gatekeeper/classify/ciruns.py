@@ -50,6 +50,7 @@ from gatekeeper.classify import (
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ANY", "FORGE_SETTINGS", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named",
            "named", "named_in", "resolved", "yaml_strings"]
@@ -81,23 +82,23 @@ _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipe
 _DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
 _ENDINGS = ("yml", "yaml", "groovy", "file", ".env")  # how every definition's name ends (lower case)
 # a `.env`'s whole-line comments, dropped only when no line is continued into one and no here-document holds one
-_ENV_COMMENT = re.compile(r"^[ \t]*#[^\n]*$", re.M)
-_CONTINUED = re.compile(r"\\\r?$", re.M)
+_ENV_COMMENT = lazy(r"^[ \t]*#[^\n]*$", re.M)
+_CONTINUED = lazy(r"\\\r?$", re.M)
 _LAST = frozenset("lLyYeEvV")  # and their last letters
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
-_SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
-_GLOB = re.compile(r"[*?]")
+_GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
+_SPLIT = lazy(r"[\s'\"=,;|&()<>\[\]{}`]+")
+_GLOB = lazy(r"[*?]")
 _HOLE = commandlines.HOLE
 # A script's own folder (`$(dirname "$0")`, `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`, `${0%/*}`): `.`
 _OWN = r"""\$\(dirname[ \t]+["']?\$(?:0|\{0\}|\{?BASH_SOURCE(?:\[0\])?\}?)["']?\)"""
-_DIRNAME = re.compile(rf"""\$\(cd[ \t]+["']?{_OWN}["']?(?:[ \t]*&&[ \t]*pwd(?:[ \t]+-P)?)?\)|{_OWN}"""
+_DIRNAME = lazy(rf"""\$\(cd[ \t]+["']?{_OWN}["']?(?:[ \t]*&&[ \t]*pwd(?:[ \t]+-P)?)?\)|{_OWN}"""
                       r"|\$\{0%/\*\}|\$\{BASH_SOURCE(?:\[0\])?%/\*\}")
-_MAKE_INCLUDE = re.compile(r"^[ \t]*(?:-|s)?include[ \t]+([^#\n]+)", re.MULTILINE)
-_GITLAB_INCLUDE = re.compile(r"^include[ \t]*:", re.MULTILINE)
+_MAKE_INCLUDE = lazy(r"^[ \t]*(?:-|s)?include[ \t]+([^#\n]+)", re.MULTILINE)
+_GITLAB_INCLUDE = lazy(r"^include[ \t]*:", re.MULTILINE)
 _PROGRAM_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json", "php", "lua", "r", "pl",
                             "rb", *SOURCES})
-_GLOB_PART = re.compile(r"\*+|\?|\[[^\]/]*\]")
+_GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
 _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
 _FOLDER_MARKS = ("cd", "-C", "pushd", "dir", "Dir", "DIR", "Set-Location")  # in every line that holds one of them

@@ -44,9 +44,9 @@ CASC_KEY_WORDS = "|".join(sorted(_CASC_KEYS))  # for yamlroots' test of whether 
 # Keys at any depth below a root that only JCasC writes there (`credentials: system: domainCredentials:`, `tool: git:
 # installations:`), and the job-dsl plugin's `jobs:` list items (`- file: seed.groovy`, `- script: >`).
 _CASC_DEEP = {"credentials": frozenset({"domainCredentials"}), "tool": frozenset({"installations"})}
-_CASC_JOB_ITEM = re.compile(r"[ \t]*-[ \t]+(?:file|script|url|providedEnv)[ \t]*:")
+_CASC_JOB_ITEM = lazy(r"[ \t]*-[ \t]+(?:file|script|url|providedEnv)[ \t]*:")
 _CASC_ONLY_ROOT = lazy(r"^globalCredentialsConfiguration[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
-_KEY_LINE = re.compile(r"([ \t]*)([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)")
+_KEY_LINE = lazy(r"([ \t]*)([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)")
 
 _CIRCLE_VERSION = lazy(r"""^version[ \t]*:[ \t]*["']?2(?:\.[01])?["']?[ \t]*(?:#[^\n]*)?$""", _FLAGS)
 _ORB_TOP = lazy(r"^(?:commands|executors)[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)

@@ -11,31 +11,32 @@ import posixpath
 import re
 
 from gatekeeper.classify.wrappers import PLAIN, innermost
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["HOLE", "expanded", "scripts", "unquoted"]
 
 HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
-_GLOB = re.compile(r"[*?]")
+_GLOB = lazy(r"[*?]")
 # A command's place in a line (red team 19's extension-less scripts): after an operator, a keyword, a YAML key that
 # holds commands (attack 36: `shell: tools/myshell {0}`, Azure's `filePath:`/`scriptPath:`, `entrypoint:`; a Jenkins
 # step's quoted command, `sh 'python3 tools/gen'`); the words before it; the interpreters whose first word they run.
-_SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
-_KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|before_script|after_script|sh|bat"
+_SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
+_KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|before_script|after_script|sh|bat"
                   r"|pwsh|exec|install|before_install|shell|filepath|scriptpath|scriptfile|script[-_]path"
                   r"|entry[-_]?point)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+"
                   r"|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+",
                   re.IGNORECASE)
-_SHELL_OPTION = re.compile(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
-_SHELL = re.compile(r"(?:ba|z|k|da|a)?sh")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SHELL_OPTION = lazy(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
+_SHELL = lazy(r"(?:ba|z|k|da|a)?sh")
+_ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
 # What a line must hold for _commands to find anything: a `/` (a path) or a word an interpreter or `.` may be.
-_MAY_RUN = re.compile(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
+_MAY_RUN = lazy(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
                       r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv|rpmbuild)(?:\.exe)?[ \t]", re.IGNORECASE)
-_INTERPRETER = re.compile(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
+_INTERPRETER = lazy(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
                           r"(?:\.exe)?|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|source|\.|groovy|uv|-file")
 # Builders that run the recipe file they are handed (the sixty-seventh set): a PyInstaller spec is a Python program
 # (`pyinstaller app.spec`, `python -m PyInstaller app.spec`), an RPM spec's `%build`/`%install` sections are shell.
-_RECIPE_BUILDER = re.compile(r"pyinstaller|rpmbuild", re.IGNORECASE)
+_RECIPE_BUILDER = lazy(r"pyinstaller|rpmbuild", re.IGNORECASE)
 
 # Programs that pass a file's text on (attack 38: `cat tools/gen | bash`, `source <(sed … tools/gen)`, `eval "$(cat
 # tools/gen)"`), and the words that name an interpreter's standard input rather than a script (`bash 0< f`, `bash
@@ -44,28 +45,28 @@ _READERS = frozenset({"cat", "tac", "head", "tail", "sed", "tee", "envsubst", "t
                       "awk", "gawk", "mawk", "sort", "uniq", "dos2unix", "iconv", "base64", "zcat", "gunzip", "gzip",
                       "bzcat", "xzcat", "expand", "unexpand", "fold", "nl", "strings", "m4", "cpp"})
 _STDIN = frozenset({"", "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
-_INPUT = re.compile(r"^\d*<+")
-_OUTPUT = re.compile(r"<<[-<]?|\d*>>?|&>>?")  # an operator whose next word is a here-document's delimiter or a target
-_OPERAND = re.compile(r"[\w.][\w.+/-]*")  # a reader's operand that may be a file of the repository
+_INPUT = lazy(r"^\d*<+")
+_OUTPUT = lazy(r"<<[-<]?|\d*>>?|&>>?")  # an operator whose next word is a here-document's delimiter or a target
+_OPERAND = lazy(r"[\w.][\w.+/-]*")  # a reader's operand that may be a file of the repository
 _INSTALLERS = frozenset({"install", "cp", "mv", "ln", "rsync", "chmod"})
-_RUN_PLACE = re.compile(r"(?:^|/)(?:s?bin|libexec|hooks)(?:/|$)"
+_RUN_PLACE = lazy(r"(?:^|/)(?:s?bin|libexec|hooks)(?:/|$)"
                         r"|^(?:/tmp|/var/tmp|~|\$\{?(?:HOME|RUNNER_TEMP|TMPDIR)\}?)(?:/|$)")
 _VALUED = frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group", "-t", "--target-directory", "-S", "--suffix"})
-_WORKSPACE = re.compile(r"^(?:\$\{?(?:PWD|GITHUB_WORKSPACE|CI_PROJECT_DIR)\}?|\x01)/")
-_MODE = re.compile(r"[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*")
-_ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # an assignment whose value the first reading split off
+_WORKSPACE = lazy(r"^(?:\$\{?(?:PWD|GITHUB_WORKSPACE|CI_PROJECT_DIR)\}?|\x01)/")
+_MODE = lazy(r"[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*")
+_ASSIGNED = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")  # an assignment whose value the first reading split off
 # a quoted part of a word (single, double, `$'…'`, `$"…"`) or a backslash-escaped character: bash's quote removal
-_QUOTED = re.compile(r"""\$?'([^'\n]*+)'|\$?"((?:[^"\\\n]|\\.)*+)"|\\(.)""")
-_EXECUTABLE = re.compile(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal mode with an execute bit, or `+x`
+_QUOTED = lazy(r"""\$?'([^'\n]*+)'|\$?"((?:[^"\\\n]|\\.)*+)"|\\(.)""")
+_EXECUTABLE = lazy(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal mode with an execute bit, or `+x`
 # attack 39: what bash expands before it runs a word. A brace list (`{gen,lint}`, not `${x}`, `{}` or `{ cmd; }`), a
 # parameter's default or alternative (`${S:-tools/gen}`, `${D=tools}`, `${X:+x}`), the working folder before a `/`
 # (`$PWD`, `${PWD}`, `$(pwd)`, `` `pwd` ``, a word's `~+`); a glob's parts (`*`, `?`, `[...]`) as a pattern's `*`;
 # a shell option that makes its next words the command string (`-c`, `-ec`, `-xc`)
-_BRACES = re.compile(r"(?<![$\\])\{([^{}\s$,]*+(?:,[^{}\s$,]*+)++)\}")
-_DEFAULT = re.compile(r"\$\{[A-Za-z_]\w*+:?+[-=+]([^{}$\s'\"`]*+)\}")
-_CWD = re.compile(r"(?:\$\{PWD\}|\$PWD\b|\$\(pwd\)|`pwd`)(?=[\"']?/)|(?<![^\s'\"=:])~\+(?=/)")
-_GLOB_PART = re.compile(r"\*+|\?|\[[^\]/]*\]")
-_COMMAND_STRING = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
+_BRACES = lazy(r"(?<![$\\])\{([^{}\s$,]*+(?:,[^{}\s$,]*+)++)\}")
+_DEFAULT = lazy(r"\$\{[A-Za-z_]\w*+:?+[-=+]([^{}$\s'\"`]*+)\}")
+_CWD = lazy(r"(?:\$\{PWD\}|\$PWD\b|\$\(pwd\)|`pwd`)(?=[\"']?/)|(?<![^\s'\"=:])~\+(?=/)")
+_GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")
+_COMMAND_STRING = lazy(r"-[a-zA-Z]*c[a-zA-Z]*")
 _ALTERNATIVES = 16  # words one word's braces expand to, at most
 _WORD_MAX = 1024  # a longer word's braces are not expanded
 _MORE_SEGMENTS = 8  # command strings (`bash -c '…'`) of a line read as lines of their own, at most

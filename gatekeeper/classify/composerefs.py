@@ -17,14 +17,15 @@ import posixpath
 import re
 
 from gatekeeper.classify.yamlnodes import Node, documents
+from gatekeeper.lazy_pattern import lazy
 
 # What names a Compose file on a command's line or in a variable (ciruns.named: `docker compose -f`, COMPOSE_FILE)
-_COMPOSE_FILE = re.compile(r"\bCOMPOSE_(?:ENV_)?FILES?['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
+_COMPOSE_FILE = lazy(r"\bCOMPOSE_(?:ENV_)?FILES?['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
 _COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file", "--env-file")  # its settings file too (attack 18)
 
-_NAME = re.compile(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
-_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
-_VARIABLE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
+_NAME = lazy(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
+_DEFAULT = lazy(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
+_VARIABLE = lazy(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 _UNIT_FOLDERS = ("/etc/systemd/", "/lib/systemd/", "/usr/lib/systemd/", "/run/systemd/")  # where systemd loads units
 # and, in a Compose file CI brings up, where an image's entrypoint runs every script at start (postgres, mysql,
 # mariadb, mongo; nginx): cireaches.py

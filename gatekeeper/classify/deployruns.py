@@ -41,6 +41,7 @@ import re
 
 from gatekeeper.classify import ciconfigs
 from gatekeeper.classify.pipinstalls import path_pattern
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["HERE", "RULE", "may_deploy", "runs", "targets"]
 
@@ -68,27 +69,27 @@ _HELD |= {"oc": _HELD["kubectl"], "tofu": _HELD["terraform"], "terragrunt": _HEL
           "sls": _HELD["serverless"]}
 # Tried at a word's start only: every match starts there, and from each character of a long word the word was read to
 # its end again (quadratic).
-_LINE_PATH = re.compile(r"(?<![^\s'\"<>|&;()])[^\s'\"<>|&;()]*"
+_LINE_PATH = lazy(r"(?<![^\s'\"<>|&;()])[^\s'\"<>|&;()]*"
                         r"(?:/|\.(?:ya?ml|json|j2|tpl|tf|hcl|bicep)\b)[^\s'\"<>|&;()]*")
-_SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
+_SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 # A YAML key (`- run: |`), a JSON one (`"deploy": "helm …"`), a list item's dash before the command
-_LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
+_LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
-_WORDS = re.compile(r"""[^\s'"]+""")
+_WORDS = lazy(r"""[^\s'"]+""")
 _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "@", "+", "-", "run"})
 # Commands whose words are text they print, search or test, never a command they start
 _PRINTS = frozenset({"echo", "printf", "print", "logger", "cat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "test",
                      "[", "[[", "which", "type", "hash", "man", "git", "gh"})
 # a redirection: its operator (output, input, here-document), a descriptor it copies (`2>&1`) or its file in the word
-_REDIRECT = re.compile(r"(?:[0-9]+|&)?(>>|>\||>|<<<|<<-?|<>|<)(?:&[0-9]*-?|([^\s&(].*))?")
+_REDIRECT = lazy(r"(?:[0-9]+|&)?(>>|>\||>|<<<|<<-?|<>|<)(?:&[0-9]*-?|([^\s&(].*))?")
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})  # a file argument that is standard input
 _XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-procs"})
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
-_MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
+_ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
+_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
+_MAY_DEPLOY = lazy(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
                          r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls|openstack|heat"
                          r"|ansible-navigator)\b|-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")
-_PYTHON_ANSIBLE = re.compile(r"-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")
+_PYTHON_ANSIBLE = lazy(r"-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")
 # ansible-playbook under other names (classes58): `ansible-navigator run PLAYBOOK` (in an execution environment or
 # not) and `python -m ansible playbook` / `python -m ansible.cli.playbook` run the same playbook with the same options;
 # the navigator's own options that take a value are left out (`--mode stdout` names no playbook)
@@ -104,13 +105,13 @@ _NAVIGATOR_VALUED = frozenset({
 # Cloud Run's `metadata`, Terraform actions' folders; Azure Pipelines tasks': HelmDeploy's `valueFile`, the ARM template
 # task's `csmFile` and `csmParametersFile`, TerraformTask's `commandOptions`, read as Terraform's options: red team 32);
 # `path` and `working-directory` are every action's: not read.
-_INPUT_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?(manifests|chart|chart[-_]?path|helm[-_]?chart"
+_INPUT_KEY = lazy(r"^([ \t]*)(?:-[ \t]+)?[\"']?(manifests|chart|chart[-_]?path|helm[-_]?chart"
                         r"|kustomization[-_]?path|override[-_]?files|value[-_]?files|values[-_]?files?|task[-_]definition|metadata"
                         r"|tf[-_]actions[-_]working[-_]dir|terraform[-_]dir|terragrunt[-_]dir"
                         r"|value[-_]?file|csm[-_]?file|csm[-_]?parameters[-_]?file|command[-_]?options)"
                         r"[\"']?[ \t]*:(?![^ \t\n])"
                         r"[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
-_PATH_WORDS = re.compile(r"[^\s,'\"\[\]]+")
+_PATH_WORDS = lazy(r"[^\s,'\"\[\]]+")
 _HELM_DEPLOYS = frozenset({"install", "upgrade", "template"})
 # helm's options that take a value (the value is no chart); `-f`/`--values`/`--set-file` values are files it reads
 _HELM_VALUED = frozenset({

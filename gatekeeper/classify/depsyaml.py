@@ -19,6 +19,7 @@ from typing import Protocol
 
 from gatekeeper.classify import devcontainers
 from gatekeeper.classify.weakrules import installed_code
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import ClassifiedFile
 
 _STACK = ("resolver", "snapshot", "compiler", "packages", "extra-deps", "flags", "extra-package-dbs", "ghc-options",
@@ -64,20 +65,20 @@ GENERIC: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 # Galaxy requirements named for a purpose in Ansible's own folders (`collections/requirements.packer.yml`): the
 # path rule's glob, read as the generic names above are.
-_GALAXY_PURPOSE = re.compile(r"(?:.*/)?(?:collections|roles)/requirements\.[^/]+\.ya?ml")
-_KEY = re.compile(rb"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t\r]|$)", re.MULTILINE)
+_GALAXY_PURPOSE = lazy(r"(?:.*/)?(?:collections|roles)/requirements\.[^/]+\.ya?ml")
+_KEY = lazy(rb"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t\r]|$)", re.MULTILINE)
 # Keys inside the entries of a dependency list (Helm's and Galaxy's `- name:`/`version:`, Stack's git packages).
 _ENTRY_KEYS = ("name", "version", "repository", "condition", "alias", "tags", "import-values", "enabled", "src",
                "scm", "type", "source", "signatures", "git", "github", "commit", "subdirs", "location", "url", "pip")
-_ENTRY = re.compile(rb"[ \t]*(?:-[ \t]+)?(?:%s)[ \t]*:(?:[ \t].*)?" % b"|".join(re.escape(k.encode())
+_ENTRY = lazy(rb"[ \t]*(?:-[ \t]+)?(?:%s)[ \t]*:(?:[ \t].*)?" % b"|".join(re.escape(k.encode())
                                                                        for k in _ENTRY_KEYS))
 # A list item naming a package, with or without a version: `- numpy=1.26`, `- python >=3.7`, `- acme-1.2@sha256:..`
-_ITEM = re.compile(rb"---|[ \t]*-[ \t]+-[re][ \t]+\S+"
+_ITEM = lazy(rb"---|[ \t]*-[ \t]+-[re][ \t]+\S+"
                    rb"|[ \t]*-[ \t]+['\"]?[A-Za-z0-9_][\w.@/+-]*(?::[0-9a-f]+,\d+)?"
                    rb"(?:[ \t]*(?:==?|>=|<=|!=|~=|<|>|\^)[ \t]*"
                    rb"[\w.*,<>=! |&-]+)?['\"]?[ \t]*")
 # What proves a hunk is a dependency list and not a template: a version on a line of that shape.
-_VERSIONED = re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:version[ \t]*:[ \t]*['\"]?[~^>=<]*v?\d|commit[ \t]*:[ \t]*[0-9a-f]{7}"
+_VERSIONED = lazy(rb"^[ \t]*(?:-[ \t]+)?(?:version[ \t]*:[ \t]*['\"]?[~^>=<]*v?\d|commit[ \t]*:[ \t]*[0-9a-f]{7}"
                         rb"|['\"]?[A-Za-z0-9_][\w.-]*?(?:-\d[\w.]*(?:@\S+)?|[ \t]*(?:==?|>=|<=|~=|<|>)[ \t]*\d)"
                         rb"[^:]*$)", re.MULTILINE)
 

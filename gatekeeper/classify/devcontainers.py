@@ -19,17 +19,18 @@ import posixpath
 import re
 
 from gatekeeper.classify.pipinstalls import ANY
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["configurations", "unshown_use"]
 
-_ACTION = re.compile(r"""\buses[ \t]*:[ \t]*['"]?devcontainers/ci@|\btask[ \t]*:[ \t]*['"]?DevcontainersCi@""",
+_ACTION = lazy(r"""\buses[ \t]*:[ \t]*['"]?devcontainers/ci@|\btask[ \t]*:[ \t]*['"]?DevcontainersCi@""",
                      re.IGNORECASE)
 # `devcontainer up`, `npx @devcontainers/cli@0.71 exec`, `devcontainer build`, `devcontainer set-up`
-_CLI = re.compile(r"\bdevcontainers?(?:/cli(?:@[^\s'\"]*)?)?[ \t]+(?:up|build|exec|run-user-commands|set-up)\b")
-_CONFIG = re.compile(r"""(?:\bconfigFile[ \t]*:|--config[ \t=])[ \t]*+['"]?([^\s'"#$]+)""")  # blanks read once
+_CLI = lazy(r"\bdevcontainers?(?:/cli(?:@[^\s'\"]*)?)?[ \t]+(?:up|build|exec|run-user-commands|set-up)\b")
+_CONFIG = lazy(r"""(?:\bconfigFile[ \t]*:|--config[ \t=])[ \t]*+['"]?([^\s'"#$]+)""")  # blanks read once
 # GitHub's owner and repository names are of any case (`uses: DevContainers/ci@v0.3` runs the action: attack 21)
-_NAMED = re.compile("devcontainer", re.IGNORECASE)
-_COMMENT = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
+_NAMED = lazy("devcontainer", re.IGNORECASE)
+_COMMENT = lazy(r"^[ \t]*#.*$", re.MULTILINE)
 # Every Dev Container configuration of the tree, whichever folder a step brings up.
 _EVERY = (".devcontainer.json", f".devcontainer/{ANY}", f"{ANY}/.devcontainer.json", f"{ANY}/.devcontainer/{ANY}")
 

@@ -26,6 +26,7 @@ from gatekeeper.classify import deployruns
 from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.markers import against_ancestors
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["DOCS", "RULE", "named"]
 
@@ -36,12 +37,12 @@ _NAMES = ("readme.md", "readme.markdown", "readme.rst")
 # inline code span of one line.
 # (Read by `_fenced` as `^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)^[ \t]*\1` (MULTILINE, DOTALL) reads: that pattern tried every
 # shorter fence of a long unclosed run again to the text's end, quadratic: 4 Ki backticks 28 ms, 64 Ki seconds.)
-_FENCE_LINE = re.compile(r"[ \t]*(`{3,}|~{3,})")
-_INLINE = re.compile(r"(?<!`)(`{1,2})([^`\n]{1,2000})\1(?!`)")
-_PROMPT = re.compile(r"^[ \t]*(?:\$|>|#|PS>)[ \t]+", re.MULTILINE)  # a shell prompt before a command
+_FENCE_LINE = lazy(r"[ \t]*(`{3,}|~{3,})")
+_INLINE = lazy(r"(?<!`)(`{1,2})([^`\n]{1,2000})\1(?!`)")
+_PROMPT = lazy(r"^[ \t]*(?:\$|>|#|PS>)[ \t]+", re.MULTILINE)  # a shell prompt before a command
 # A README in a test-data folder (principle 1) describes fixtures: it is not read (the rules call any README a document,
 # so the Shipped test of a test's file does not see it).
-_TEST_DATA = re.compile(r"(?:^|/)(?:testdata|test-data|test_data|__fixtures__|fixtures|__snapshots__)/", re.IGNORECASE)
+_TEST_DATA = lazy(r"(?:^|/)(?:testdata|test-data|test_data|__fixtures__|fixtures|__snapshots__)/", re.IGNORECASE)
 _MAX_WORDS = 256  # paths one README names (deployruns' bound for a definition); past it every file near counts (PAST)
 
 

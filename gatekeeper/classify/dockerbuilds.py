@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.lazy_pattern import lazy
+
 __all__ = ["builds"]
 
-_BUILD = re.compile(r"\b(?:docker|podman|nerdctl)(?:\.exe)?[ \t]+(?:image[ \t]+|buildx[ \t]+|builder[ \t]+)?"
+_BUILD = lazy(r"\b(?:docker|podman|nerdctl)(?:\.exe)?[ \t]+(?:image[ \t]+|buildx[ \t]+|builder[ \t]+)?"
                     r"(?:build|b)(?=[ \t]|$)([^;&|\n]*)|\bbuildah[ \t]+(?:bud|build)(?=[ \t]|$)([^;&|\n]*)")
 # The options of `docker build` (and buildx, podman, buildah) that take a value as the next word.
 _TAKES = frozenset({
@@ -27,9 +29,9 @@ _TAKES = frozenset({
     "--isolation", "--call", "--security-opt", "--format", "--authfile", "--layers", "--jobs", "--arch", "--os",
     "--variant", "--manifest", "--from", "--volume", "-v", "--env", "-e", "--ignorefile", "--secret-file",
 })
-_ACTION = re.compile(r"^([ \t]*)(?:-[ \t]+)?uses[ \t]*:[ \t]*['\"]?docker/build-push-action@", re.MULTILINE)
-_INPUT = re.compile(r"^[ \t]+(context|file)[ \t]*:([^#\n]*)")
-_WORKSPACE = re.compile(r"^(?:\$\{\{\s*github\.workspace\s*\}\}|\$\{?(?:GITHUB_WORKSPACE|CI_PROJECT_DIR)\b\}?)/?")
+_ACTION = lazy(r"^([ \t]*)(?:-[ \t]+)?uses[ \t]*:[ \t]*['\"]?docker/build-push-action@", re.MULTILINE)
+_INPUT = lazy(r"^[ \t]+(context|file)[ \t]*:([^#\n]*)")
+_WORKSPACE = lazy(r"^(?:\$\{\{\s*github\.workspace\s*\}\}|\$\{?(?:GITHUB_WORKSPACE|CI_PROJECT_DIR)\b\}?)/?")
 MAX_BUILDS = 64  # builds a file names that are read (past it: the rest are not; a definition's own words still are)
 
 

@@ -25,6 +25,8 @@ import re
 import shlex
 from collections.abc import Callable, Iterator
 
+from gatekeeper.lazy_pattern import lazy
+
 # Words that start a command without being it: the command is the next word.
 _PREFIXES = frozenset({
     "sudo", "exec", "env", "time", "nice", "bash", "sh", "ash", "dash", "zsh", "/bin/bash", "/bin/sh",
@@ -36,11 +38,11 @@ _PREFIXES = frozenset({
 # found on PATH (`build.sh`). `python manage.py collectstatic` runs the application's code, not a build script:
 # an interpreter other than a shell is the command, and it is no file of the repository.
 _SCRIPT_TYPES = (".sh", ".bash", ".ps1", ".cmd", ".bat")
-_SEPARATORS = re.compile(r"&&|\|\||;|\|")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_INSTRUCTION = re.compile(r"^\s*([A-Za-z]+)\s+(.*)$", re.DOTALL)
-_MOUNT = re.compile(r"--mount=(\S+)")
-_STAGE = re.compile(r"\s[Aa][Ss]\s+(\S+)\s*$")
+_SEPARATORS = lazy(r"&&|\|\||;|\|")
+_ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_INSTRUCTION = lazy(r"^\s*([A-Za-z]+)\s+(.*)$", re.DOTALL)
+_MOUNT = lazy(r"--mount=(\S+)")
+_STAGE = lazy(r"\s[Aa][Ss]\s+(\S+)\s*$")
 MAX_INSTRUCTIONS = 2000  # per Dockerfile: bounded work on a hostile one
 
 
@@ -232,8 +234,8 @@ def _sources(target: str, written: str, copies: list[tuple[list[str], str, bool]
     return found
 
 
-_VARIABLE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")
-_WILD = re.compile(r"[*?\x00]")
+_VARIABLE = lazy(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")
+_WILD = lazy(r"[*?\x00]")
 
 
 def _wild_commands(run: str) -> list[str]:

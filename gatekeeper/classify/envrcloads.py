@@ -33,6 +33,7 @@ from dataclasses import replace
 from weakref import WeakKeyDictionary
 
 from gatekeeper.classify.contexttypes import Context
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import ClassifiedFile
 
 __all__ = ["ci_loaded", "judged", "loads"]
@@ -40,12 +41,12 @@ __all__ = ["ci_loaded", "judged", "loads"]
 GUARDRAIL = "guardrail"
 _READ = 64 * 1024
 _EVERY = "\0every"  # a longer `.envrc` names what is past its read too: every file below its folder (red team 38)
-_PREFIXES = re.compile(r"\$\(pwd\)/|\$\{PWD\}/|\$PWD/|\$\(expand_path \.\)/")
-_SPLIT = re.compile(r"[\s;&|()<>\"'`=]+")
-_PATHS = re.compile(r"(?<![\w-])(?:PATH_add|path_add[ \t]+\w+|load_prefix)[ \t]+([^;&|#\n]+)")
+_PREFIXES = lazy(r"\$\(pwd\)/|\$\{PWD\}/|\$PWD/|\$\(expand_path \.\)/")
+_SPLIT = lazy(r"[\s;&|()<>\"'`=]+")
+_PATHS = lazy(r"(?<![\w-])(?:PATH_add|path_add[ \t]+\w+|load_prefix)[ \t]+([^;&|#\n]+)")
 # A PATH set by assignment (`export PATH="$PWD/bin:$PATH"`, docs review 53): its value, quoted or not.
-_PATH_SET = re.compile(r"""(?<![\w-])PATH=((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
-_DOTENV = re.compile(r"(?<![\w-])dotenv(?:_if_exists)?[ \t]*(?:$|[;&|#])", re.MULTILINE)
+_PATH_SET = lazy(r"""(?<![\w-])PATH=((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
+_DOTENV = lazy(r"(?<![\w-])dotenv(?:_if_exists)?[ \t]*(?:$|[;&|#])", re.MULTILINE)
 # A folder's chain: ((folder, (files named, folders put on the PATH)), ...) of the `.envrc` files of it and every folder
 # above that name something, nearest first; by folder, per context (a gate's contexts live once).
 _Chain = tuple[tuple[str, tuple[frozenset[str], frozenset[str]]], ...]
@@ -53,13 +54,13 @@ _READ_BY: WeakKeyDictionary[Context, dict[str, _Chain]] = WeakKeyDictionary()
 
 
 # direnv run by a CI step: `direnv exec DIR`, `direnv allow [DIR]`, `direnv export SHELL`, `direnv reload`, an action
-_DIRENV = re.compile(r"(?<![\w-])direnv(?:[ \t]++(exec|allow|export|reload|apply_dump)\b[ \t]*+([^\s;&|)'\"`]*+)|"
+_DIRENV = lazy(r"(?<![\w-])direnv(?:[ \t]++(exec|allow|export|reload|apply_dump)\b[ \t]*+([^\s;&|)'\"`]*+)|"
                      r"-action\b)")
 # what an `.envrc` loads by direnv's own words; `use flake`/`use nix` evaluate the Nix files of its folder
-_LOADS_ENV = re.compile(r"^[ \t]*+(source_env(?:_if_exists)?|dotenv(?:_if_exists)?|source_up(?:_if_exists)?|use)"
+_LOADS_ENV = lazy(r"^[ \t]*+(source_env(?:_if_exists)?|dotenv(?:_if_exists)?|source_up(?:_if_exists)?|use)"
                         r"\b[ \t]*+([^\s;&|#]*+)", re.MULTILINE)
 _USES = {"flake": ("flake.nix", "flake.lock"), "nix": ("shell.nix", "default.nix")}
-_COMMENTS = re.compile(r"^[ \t]*+#[^\n]*+$", re.MULTILINE)
+_COMMENTS = lazy(r"^[ \t]*+#[^\n]*+$", re.MULTILINE)
 
 
 def ci_loaded(name: str, text: str) -> list[str]:

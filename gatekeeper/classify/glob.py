@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from gatekeeper.lazy_pattern import lazy
 
 ANY = "**"
-_CONTROL = re.compile(r"[\x00-\x1f]")
+_CONTROL = lazy(r"[\x00-\x1f]")
 
 
 class GlobError(ValueError):

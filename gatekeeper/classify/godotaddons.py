@@ -20,13 +20,14 @@ import re
 from collections.abc import Callable
 
 from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["RULE", "Addons"]
 
 RULE = "deps.context.godot-addon"
 _READ = 64 * 1024  # project.godot's [application] section comes first
-_NAME = re.compile(rb'^config/name[ \t]*=[ \t]*"([^"\r\n]{0,200})"', re.MULTILINE)
-_WORD = re.compile(r"[a-z0-9]+")
+_NAME = lazy(rb'^config/name[ \t]*=[ \t]*"([^"\r\n]{0,200})"', re.MULTILINE)
+_WORD = lazy(r"[a-z0-9]+")
 _GENERIC = frozenset({"godot", "addon", "addons", "plugin", "plugins", "the", "and", "for"})
 Tree = dict[str, TreeEntry]
 

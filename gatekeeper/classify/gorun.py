@@ -12,13 +12,13 @@ names nothing, nor does a module path
 
 from __future__ import annotations
 
-import re
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["packages"]
 
 # `go run` then its flags (`-tags=ci`, `-race`, `-tags ci`: a flag's separate value is a word without `./`), then the
 # package: `./cmd/release`, `../tools/gen/` — relative, since Go reads any other path as an import path
-_GO_RUN = re.compile(r"\bgo[ \t]++run[ \t]++(?:-[^\s]++[ \t]++(?:[^\s./-][^\s]*+[ \t]++)?)*+"
+_GO_RUN = lazy(r"\bgo[ \t]++run[ \t]++(?:-[^\s]++[ \t]++(?:[^\s./-][^\s]*+[ \t]++)?)*+"
                      r"['\"]?(\.{1,2}/[^\s;|&'\"`)]+)")
 
 

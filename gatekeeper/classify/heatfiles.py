@@ -24,7 +24,6 @@ folders down a sibling tree), an environment file's `resource_registry`, and a `
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ from gatekeeper.classify import ciruns
 from gatekeeper.classify.markers import ancestors, extension
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["HEAT", "MAX_READS", "PAST", "RULE", "Shipped", "Shipper", "first_shipped", "may_ship"]
 
@@ -44,8 +44,8 @@ _TYPES = (".yaml", ".yml", ".template", ".hot")
 # What a template ships besides the scripts and configurations ciruns.may_be_named takes: templates and settings files
 _SHIPPED_TYPES = frozenset({"txt", "j2", "jinja", "jinja2", "tpl", "tmpl", "template", "properties", "xml", "env",
                             "pem", "crt", "key", "pub", "service", "timer", "cron", "repo", "list", "rules", "sql"})
-_VERSION = re.compile(rb"""(?:^|[{,\n])[ \t]*["']?heat_template_version["']?[ \t]*:""")
-_GET_FILE = re.compile(r"""["']?\bget_file["']?[ \t]*:[ \t]*(?:\n[ \t]*)?["']?([^\s"'{},\[\]#]+)""")
+_VERSION = lazy(rb"""(?:^|[{,\n])[ \t]*["']?heat_template_version["']?[ \t]*:""")
+_GET_FILE = lazy(r"""["']?\bget_file["']?[ \t]*:[ \t]*(?:\n[ \t]*)?["']?([^\s"'{},\[\]#]+)""")
 Tree = dict[str, TreeEntry]
 
 

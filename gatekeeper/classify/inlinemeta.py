@@ -25,12 +25,12 @@ its block's packages as `bin/sync` does; tests/test_attack24_inline_suffixes.py)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.sniff import Signal
+from gatekeeper.lazy_pattern import lazy
 
 if TYPE_CHECKING:  # context imports is_script (its fast path): no cycle at run time
     from gatekeeper.classify.contexttypes import Shown
@@ -41,15 +41,15 @@ RULE = "deps.content.inline-script-metadata"
 MAX_READS = 1_000  # changed Python files read per --tree gate; past it each further one counts (fail closed)
 _TYPES = ("py", "pyw")
 _ENDINGS = ("py", "PY", "Py", "pY", "pyw", "PYW", "pyW", "pYw", "Pyw", "PYw", "pYW", "PyW")
-_BLOCK = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$|^[+ -]?#[ \t]+(?:dependencies|requires-python)[ \t]*=")
-_OPENING = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$")  # what a file without a suffix must show, whole
+_BLOCK = lazy(rb"(?m)^[+ -]?# /// script[ \t]*\r?$|^[+ -]?#[ \t]+(?:dependencies|requires-python)[ \t]*=")
+_OPENING = lazy(rb"(?m)^[+ -]?# /// script[ \t]*\r?$")  # what a file without a suffix must show, whole
 # ... or, in a patch's hunks, the block's TOML: `# dependencies = [` or `# requires-python = "` (no shell comment)
-_TOML = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$"
+_TOML = lazy(rb"(?m)^[+ -]?# /// script[ \t]*\r?$"
                    rb"|^[+ -]?#[ \t]+(?:dependencies[ \t]*=[ \t]*\[|requires-python[ \t]*=[ \t]*[\"'])")
 
 # ... or, from a patch whose hunk shows neither the header nor a key, a comment line of the hunk shaped as the block's:
 # a quoted list item (`#   "evil-pkg==1.0",`), the list's or block's end (`# ]`, `# ///`), a `# [tool.uv]` header
-_HIDDEN = re.compile(rb"""(?m)^[+ -]?#[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*')[ \t]*(?:,[ \t]*)?(?:#[^\r\n]*)?\r?$"""
+_HIDDEN = lazy(rb"""(?m)^[+ -]?#[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*')[ \t]*(?:,[ \t]*)?(?:#[^\r\n]*)?\r?$"""
                      rb"|^[+ -]?#[ \t]*\][ \t]*\r?$|^[+ -]?# ///[ \t]*\r?$|^[+ -]?#[ \t]+\[tool\.")
 
 

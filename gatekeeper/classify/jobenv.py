@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.lazy_pattern import lazy
+
 __all__ = ["fed", "loaded"]
 
 _MAX_VALUE = 1_000  # characters of a loader variable's value read
@@ -41,29 +43,29 @@ _DUMPERS = frozenset({"cat", "tac", "grep", "egrep", "fgrep", "rg", "sed", "awk"
                       "head", "tail", "cut", "tr", "column", "xargs"})
 # Commands that put a file where $GITHUB_ENV/$GITHUB_PATH point (docs review 52: `cp FILE "$GITHUB_ENV"`).
 _COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "dd"})
-_SEGMENTS = re.compile(r"&&|\|\||[;|(`{]|\b(?:then|do|else)\b")
-_BACKQUOTED = re.compile(r"`[^`\n]*`")
-_LOOP_INPUT = re.compile(r"\bdone[ \t]*<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
+_SEGMENTS = lazy(r"&&|\|\||[;|(`{]|\b(?:then|do|else)\b")
+_BACKQUOTED = lazy(r"`[^`\n]*`")
+_LOOP_INPUT = lazy(r"\bdone[ \t]*<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
 _PREFIXES = frozenset({"sudo", "exec", "env", "time", "nice", "command", "-", "run:", "run"})
-_REDIRECT = re.compile(r"(?<![<>&0-9])<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
-_ENV_FILE_INPUT = re.compile(r"""^[ \t]*['"]?(?:env[-_]?files?|dotenv(?:[-_]?(?:file|path))?)['"]?[ \t]*:[ \t]*['"]?"""
+_REDIRECT = lazy(r"(?<![<>&0-9])<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
+_ENV_FILE_INPUT = lazy(r"""^[ \t]*['"]?(?:env[-_]?files?|dotenv(?:[-_]?(?:file|path))?)['"]?[ \t]*:[ \t]*['"]?"""
                              r"""([^\s'"#]+)""", re.MULTILINE | re.IGNORECASE)
 
 
 # A variable whose value is one file the shell, git or python loads; PYTHONPATH's is a list of folders.
 # YAML, shell, make (`:=`, `?=`); a `${VAR}` in the value is part of it (`${PYTHONPATH}:tools`: attack 34), a
 # `{value: …}` is not
-_LOADER = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)['"]?"""
+_LOADER = lazy(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)['"]?"""
                      r"""[ \t]*(?:[:?+]?=|:)[ \t]*['"]?((?:\$\{[^\s'"{}]{1,100}\}|[^\s'"#;&|{])+)""")
 # The same as a `value:` key: Azure's `- name: BASH_ENV` / `value: x`, GitLab's `BASH_ENV: {value: x}` or the block form
-_LOADER_VALUE = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)"""
+_LOADER_VALUE = lazy(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)"""
                            r"""['"]?[ \t]*(?::[ \t]*)?(?:\{[ \t]*)?(?:\r?\n[ \t]*(?:-[ \t]*)?)?value[ \t]*:"""
                            r"""[ \t]*['"]?([^\s'"#;&|,}]+)""")  # each optional token with its own blanks: linear
 # A git setting naming a file git reads, a program it runs or a folder of hooks (`include.path=x`, `core.hooksPath x`);
 # attack 34: every other setting whose value git runs as a program (`credential.helper '!tools/cred'`, `core.askPass`,
 # `gpg.program`, a filter's `smudge`, a diff or merge driver, the pager and editors)
 # (a condition or URL in the key up to 1,000 characters: each start scans at most that far, linear)
-_GIT_SETTING = re.compile(r"""\b(include(?:If\.[^\s=]{0,1000})?\.path|core\.(?:hookspath|sshcommand|fsmonitor|"""
+_GIT_SETTING = lazy(r"""\b(include(?:If\.[^\s=]{0,1000})?\.path|core\.(?:hookspath|sshcommand|fsmonitor|"""
                           r"""askpass|pager|editor|gitproxy)|credential(?:\.[^\s=]{0,1000})?\.helper|"""
                           r"""gpg(?:\.[a-z0-9]{1,20})?\.program|"""
                           r"""diff\.external|sequence\.editor|(?:diff|filter|merge)\.[^\s=]{1,1000}\."""
@@ -73,16 +75,16 @@ _GIT_SETTING = re.compile(r"""\b(include(?:If\.[^\s=]{0,1000})?\.path|core\.(?:h
 _READS = frozenset({"bash_env", "git_config_global", "git_config_system", "git_config", "pythonstartup",
                     "core.sshcommand", "core.fsmonitor"})
 # The same settings given through the environment: GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n> (git 2.31+)
-_CONFIG_PAIR = re.compile(r"""\bGIT_CONFIG_(KEY|VALUE)_(\d{1,4})['"]?[ \t]*[:=][ \t]*['"]?([^\s'"#;&|]+)""")
+_CONFIG_PAIR = lazy(r"""\bGIT_CONFIG_(KEY|VALUE)_(\d{1,4})['"]?[ \t]*[:=][ \t]*['"]?([^\s'"#;&|]+)""")
 
 
 # cileft63: a variable whose value names files a program loads before its own code (`_preloaded`); a YAML key, an
 # assignment, `export`; the value to the line's end, a closing quote or a shell operator
-_PRELOAD = re.compile(r"""(?<![\w$])(LD_PRELOAD|ZDOTDIR|MAKEFILES|ENV|RUBYOPT|RUBYLIB|PERL5OPT|PERL5LIB)['"]?+"""
+_PRELOAD = lazy(r"""(?<![\w$])(LD_PRELOAD|ZDOTDIR|MAKEFILES|ENV|RUBYOPT|RUBYLIB|PERL5OPT|PERL5LIB)['"]?+"""
                       r"""(?:[ \t]*+[:?+]?=|:(?=[ \t]))[ \t]*+(?:(['"])([^'"\n]{0,1000}+)|([^\s'"#;&|]{1,1000}+))""")
-_AGENT = re.compile(r"""-(?:javaagent|agentpath):['"]?+([^\s'"=,;]{1,1000}+)""")
+_AGENT = lazy(r"""-(?:javaagent|agentpath):['"]?+([^\s'"=,;]{1,1000}+)""")
 _ZSH_FILES = (".zshenv", ".zprofile", ".zshrc", ".zlogin")
-_COMMENT = re.compile(r"^[ \t]*+#[^\n]*+$", re.MULTILINE)
+_COMMENT = lazy(r"^[ \t]*+#[^\n]*+$", re.MULTILINE)
 
 
 def _preloaded(text: str) -> list[str]:
@@ -120,7 +122,7 @@ def _preloaded(text: str) -> list[str]:
 
 # multibuild (the wheel builders' CI library): its steps scripts source the project's hooks, CONFIG_PATH's file and by
 # default the root `config.sh`, into every build and test step (the sixty-fifth set's onnx/wheel-builder)
-_MULTIBUILD = re.compile(r"(?:^|[\s;&|(])(?:source|\.)[ \t]+['\"]?[^\s'\";&|]*multibuild/[\w-]*steps\.sh\b",
+_MULTIBUILD = lazy(r"(?:^|[\s;&|(])(?:source|\.)[ \t]+['\"]?[^\s'\";&|]*multibuild/[\w-]*steps\.sh\b",
                          re.MULTILINE)
 
 

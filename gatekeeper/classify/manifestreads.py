@@ -20,32 +20,33 @@ from gatekeeper.classify.change import folded
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, walked
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import Match
 
 MAX_READERS = 2_000  # manifests and the files they name, read per tree; past it every changed file counts as read
 
 _RUBY = frozenset({"gemfile", "gems.rb", "podfile", "pluginfile"})
 _GRADLE = (".gradle", ".gradle.kts")
-_STRING = re.compile(r"""(?:"([^"\n]*)"|'([^'\n]*)')""")
+_STRING = lazy(r"""(?:"([^"\n]*)"|'([^'\n]*)')""")
 # Ruby: what evaluates another file as the manifest's own lines (and what reads one as text for an eval).
-_RUBY_READS = re.compile(r"\b(?:eval_gemfile|eval_podfile|instance_eval|"
+_RUBY_READS = lazy(r"\b(?:eval_gemfile|eval_podfile|instance_eval|"
                          r"(?:File|IO)\.(?:read|readlines|open|foreach))\b")
 # Gradle: `apply from: X`, `apply(from = X)`, a catalog's `from(files(X))`; X a string or file(X)/rootProject.file(X).
 # `apply(from:` / `apply from =`: the blanks around the optional parenthesis read once (a line of blanks after
 # `apply` was split every way: 16 KiB 0.39 CPU-s)
-_GRADLE_READS = re.compile(r"\bapply\s*+(?:\(\s*+)?from\s*[:=]|\bfrom\s*\(\s*files\s*\(")
+_GRADLE_READS = lazy(r"\bapply\s*+(?:\(\s*+)?from\s*[:=]|\bfrom\s*\(\s*files\s*\(")
 # The folder a manifest sits in, spelled as a variable: what follows is relative to it.
-_HERE = re.compile(r"^(?:\$\{?(?:rootDir|projectDir|rootProject\.projectDir|settingsDir|project\.rootDir)\}?|"
+_HERE = lazy(r"^(?:\$\{?(?:rootDir|projectDir|rootProject\.projectDir|settingsDir|project\.rootDir)\}?|"
                    r"#\{(?:__dir__|File\.dirname\(__FILE__\)|Dir\.pwd)\})/")
-_GRADLE_ROOT = re.compile(r"\b(?:rootDir|rootProject|settingsDir)\b")  # the build's root, not the script's folder
-_RELATIVE_PATH = re.compile(r"<relativePath>\s*([^<\s]+)\s*</relativePath>")
+_GRADLE_ROOT = lazy(r"\b(?:rootDir|rootProject|settingsDir)\b")  # the build's root, not the script's folder
+_RELATIVE_PATH = lazy(r"<relativePath>\s*([^<\s]+)\s*</relativePath>")
 # Python build programs: a file opened or read by a literal path.
-_PY_READS = re.compile(r"\b(?:open|read_text|read_bytes|readlines|Path|read|fspath|join)\s*\(|\b\w*req\w*\s*\(",
+_PY_READS = lazy(r"\b(?:open|read_text|read_bytes|readlines|Path|read|fspath|join)\s*\(|\b\w*req\w*\s*\(",
                        re.IGNORECASE)
-_PY_JOINS = re.compile(r"\bjoin\s*\(|/\s*[\"']")
+_PY_JOINS = lazy(r"\bjoin\s*\(|/\s*[\"']")
 # What a line of a build program says it reads requirements for.
-REQUIREMENT_WORDS = re.compile(r"requir|depend|\bdeps\b|install_requires|extras", re.IGNORECASE)
-_REQUIREMENT_LINE = re.compile(r"^(?:-{1,2}[A-Za-z][\w-]*(?:[=\s].*)?|[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?"
+REQUIREMENT_WORDS = lazy(r"requir|depend|\bdeps\b|install_requires|extras", re.IGNORECASE)
+_REQUIREMENT_LINE = lazy(r"^(?:-{1,2}[A-Za-z][\w-]*(?:[=\s].*)?|[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?"
                                r"\s*(?:(?:===|==|>=|<=|~=|!=|<|>|@)\s*\S.*)?(?:\s*;.*)?)$")
 
 def kind(path: str) -> str | None:
@@ -178,7 +179,7 @@ _reads_others: Callable[[str], bool] = lambda path: kind(path) is not None  # no
 
 # From a patch alone: names a manifest the patch does not show may read (an evaluated Gemfile or Podfile fragment, a
 # requirements list under another name); such a file is tagged `needs-context` (context.py).
-_MAY_BE_READ = re.compile(r"^(?:gemfile|podfile)|(?:gemfile|podfile)$|requirement|(?:^|[^a-z])(?:reqs?|deps|pins|gems)"
+_MAY_BE_READ = lazy(r"^(?:gemfile|podfile)|(?:gemfile|podfile)$|requirement|(?:^|[^a-z])(?:reqs?|deps|pins|gems)"
                           r"(?:[^a-z]|$)|dependencies|constraints")
 _DATA_ENDINGS = frozenset({"", ".txt", ".in", ".pip", ".list", ".lst", ".rb", ".local", ".shared", ".groovy",
                            ".gradle", ".kts", ".xml", ".cfg", ".conf", ".yml", ".yaml", ".lock"})

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gatekeeper.classify.contextrules import MarkerRule
+from gatekeeper.lazy_pattern import lazy
 
 # File types a `config` claim covers (lower-case extensions; files without one are covered too).
 CONFIG_EXTENSIONS = frozenset({
@@ -25,7 +26,7 @@ CONFIG_EXTENSIONS = frozenset({
 # What a `program` claim leaves out: anything below a test folder of the project, and test files named as
 # their language's test runner finds them (`*_test.go`, `*.test.ts`, `test_*.py`, `*_test.rego`).
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testing", "__snapshots__"})
-_TEST_NAME = re.compile(
+_TEST_NAME = lazy(
     r"(?:^test_.+\.py|.+_test\.(?:go|py|rego)|.+\.(?:test|spec)\.[cm]?[jt]sx?|.+Tests?\.(?:cs|java|kt))\Z",
     re.IGNORECASE)
 

@@ -23,11 +23,11 @@ imports (`import ./nix/devshell.nix`) is not followed, and a patch's attribute n
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import replace
 
 from gatekeeper.classify.contexttypes import Context
 from gatekeeper.classify.markers import ancestors
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import ClassifiedFile
 
 __all__ = ["is_shell", "judged"]
@@ -37,8 +37,8 @@ _SHELLS = ("flake.nix", "shell.nix", "default.nix")
 # `use flake [REF]`, `use nix [FILE]` (or `use_flake`, `use_nix`, the functions behind them) anywhere on a line that is
 # not a comment, with the word after it (`has nix && use flake`, inside `if ... then`: docs review 52 and attack 30);
 # lorri and `nix print-dev-env`/`nix develop` enter the folder's shell.nix or flake
-_USES = re.compile(rb"""(?<![\w-])use[ \t_]+(flake|nix)\b((?:[ \t]+(?:-[^\s;&|)]*|[^\s;&|)#-][^\s;&|)]*))*)""")
-_OTHERS = re.compile(rb"(?<![\w-])lorri\b|\bnix[ \t]+(?:print-dev-env|develop)\b")
+_USES = lazy(rb"""(?<![\w-])use[ \t_]+(flake|nix)\b((?:[ \t]+(?:-[^\s;&|)]*|[^\s;&|)#-][^\s;&|)]*))*)""")
+_OTHERS = lazy(rb"(?<![\w-])lorri\b|\bnix[ \t]+(?:print-dev-env|develop)\b")
 _ENVRC_READ = 64 * 1024
 
 

@@ -28,14 +28,15 @@ import yaml
 
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.startcommands import StartCommands
+from gatekeeper.lazy_pattern import lazy
 
 ANY = "*"  # a pattern that is all variable: every path the file's words name
 # in every text that names such a file
 _MARKS = ("pip", "uv", "requirement", "constraint", "override", "-r", "-c", "conda", "mamba", "environment")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # A command that installs or resolves requirements files: its last word (a path's name), lower case, `.exe` aside.
-_PIP = re.compile(r"pip(?:3(?:\.\d+)?)?")
-_PYTHON = re.compile(r"(?:python|py|pypy)(?:\d+(?:\.\d+)?)?[w]?")
+_PIP = lazy(r"pip(?:3(?:\.\d+)?)?")
+_PYTHON = lazy(r"(?:python|py|pypy)(?:\d+(?:\.\d+)?)?[w]?")
 _SUBCOMMANDS = frozenset({"install", "download", "wheel", "sync", "lock", "compile", "add", "run", "tool", "pip",
                           "uv", "x"})
 _CONDAS = frozenset({"conda", "mamba", "micromamba"})
@@ -49,22 +50,22 @@ _SHORT = "rcb"  # -r, -c, and uv's -b (build constraints)
 # settings file that may move the index (`PIP_CONFIG_FILE: ci/pip.ini`, `UV_CONFIG_FILE`), and the
 # keys of tools that install a requirements file they name (Read the Docs' `python.install[].requirements`, an
 # action's `requirements-file:` input).
-_SETTINGS = re.compile(r"(?:\b(?:PIP_[A-Z_]*(?:REQUIREMENT|CONSTRAINT)[A-Z_]*|UV_[A-Z_]*(?:CONSTRAINT|OVERRIDE)[A-Z_]*"
+_SETTINGS = lazy(r"(?:\b(?:PIP_[A-Z_]*(?:REQUIREMENT|CONSTRAINT)[A-Z_]*|UV_[A-Z_]*(?:CONSTRAINT|OVERRIDE)[A-Z_]*"
                        r"|PIP_CONFIG_FILE|UV_CONFIG_FILE)"
                        r"|(?:^|[\s{,])['\"]?(?:requirements?(?:[-_ ]?(?:files?|paths?|txt))?|environment[-_]file))"
                        r"['\"]?[ \t]*[:=][ \t]*(.*)$",
                        re.MULTILINE | re.IGNORECASE)
-_LEADING = re.compile(r"\A(?:\.\./|\./|/|~/|\*/)*+")  # what a path pattern starts with that names no folder
-_EXPRESSION = re.compile(r"\$\{\{.*?\}\}|\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|\$[A-Za-z_0-9@*#?!-]+|%[A-Za-z_0-9]+%"
+_LEADING = lazy(r"\A(?:\.\./|\./|/|~/|\*/)*+")  # what a path pattern starts with that names no folder
+_EXPRESSION = lazy(r"\$\{\{.*?\}\}|\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|\$[A-Za-z_0-9@*#?!-]+|%[A-Za-z_0-9]+%"
                          r"|`[^`]*`")
 # A requirements option among a program's string literals (`session.install("-r", "ci/deps.txt")`,
 # `["pip", "install", "-rci/deps.txt"]`).
-_CALLS = re.compile(r"""["'](?:-r|-c|--requirements?|--constraints?)["']\s*,\s*[a-z]?["']([^"'\n]+)["']"""
+_CALLS = lazy(r"""["'](?:-r|-c|--requirements?|--constraints?)["']\s*,\s*[a-z]?["']([^"'\n]+)["']"""
                     r"""|["'](?:-[rc]|--(?:requirements?|constraints?)=)([^"'\s]+)["']""")
-_GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")  # replaced before the shell reads the line
+_GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")  # replaced before the shell reads the line
 _OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", ";;", "|&", "{", "}", "!", "then", "do", "else"})
-_REDIRECTS = re.compile(r"^\d*(?:>>?|<|&>|>&|<<<?)")
-_WORD_SPLIT = re.compile(r"[\s'\"=,\[\]{}()<>;|&]+")
+_REDIRECTS = lazy(r"^\d*(?:>>?|<|&>|>&|<<<?)")
+_WORD_SPLIT = lazy(r"[\s'\"=,\[\]{}()<>;|&]+")
 
 
 def installed_requirements(text: str) -> list[str]:

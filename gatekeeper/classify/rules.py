@@ -8,7 +8,6 @@ Overlays replace a rule with the same id in place, insert new rules `before:`/`a
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import yaml
 from gatekeeper.bounded import YAML, compose_yaml, read_bytes
 from gatekeeper.classify.glob import Glob, GlobError, compile_glob
 from gatekeeper.errors import RulesError
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS
 
 RULES_FILE = "classification.yaml"
@@ -26,8 +26,8 @@ CHANGE_TAGS: tuple[str, ...] = ("executable", "symlink", "submodule", "binary")
 
 _RULE_KEYS = ("id", "bucket", "description", "match", "ecosystem", "tags")
 _TAG_RULE_KEYS = ("id", "description", "match", "tags")
-_ID = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
-_ECOSYSTEM = re.compile(r"[a-z0-9][a-z0-9+._-]*\Z")
+_ID = lazy(r"[a-z0-9][a-z0-9._-]*\Z")
+_ECOSYSTEM = lazy(r"[a-z0-9][a-z0-9+._-]*\Z")
 _HINT_FORMAT = "see docs/classification.md for the rules file format"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -20,20 +20,19 @@ is the master's `file_roots`.
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.classify.bazelhooks import BAZEL
 from gatekeeper.classify.cdkassets import CDK
 from gatekeeper.classify.docdeploys import DOCS
 from gatekeeper.classify.heatfiles import HEAT, Shipper
 from gatekeeper.classify.markers import against_ancestors
 from gatekeeper.classify.vagrantfiles import VAGRANT
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["RULE", "SALT", "SHIPPERS", "named"]
 
 RULE = "iac.context.salt-file"
-_IMPORT = re.compile(r"""\{%-?\s*import_(?:yaml|json|text)\s+(["'])([^"'\n{}]{1,300})\1""")
-_SOURCE = re.compile(r"""\bsalt://([^\s"'{}?#,\]\[]{1,300})""")
+_IMPORT = lazy(r"""\{%-?\s*import_(?:yaml|json|text)\s+(["'])([^"'\n{}]{1,300})\1""")
+_SOURCE = lazy(r"""\bsalt://([^\s"'{}?#,\]\[]{1,300})""")
 
 
 def named(state: str, data: bytes) -> tuple[str, ...]:

@@ -14,13 +14,14 @@ import yaml
 from gatekeeper.bounded import load_yaml
 from gatekeeper.classify import toolreads
 from gatekeeper.errors import LimitError
+from gatekeeper.lazy_pattern import lazy
 
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
 # Jenkinsfile `sh '…'`); its words up to the command's end. Behind a wrapper (`sudo`, `npx`, `bundle exec`, `uv run`)
 # it is read from the command wrappers.commands gives (the one table of wrappers).
 # Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
 # took 23 s of CPU with `[:\s'"]*[ \t]*`).
-TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
+TOOL = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
                    r"(?:-[ \t]++)?+[@+-]*+(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
@@ -109,8 +110,8 @@ def _gradle_init(word: str, after: list[str]) -> list[str]:
 
 
 # just's imports (`import 'x.just'`, `import? …`) and modules (`mod name 'path'`, `mod? name`): red team 36.
-_JUST_IMPORT = re.compile(r"""^[ \t]*import\??[ \t]+(?:'([^'\n]*)'|"([^"\n]*)")""", re.MULTILINE)
-_JUST_MOD = re.compile(r"""^[ \t]*mod\??[ \t]+([A-Za-z_][\w-]*)(?:[ \t]+(?:'([^'\n]*)'|"([^"\n]*)"))?[ \t]*(?:#.*)?$""",
+_JUST_IMPORT = lazy(r"""^[ \t]*import\??[ \t]+(?:'([^'\n]*)'|"([^"\n]*)")""", re.MULTILINE)
+_JUST_MOD = lazy(r"""^[ \t]*mod\??[ \t]+([A-Za-z_][\w-]*)(?:[ \t]+(?:'([^'\n]*)'|"([^"\n]*)"))?[ \t]*(?:#.*)?$""",
                        re.MULTILINE)
 _TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml",
               "Taskfile.dist.yaml", "taskfile.dist.yml", "taskfile.dist.yaml")
@@ -166,7 +167,7 @@ def workspaces(text: str) -> list[str]:
 
 
 # A recipe line's prefixes (`@` silent, `-` errors ignored, `+` run under -n), glued to the command they prefix
-_RECIPE_PREFIX = re.compile(r"^(\t[ \t]*)[@+-]+[ \t]*", re.MULTILINE)
+_RECIPE_PREFIX = lazy(r"^(\t[ \t]*)[@+-]+[ \t]*", re.MULTILINE)
 
 
 def recipe_lines(text: str) -> str:

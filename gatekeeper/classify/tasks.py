@@ -16,22 +16,23 @@ from __future__ import annotations
 import re
 
 from gatekeeper.classify.markers import extension
+from gatekeeper.lazy_pattern import lazy
 
 # Script types a task's run.path names (files without an extension too).
 SCRIPT_EXTENSIONS = frozenset({"", "sh", "bash", "zsh", "ps1", "psm1", "py", "rb", "pl", "bat", "cmd"})
 DEFINITION_EXTENSIONS = frozenset({"yml", "yaml"})
 MAX_DEFINITIONS = 64  # YAML files read per folder: a folder of thousands of YAML files is not a task folder
 
-_RUN = re.compile(r"^([ \t]*)(?:-[ \t]+)?run[ \t]*:[ \t]*(?:#.*)?$")
-_PATH = re.compile(r"""^([ \t]*)path[ \t]*:[ \t]*["']?([^\s"'#]+)["']?[ \t]*(?:#.*)?$""")
+_RUN = lazy(r"^([ \t]*)(?:-[ \t]+)?run[ \t]*:[ \t]*(?:#.*)?$")
+_PATH = lazy(r"""^([ \t]*)path[ \t]*:[ \t]*["']?([^\s"'#]+)["']?[ \t]*(?:#.*)?$""")
 # Possessive blanks: the runs around the optional flow list were split every way on a failing line (quadratic).
-_ARGS = re.compile(r"^([ \t]*)args[ \t]*+:[ \t]*+(?:\[([^\]\n]*)\])?[ \t]*+(?:#.*)?$")
-_ARG_ITEM = re.compile(r"""^[ \t]*-[ \t]+["']?([^\s"'#,]+)["']?[ \t]*(?:#.*)?$""")
-_KEY = re.compile(r"^([ \t]*)\S")
-_RUN_FLOW = re.compile(r"^[ \t]*(?:-[ \t]+)?run[ \t]*:[ \t]*\{(.*)\}[ \t]*(?:#.*)?$")  # run: {path: sh, args: [...]}
-_FLOW_PATH = re.compile(r"""\bpath[ \t]*:[ \t]*["']?([^\s"',}]+)""")
-_FLOW_ARGS = re.compile(r"\bargs[ \t]*:[ \t]*\[([^\]]*)\]")
-_CONCOURSE = re.compile(
+_ARGS = lazy(r"^([ \t]*)args[ \t]*+:[ \t]*+(?:\[([^\]\n]*)\])?[ \t]*+(?:#.*)?$")
+_ARG_ITEM = lazy(r"""^[ \t]*-[ \t]+["']?([^\s"'#,]+)["']?[ \t]*(?:#.*)?$""")
+_KEY = lazy(r"^([ \t]*)\S")
+_RUN_FLOW = lazy(r"^[ \t]*(?:-[ \t]+)?run[ \t]*:[ \t]*\{(.*)\}[ \t]*(?:#.*)?$")  # run: {path: sh, args: [...]}
+_FLOW_PATH = lazy(r"""\bpath[ \t]*:[ \t]*["']?([^\s"',}]+)""")
+_FLOW_ARGS = lazy(r"\bargs[ \t]*:[ \t]*\[([^\]]*)\]")
+_CONCOURSE = lazy(
     r"""^platform[ \t]*:[ \t]*["']?(?:linux|windows|darwin)\b|^[ \t]+(?:-[ \t]+)?(?:platform|plan)[ \t]*:""",
     re.MULTILINE)
 

@@ -28,6 +28,7 @@ from functools import partial
 
 from gatekeeper.classify.dockerrefs import is_dockerfile, run_scripts
 from gatekeeper.classify.shapes import NIXOS
+from gatekeeper.lazy_pattern import lazy
 
 MAX_TF_FILES = 512  # configuration files read per gate; a file above more unread ones counts as named (fail closed)
 # Terraform, OpenTofu, Terragrunt and Packer HCL, and Bicep (`loadTextContent('./New-SshKey.sh')` is the script a
@@ -41,25 +42,25 @@ MAX_TF_FILES = 512  # configuration files read per gate; a file above more unrea
 CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl", ".bicep", ".tf.json", ".tofu.json",
                           "/terragrunt.hcl.json", ".pkr.json", ".tfvars", ".tfvars.json", "/packer.json",
                           ".packer.json", "-packer.json", "_packer.json")
-_PACKER_JSON = re.compile(r"packer[-_][\w.-]*\.json", re.IGNORECASE)
+_PACKER_JSON = lazy(r"packer[-_][\w.-]*\.json", re.IGNORECASE)
 # A machine's Nix configuration by the names NixOS and home-manager give it (`configuration.nix`,
 # `hardware-configuration.nix`, `home.nix`, `home-manager.nix`): not every `.nix` file (an overlay's thousands of
 # manifests in one folder would all be read, and a package's expressions name its sources).
-_NIX_CONFIGURATION = re.compile(r"(?:[\w.-]*configuration|home|home-manager)\.nix")
+_NIX_CONFIGURATION = lazy(r"(?:[\w.-]*configuration|home|home-manager)\.nix")
 # A word of a configuration: what lies between blanks, quotes, brackets and separators (a command string's words).
-_WORD = re.compile(r"""[^\s"'\[\](){},;=<>|&`]+""")
+_WORD = lazy(r"""[^\s"'\[\](){},;=<>|&`]+""")
 _MODULE_DIR = ("${path.module}/", "${path.root}/", "${path.cwd}/", "${get_terragrunt_dir()}/")
 # An interpolation holding no other one: a reference alone (`${var.dir}`) is some other place, one that calls a
 # function or holds a string (`${file("./boot.sh")}`, Terraform 0.11's style and the JSON syntax's only one) is
 # read for the words inside it (red team 10). Innermost first, a bounded number of rounds (nesting deeper than
 # that leaves the rest to the word filter, where a `${` makes no path).
-_INTERPOLATION = re.compile(r"\$\{((?:(?!\$\{)[^}\n]){0,200})\}")
+_INTERPOLATION = lazy(r"\$\{((?:(?!\$\{)[^}\n]){0,200})\}")
 _ROUNDS = 8
-_GLOB = re.compile(r"[*?]")
+_GLOB = lazy(r"[*?]")
 _REFERENCE = "\x00"  # what an interpolation holding a reference alone (`${var.dir}`) leaves in a word
 # A `format()` verb stands for a value as an interpolation does (`format("%s/boot.sh", path.module)`: red team 11).
 # flags and width read once each (attack 39: `%` and 16 KiB of `0`, flags or width every way, 5.8 CPU-s)
-_FORMAT_VERB = re.compile(r"%[-+# 0]*+\d*+(?:\.\d++)?[sdvq]")
+_FORMAT_VERB = lazy(r"%[-+# 0]*+\d*+(?:\.\d++)?[sdvq]")
 MAX_PATTERNS = 256  # words with a variable part per configuration; past that every file below it counts (fail closed)
 # The types of a file name without a folder that counts as a path (`script = "install.sh"`): not `var.region`.
 FILE_TYPES = frozenset({
@@ -67,31 +68,31 @@ FILE_TYPES = frozenset({
     "tftpl", "tmpl", "conf", "cfg", "ini", "toml", "txt", "pem", "crt", "key", "pub", "xml", "sql", "j2", "zip",
     "hcl", "env", "properties",
 })
-_FILESET = re.compile(r'\bfileset\(\s*"(?:\$\{path\.(?:module|root|cwd)\}/?)?([^"$\s{}]*)"')
+_FILESET = lazy(r'\bfileset\(\s*"(?:\$\{path\.(?:module|root|cwd)\}/?)?([^"$\s{}]*)"')
 # A `locals` block and a `variable "NAME"` block (neither holding a nested block; an interpolation is no block), and
 # the literal strings they set.
-_LOCALS = re.compile(r"^[ \t]*(locals)[ \t]*\{((?:[^{}]|\$\{[^{}\n]*\})*)\}", re.MULTILINE)
-_VARIABLE = re.compile(r'^[ \t]*variable[ \t]+"([\w-]+)"[ \t]*\{((?:[^{}]|\$\{[^{}\n]*\})*)\}', re.MULTILINE)
-_LOCAL_ENTRY = re.compile(r'^[ \t]*([A-Za-z_][\w-]*)[ \t]*=[ \t]*"([^"\n]*)"[ \t]*$', re.MULTILINE)
-_DEFAULT = re.compile(r'^[ \t]*default[ \t]*=[ \t]*"([^"\n]*)"[ \t]*$', re.MULTILINE)
-_NAMED_VALUE = re.compile(r"\$\{(local|var)\.([A-Za-z_][\w-]*)\}|(?<![\w.])(local|var)\.([A-Za-z_][\w-]*)(?![\w-])")
+_LOCALS = lazy(r"^[ \t]*(locals)[ \t]*\{((?:[^{}]|\$\{[^{}\n]*\})*)\}", re.MULTILINE)
+_VARIABLE = lazy(r'^[ \t]*variable[ \t]+"([\w-]+)"[ \t]*\{((?:[^{}]|\$\{[^{}\n]*\})*)\}', re.MULTILINE)
+_LOCAL_ENTRY = lazy(r'^[ \t]*([A-Za-z_][\w-]*)[ \t]*=[ \t]*"([^"\n]*)"[ \t]*$', re.MULTILINE)
+_DEFAULT = lazy(r'^[ \t]*default[ \t]*=[ \t]*"([^"\n]*)"[ \t]*$', re.MULTILINE)
+_NAMED_VALUE = lazy(r"\$\{(local|var)\.([A-Za-z_][\w-]*)\}|(?<![\w.])(local|var)\.([A-Za-z_][\w-]*)(?![\w-])")
 # Where Terraform writes rather than reads: local_file's `filename`, archive_file's `output_path`.
-_WRITTEN = re.compile(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE)
+_WRITTEN = lazy(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE)
 
 
 # A Nix path literal: a relative path outside any string (`./kitty`, `../hosts/common`), not a URL's or a store
 # path's tail; a `#` or `/* */` comment names nothing.
-_NIX_PATH = re.compile(r"(?<![\w.+/${:-])\.\.?/[\w.+/-]*[\w+-]")
+_NIX_PATH = lazy(r"(?<![\w.+/${:-])\.\.?/[\w.+/-]*[\w+-]")
 # A path literal in an antiquotation (`ExecStart = "${pkgs.x}/bin/x --conf ${./etc/x.yaml}"`): Nix copies the file
 # into the store and the string names its copy, which the machine reads (the sixty-fifth set's casey/lab).
-_NIX_INTERPOLATED_PATH = re.compile(r"\$\{[ \t]*(\.\.?/[\w.+/-]*[\w+-])[ \t]*\}")
-_NIX_COMMENT = re.compile(r"/\*.*?\*/|#[^\n]*", re.DOTALL)
+_NIX_INTERPOLATED_PATH = lazy(r"\$\{[ \t]*(\.\.?/[\w.+/-]*[\w+-])[ \t]*\}")
+_NIX_COMMENT = lazy(r"/\*.*?\*/|#[^\n]*", re.DOTALL)
 
 # The definitions of the machines Vagrant and Test Kitchen bring up: a Vagrantfile loads its settings and runs its
 # provisioning scripts by path (`YAML.load_file(... "config.yaml")`, `provision "shell", path: "bootstrap.sh"`), a
 # Test Kitchen file names the Vagrant blocks, playbooks and scripts it converges a machine with (`vagrantfiles:`,
 # `playbook:`): the nineteenth label set's quickstart settings and a Kitchen Vagrant block were `src`.
-_MACHINE_DEFINITION = re.compile(r"Vagrantfile|\.?kitchen(?:\.[^/]+)?\.ya?ml")
+_MACHINE_DEFINITION = lazy(r"Vagrantfile|\.?kitchen(?:\.[^/]+)?\.ya?ml")
 
 
 # What the name of every configuration that is no Dockerfile, Containerfile or Vagrantfile ends with, case aside:

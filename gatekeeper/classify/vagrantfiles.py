@@ -20,10 +20,9 @@ glob (`/vagrant/units/*.service`) is not expanded, and a synced folder mounted e
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.classify.heatfiles import Shipper
 from gatekeeper.classify.markers import against_ancestors
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["RULE", "VAGRANT", "named"]
 
@@ -32,8 +31,8 @@ RULE = "iac.context.vagrant-file"
 # Vagrantfile itself (its inline scripts).
 _TYPES = (".sh", ".bash", ".ps1", ".yml", ".yaml", ".pp", "Vagrantfile")
 # `/vagrant/` opening a path (not `/home/vagrant/`), then the path up to a shell or quoting character.
-_SYNCED = re.compile(r"""(?<![\w.~/-])/vagrant/([^\s"'`;|&<>(),\\]{1,300})""")
-_EXPANDED = re.compile(r"[$*?\[\]{}]")  # a variable or a glob: the shell builds the path, no file is named
+_SYNCED = lazy(r"""(?<![\w.~/-])/vagrant/([^\s"'`;|&<>(),\\]{1,300})""")
+_EXPANDED = lazy(r"[$*?\[\]{}]")  # a variable or a glob: the shell builds the path, no file is named
 
 
 def named(script: str, data: bytes) -> tuple[str, ...]:

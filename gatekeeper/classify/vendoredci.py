@@ -18,9 +18,9 @@ local:` or a project's custom CI path can run one), AppVeyor or CircleCI file ke
 from __future__ import annotations
 
 import posixpath
-import re
 
 from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["own_package_file", "package_root", "root_only", "travis_imports"]
 
@@ -29,7 +29,7 @@ ROOT_TRAVIS = ".travis.yml"
 # quoted, `@ref`-pinned, `/` for the root; a remote `owner/repo:path` yields its path too (one more file walked)
 # tried at a word's start only (the same names: a later start in a word ends where the first does); from each
 # character of a long word it read to the word's end (16 KiB: 0.93 CPU-s)
-_YAML_NAME = re.compile(r"(?<![^\s'\"\[\]{},:@])[^\s'\"\[\]{},:@]+\.ya?ml(?![\w.-])")
+_YAML_NAME = lazy(r"(?<![^\s'\"\[\]{},:@])[^\s'\"\[\]{},:@]+\.ya?ml(?![\w.-])")
 
 # The folders package managers install third-party packages into (Go's and Composer's `vendor/`, npm's
 # `node_modules/`, Bower's `bower_components/`) and the copies the path rules call vendored (deps.vendored).

@@ -25,19 +25,20 @@ from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.gradle import COORDINATE
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 # Each call from its own line's start: `^\s*` read every following blank line again from each line start (64 Ki blank
 # lines: 12 CPU-s); the blank lines before a call, which the old match took along, are whitespace the residue collapses.
-_CALL = re.compile(r"^[^\S\n]*+bazel_dep\s*\(([^()]*)\)", re.MULTILINE)
+_CALL = lazy(r"^[^\S\n]*+bazel_dep\s*\(([^()]*)\)", re.MULTILINE)
 # `repo_name = None` (Bazel 7.1+: no repository for the module) is a literal too
-_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|None|\d+)|([A-Za-z_]\w*))\s*(?:,|$)')
+_ARG = lazy(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|None|\d+)|([A-Za-z_]\w*))\s*(?:,|$)')
 # a top-level constant: `IS_RELEASE = False` (column 0, one literal, nothing after it but a comment)
-_CONST = re.compile(r'^([A-Za-z_]\w*)[ \t]*=[ \t]*(?:"([^"\\\n]*)"|(True|False|None|\d+))[ \t]*$', re.MULTILINE)
-_TEXT = re.compile(r"\S")
-OVERRIDE = re.compile(r"^[^\S\n]*+\w+_override\s*\([^()]*\)", re.MULTILINE)
-_PULL = re.compile(r"^[^\S\n]*+oci\.pull\s*\(([^()]*)\)", re.MULTILINE)
+_CONST = lazy(r'^([A-Za-z_]\w*)[ \t]*=[ \t]*(?:"([^"\\\n]*)"|(True|False|None|\d+))[ \t]*$', re.MULTILINE)
+_TEXT = lazy(r"\S")
+OVERRIDE = lazy(r"^[^\S\n]*+\w+_override\s*\([^()]*\)", re.MULTILINE)
+_PULL = lazy(r"^[^\S\n]*+oci\.pull\s*\(([^()]*)\)", re.MULTILINE)
 # a literal argument of oci.pull: a string, a list of strings (blanks only before each item: one way to split them)
-_PULL_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|\[(?:\s*"[^"\\]*",?)*\s*\]|True|False|None|\d+)\s*(?:,|$)')
+_PULL_ARG = lazy(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|\[(?:\s*"[^"\\]*",?)*\s*\]|True|False|None|\d+)\s*(?:,|$)')
 
 
 def _pull(call: str) -> dict[str, str] | None:
@@ -81,7 +82,7 @@ def residue(data: bytes) -> str:
 
 
 # every binding of a name, to count them: `X = …`, `X += …`, a keyword argument, `for X in`, `as X`, `def X`
-_BIND = re.compile(r"(?<![\w.])(?:(?:for|as|def)\s+([A-Za-z_]\w*)\b|"
+_BIND = lazy(r"(?<![\w.])(?:(?:for|as|def)\s+([A-Za-z_]\w*)\b|"
                    r"([A-Za-z_]\w*)\s*(?:[-+*/|&%^]|//|\*\*|<<|>>)?=(?!=))")
 
 

@@ -16,17 +16,18 @@ import dataclasses
 import re
 
 from gatekeeper.deps.model import Dependency
+from gatekeeper.lazy_pattern import lazy
 
 # one call, its arguments at most 4 KiB (a `git_override(` never closed is scanned that far, not to the file's end)
-_CALL = re.compile(r"^[ \t]*git_override[ \t]*\(([^()]{0,4096})\)", re.MULTILINE)
+_CALL = lazy(r"^[ \t]*git_override[ \t]*\(([^()]{0,4096})\)", re.MULTILINE)
 # a literal argument: a string, a list of strings, True/False/None, a number
-_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|\[(?:\s*"[^"\\]*",?)*\s*\]|True|False|None|\d+)\s*(?:,|$)')
-_TEXT = re.compile(r"\S")
-_OPEN = re.compile(r"^[ \t]*git_override[ \t]*\(", re.MULTILINE)
-_MODULE = re.compile(r'(?<![\w.])module_name\s*=\s*"([^"\\\n]{1,200})"')
+_ARG = lazy(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|\[(?:\s*"[^"\\]*",?)*\s*\]|True|False|None|\d+)\s*(?:,|$)')
+_TEXT = lazy(r"\S")
+_OPEN = lazy(r"^[ \t]*git_override[ \t]*\(", re.MULTILINE)
+_MODULE = lazy(r'(?<![\w.])module_name\s*=\s*"([^"\\\n]{1,200})"')
 HELD = "git_override "  # heldvars' handle of an override: this and the module_name
-_COMMIT = re.compile(r"^[0-9a-f]{40}$")
-_REMOTE = re.compile(r"^https://(?P<where>[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/[\w.-]{1,100}(?:/[\w.-]{1,100}){1,4}?)"
+_COMMIT = lazy(r"^[0-9a-f]{40}$")
+_REMOTE = lazy(r"^https://(?P<where>[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/[\w.-]{1,100}(?:/[\w.-]{1,100}){1,4}?)"
                      r"(?:\.git)?/?$")
 
 

@@ -17,26 +17,25 @@ Not read: GitLab's `include: project:`/`ref:` pairs and remote includes, CircleC
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps import actions
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 ORB = "circleci-orb"
 COMPONENT = "gitlab-component"
 # A mapping key's line (`  name: postgres:16`, `- name: x`) and what follows its colon (no pattern of two repetitions
 # that overlap: a long line is matched in one pass); the value is that rest when it is one word, quoted or not.
-_KEY_LINE = re.compile(r"^(?P<indent> *)(?P<dash>- +)?(?P<key>[A-Za-z_][\w.-]{0,100}) *:(?: +(?P<rest>.*))?$")
-_VALUE = re.compile(r"^(?P<q>[\"']?)(?P<value>[^\"'\s#]{1,300})(?P=q) *(?:#.*)?$")
+_KEY_LINE = lazy(r"^(?P<indent> *)(?P<dash>- +)?(?P<key>[A-Za-z_][\w.-]{0,100}) *:(?: +(?P<rest>.*))?$")
+_VALUE = lazy(r"^(?P<q>[\"']?)(?P<value>[^\"'\s#]{1,300})(?P=q) *(?:#.*)?$")
 # A plain sequence item (`  - postgres:16.3`), quoted or not.
-_ITEM_LINE = re.compile(r"^(?P<indent> *)- +(?P<q>[\"']?)(?P<value>[^\"'\s#:{}\[\]&*!|>-][^\"'\s#{}]{0,300})(?P=q)"
+_ITEM_LINE = lazy(r"^(?P<indent> *)- +(?P<q>[\"']?)(?P<value>[^\"'\s#:{}\[\]&*!|>-][^\"'\s#{}]{0,300})(?P=q)"
                         r" *(?:#.*)?$")
-_ORB = re.compile(r"^(?P<name>[a-z0-9][a-z0-9-]{0,100}/[a-z0-9][a-z0-9-]{0,100})@(?P<version>[\w.:-]{1,100})$")
-_COMPONENT = re.compile(r"^(?P<name>[^\s@\"']{1,300}/[^\s@\"']{1,300})@(?P<version>[\w.~^-]{1,100})$")
-_REF = re.compile(r"^[\w][\w.\-/:@]{0,300}$")  # an image reference a `name:` or `services:` item may hold
+_ORB = lazy(r"^(?P<name>[a-z0-9][a-z0-9-]{0,100}/[a-z0-9][a-z0-9-]{0,100})@(?P<version>[\w.:-]{1,100})$")
+_COMPONENT = lazy(r"^(?P<name>[^\s@\"']{1,300}/[^\s@\"']{1,300})@(?P<version>[\w.~^-]{1,100})$")
+_REF = lazy(r"^[\w][\w.\-/:@]{0,300}$")  # an image reference a `name:` or `services:` item may hold
 
 
 def parse_circleci(path: str, data: bytes) -> list[Dependency]:

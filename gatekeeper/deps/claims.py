@@ -32,12 +32,12 @@ _VERSION = r"`?v?(?P<to>[^\s`]+?)`?"
 _MANAGER = (r"(?:dependency|module|action|image|helm release|terraform|plugin|package|orb|docker image|"
             r"github action|golang|rust crate|npm package)")
 _PATTERNS = (
-    re.compile(_PREFIX + r"(?:bumps?|updates?)\s+" + _NAME + r"(?:\s+requirement)?\s+from\s+`?(?P<from>[^\s`]+?)`?"
+    lazy(_PREFIX + r"(?:bumps?|updates?)\s+" + _NAME + r"(?:\s+requirement)?\s+from\s+`?(?P<from>[^\s`]+?)`?"
                r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
     # (`Update terraform monorepo to v1.15.6` is Renovate's monorepo group `terraform`, no package `monorepo`)
-    re.compile(_PREFIX + r"update\s+" + _MANAGER + r"\s+(?!monorepo\s)" + _NAME + r"\s+to\s+" + _VERSION + _TAIL,
+    lazy(_PREFIX + r"update\s+" + _MANAGER + r"\s+(?!monorepo\s)" + _NAME + r"\s+to\s+" + _VERSION + _TAIL,
                re.IGNORECASE),
-    re.compile(_PREFIX + r"update\s+" + _NAME + r"\s+(?:docker tag|docker digest|action|digest|image|package|module|"
+    lazy(_PREFIX + r"update\s+" + _NAME + r"\s+(?:docker tag|docker digest|action|digest|image|package|module|"
                r"orb)\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
 )
 # Renovate's plain `Update X to vY` names a package or a group of packages (`Update dotnet to 9.0.9`,

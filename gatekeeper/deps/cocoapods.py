@@ -14,12 +14,11 @@ a pod's source, are lines the hunk does not show.
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
-_POD = re.compile(r"^([^\s()]+) \(([^()\s]+)\)$")
+_POD = lazy(r"^([^\s()]+) \(([^()\s]+)\)$")
 _TRUNK = frozenset({"trunk", "https://github.com/CocoaPods/Specs.git", "https://cdn.cocoapods.org/"})
 
 

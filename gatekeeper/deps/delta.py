@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -12,10 +11,11 @@ from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
 from gatekeeper.deps.purl import purl
 from gatekeeper.deps.versions import compare, is_exact, moving, opened, unreleased, update_level
+from gatekeeper.lazy_pattern import lazy
 
 # PEP 503's name normalization (what packaging.utils.canonicalize_name does), without importing packaging.utils:
 # it imports packaging.tags and with it logging, sysconfig and platform (~20 ms of every gate's start-up).
-_PEP503_SEPARATORS = re.compile(r"[-_.]+")
+_PEP503_SEPARATORS = lazy(r"[-_.]+")
 
 Key = tuple[str, str, str, str]  # ecosystem, manifest, name, scope: one declaration per table
 
@@ -268,7 +268,7 @@ def _other_scope(key: Key, dep: Dependency, old: Mapping[Key, dict[str, Dependen
     return None
 
 
-_LINE = re.compile(r"^v?(\d+)(?:\.(\d+))?")
+_LINE = lazy(r"^v?(\d+)(?:\.(\d+))?")
 
 
 def _line(version: str) -> tuple[int, ...] | None:
@@ -318,7 +318,7 @@ def _kept_above(ecosystem: str, version: str, kept: list[str]) -> str | None:
 
 # Go's semantic import versioning: a module's major version 2 and up is in its path (`…/go-github/v89`,
 # `gopkg.in/yaml.v3`), so `v89` → `v90` is written as one module removed and another added.
-_GO_MAJOR = re.compile(r"^(.+?)(?:/v(\d+)|\.v(\d+))?$")
+_GO_MAJOR = lazy(r"^(.+?)(?:/v(\d+)|\.v(\d+))?$")
 
 
 def _go_major(name: str) -> tuple[str, int]:

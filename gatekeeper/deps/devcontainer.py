@@ -24,11 +24,11 @@ from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.lazy_pattern import lazy
 
 # JSONC: `//` and `/* */` comments and trailing commas, outside strings.
-_JSONC_TOKEN = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|(?P<comment>//[^\n]*|/\*.*?\*/)'
+_JSONC_TOKEN = lazy(r'(?P<string>"(?:[^"\\\n]|\\.)*")|(?P<comment>//[^\n]*|/\*.*?\*/)'
                           r'|(?P<trailing>,(?=\s*[\]}]))|[^"/,]+|.', re.DOTALL)
 # A feature reference: `registry/path/name`, then `:tag` (empty in `…/terraform:`, which Dependabot writes for the
 # latest) or `@sha256:digest`.
-_FEATURE = re.compile(r"^([^\s@:]+(?::\d+)?/[^\s@:]+?)(?::([\w.+-]*)|@(sha256:[0-9a-f]{64}))?$")
+_FEATURE = lazy(r"^([^\s@:]+(?::\d+)?/[^\s@:]+?)(?::([\w.+-]*)|@(sha256:[0-9a-f]{64}))?$")
 
 
 def jsonc(data: bytes) -> object:

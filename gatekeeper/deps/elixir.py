@@ -6,21 +6,20 @@ counts as direct (fail closed).
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 # `"name": {:hex, :package, "1.2.3", "<sha256>", [:mix], [...], "hexpm", "<sha256>"},`
-_HEX = re.compile(r'^\s*"([\w.-]+)":\s*\{:hex,\s*:"?([\w.-]+)"?,\s*"([^"]+)"')
+_HEX = lazy(r'^\s*"([\w.-]+)":\s*\{:hex,\s*:"?([\w.-]+)"?,\s*"([^"]+)"')
 # `"name": {:git, "https://github.com/o/r.git", "<commit>", [branch: "main"]},`
-_GIT = re.compile(r'^\s*"([\w.-]+)":\s*\{:git,\s*"([^"]+)",\s*"([0-9a-f]{7,40})"')
+_GIT = lazy(r'^\s*"([\w.-]+)":\s*\{:git,\s*"([^"]+)",\s*"([0-9a-f]{7,40})"')
 # The ref a git entry was fetched by, in its options: `[tag: "1.31.0", sparse: "icons"]` (also `ref:`, `branch:`).
-_GIT_TAG = re.compile(r'(?<![\w:])tag:\s*"([^"]*)"')
-_ENTRY = re.compile(r'^\s*"[^"]*":')
+_GIT_TAG = lazy(r'(?<![\w:])tag:\s*"([^"]*)"')
+_ENTRY = lazy(r'^\s*"[^"]*":')
 # The end of a hex entry: `..., "<repo>", "<sha256>"}` (the repository it is fetched from), or `]}` / `"}` of the
 # older forms that name none (hexpm).
-_HEX_TAIL = re.compile(r'(?:,\s*"([^"]*)",\s*"[^"]*"|\]|")\s*\},?\s*$')
+_HEX_TAIL = lazy(r'(?:,\s*"([^"]*)",\s*"[^"]*"|\]|")\s*\},?\s*$')
 
 
 def parse_mix_lock(path: str, data: bytes) -> list[Dependency]:

@@ -12,6 +12,7 @@ from gatekeeper.deps import actions, docker
 from gatekeeper.deps.loaders import load_json, load_yaml, load_yaml_all, text
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange
 
 MAX_ITEMS = 50
@@ -94,9 +95,9 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
 _REGISTRY_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "pip.conf", "pip.ini", "uv.toml",
                              "Gemfile", "nuget.config", "NuGet.Config", "NuGet.config", "settings.xml", ".pypirc",
                              "Pipfile", "Pipfile.lock"})
-_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s\"'<>]+", re.IGNORECASE)
-_LINES = {"requirements": re.compile(r"^\s*(?:--(?:extra-)?index-url|-i|--find-links|-f|--trusted-host)\b"),
-          "pyproject.toml": re.compile(r"^\s*url\s*=")}
+_URL = lazy(r"[a-z][a-z0-9+.-]*://[^\s\"'<>]+", re.IGNORECASE)
+_LINES = {"requirements": lazy(r"^\s*(?:--(?:extra-)?index-url|-i|--find-links|-f|--trusted-host)\b"),
+          "pyproject.toml": lazy(r"^\s*url\s*=")}
 
 
 def _registries(kind: str, base: bytes | None, head: bytes | None) -> FileFacts | None:
@@ -119,7 +120,7 @@ def _registries(kind: str, base: bytes | None, head: bytes | None) -> FileFacts 
 
 # Registry configs whose other lines are settings of the package manager (not Gemfile or Pipfile, read otherwise).
 _SETTINGS_FILES = _REGISTRY_FILES - {"Gemfile", "Pipfile", "Pipfile.lock"}
-_SETTING_COMMENT = re.compile(r"^\s*(?:[#;].*)?$")
+_SETTING_COMMENT = lazy(r"^\s*(?:[#;].*)?$")
 
 
 def _settings(data: bytes | None) -> list[str]:
@@ -139,11 +140,11 @@ def _moved(kind: str, old: set[str], new: set[str]) -> FileFacts | None:
 # Where a build file sends its package manager (red team 10: a pom.xml `<repository>` or a project's
 # `<RestoreSources>` beside an in-level bump was allowed): Maven's repositories and plugin repositories (by their
 # `<url>`), MSBuild's restore feeds and folders (each `;`-separated value, a URL or a path).
-_POM_REPOSITORY = re.compile(r"<((?:plugin)?[Rr]epository)\b[^>]*>(.*?)</\1\s*>", re.DOTALL)
+_POM_REPOSITORY = lazy(r"<((?:plugin)?[Rr]epository)\b[^>]*>(.*?)</\1\s*>", re.DOTALL)
 # The url's text, stripped by the caller (`<url>\s*([^<]*?)\s*</url>` split blanks three ways: 1 KiB of them 0.58 CPU-s,
 # 4 KiB 34 s)
-_POM_URL = re.compile(r"<url>([^<]*)</url>")
-_MSBUILD_SOURCES = re.compile(r"<(Restore(?:Sources|AdditionalProjectSources|FallbackFolders|ConfigFile))\b[^>]*>"
+_POM_URL = lazy(r"<url>([^<]*)</url>")
+_MSBUILD_SOURCES = lazy(r"<(Restore(?:Sources|AdditionalProjectSources|FallbackFolders|ConfigFile))\b[^>]*>"
                               r"([^<]*)</\1\s*>")
 _XML_SOURCES = frozenset({"pom.xml", "msbuild"})
 

@@ -31,12 +31,13 @@ from gatekeeper.deps.makepins import MAX_LINE, pin_variables
 from gatekeeper.deps.makerecipes import RECIPE, long_installs, recipe_installs
 from gatekeeper.deps.model import Dependency, ManifestError, Problem
 from gatekeeper.deps.toolfiles import tool_variable_names
+from gatekeeper.lazy_pattern import lazy
 
 Key = tuple[str, str]  # (ecosystem, name)
 # any setting of a variable: `X = `, `X ?= `, `X := `, `override X = `, `target: X = `, `$(eval X = )`, `define X`
-_SETTING = re.compile(r"(?<![\w$(])(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=|\bdefine\s+(?P<defined>[A-Z]"
+_SETTING = lazy(r"(?<![\w$(])(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=|\bdefine\s+(?P<defined>[A-Z]"
                       r"[A-Z0-9_]{0,99})\b")
-_GO_MAJOR = re.compile(r"/v\d{1,9}$")  # a Go module path's major version suffix (`…/golangci-lint/v2`)
+_GO_MAJOR = lazy(r"/v\d{1,9}$")  # a Go module path's major version suffix (`…/golangci-lint/v2`)
 _DEFAULT = "default_version"  # an Omnibus definition's one handle: it names the file's software
 
 

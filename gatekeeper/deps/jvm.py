@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 
@@ -17,8 +16,9 @@ from gatekeeper.deps.loaders import (
     xml_text,
 )
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.lazy_pattern import lazy
 
-_PROPERTY = re.compile(r"\$\{([^}]+)\}")
+_PROPERTY = lazy(r"\$\{([^}]+)\}")
 # The Spotless Maven plugin's formatter steps that take the formatter's version (`<java><palantirJavaFormat>
 # <version>2.97.0</version></palantirJavaFormat></java>`): the plugin resolves that artifact and runs it in the build,
 # and bots bump it by that artifact's name (jenkinsci/plugin-pom). The artifacts are Spotless's documented ones.

@@ -19,6 +19,7 @@ import yaml
 from gatekeeper import bounded
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.errors import LimitError
+from gatekeeper.lazy_pattern import lazy
 
 # Real lockfiles of large monorepos reach a few tens of MiB; beyond this a file is a problem, not a parse.
 MAX_BYTES = 32 << 20
@@ -26,7 +27,7 @@ MAX_ALIASES = 1000  # YAML aliases per document: manifests need none; a "billion
 MAX_ENTRIES = 200_000  # dependencies per file; bounds work on shared (aliased) structures too
 _JSON_LIMITS = bounded.Limits(max_bytes=MAX_BYTES, max_depth=64, max_values=8_000_000)
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_DOCTYPE = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
+_DOCTYPE = lazy(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
 def text(data: bytes) -> str:

@@ -25,27 +25,27 @@ class _Shape:
 
 
 # npm's `name` in an entry is an alias: without `resolved`, npm fetches `name@version` (a location too).
-_NPM_SHAPE = _Shape(re.compile(r'^\s*"[^"]*":\s*\{\s*$'), re.compile(r'^\s*"version"\s*:'),
-                    re.compile(r'"(?:resolved|name)"\s*:'))
-_TOML_SHAPE = _Shape(re.compile(r"^\[\[package\]\]"), re.compile(r"^version\s*="),
-                     re.compile(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="),
-                     re.compile(r"^name\s*="))
-_GEM_SHAPE = _Shape(re.compile(r"^[A-Z]"), re.compile(r"^ {4}\S+ \("),
-                    re.compile(r"^ {2}(?:remote|revision|branch|tag|ref|glob|submodules):"))
+_NPM_SHAPE = _Shape(lazy(r'^\s*"[^"]*":\s*\{\s*$'), lazy(r'^\s*"version"\s*:'),
+                    lazy(r'"(?:resolved|name)"\s*:'))
+_TOML_SHAPE = _Shape(lazy(r"^\[\[package\]\]"), lazy(r"^version\s*="),
+                     lazy(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="),
+                     lazy(r"^name\s*="))
+_GEM_SHAPE = _Shape(lazy(r"^[A-Z]"), lazy(r"^ {4}\S+ \("),
+                    lazy(r"^ {2}(?:remote|revision|branch|tag|ref|glob|submodules):"))
 HUNK_SHAPES: dict[str, _Shape] = {
     "package-lock.json": _NPM_SHAPE, "npm-shrinkwrap.json": _NPM_SHAPE,
-    "yarn.lock": _Shape(re.compile(r"^\S"), re.compile(r"^\s+version:?\s"),
-                        re.compile(r"^\s+(?:resolved|resolution):?\s")),
-    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None,  # (a key, not a package named `which-builtin-type`)
-                             re.compile(r"(?:^|[\s{,])(?:tarball|repo|commit|directory|path|type)\s*:")),
+    "yarn.lock": _Shape(lazy(r"^\S"), lazy(r"^\s+version:?\s"),
+                        lazy(r"^\s+(?:resolved|resolution):?\s")),
+    "pnpm-lock.yaml": _Shape(lazy(r"^ {2}\S"), None,  # (a key, not a package named `which-builtin-type`)
+                             lazy(r"(?:^|[\s{,])(?:tarball|repo|commit|directory|path|type)\s*:")),
     "Cargo.lock": _TOML_SHAPE, "poetry.lock": _TOML_SHAPE, "uv.lock": _TOML_SHAPE,
-    "composer.lock": _Shape(re.compile(r"^\s*\{\s*$"), re.compile(r'^\s*"version"\s*:'),
-                            re.compile(r'"(?:url|reference|type)"\s*:'), re.compile(r'^\s*"name"\s*:')),
+    "composer.lock": _Shape(lazy(r"^\s*\{\s*$"), lazy(r'^\s*"version"\s*:'),
+                            lazy(r'"(?:url|reference|type)"\s*:'), lazy(r'^\s*"name"\s*:')),
     # a Gemfile.lock section (`GIT`, `GEM`, …; every top-level line opens one) holds its gems' versions (`    rails
     # (8.1.0)`) under its source lines (`  remote:`, `  revision:`)
     "Gemfile.lock": _GEM_SHAPE,
-    "Pipfile.lock": _Shape(re.compile(r'^ {8}"[^"]+":\s*\{\s*$'), re.compile(r'^ {12}"version"\s*:'),
-                           re.compile(r'^ {12}"index"\s*:')),
+    "Pipfile.lock": _Shape(lazy(r'^ {8}"[^"]+":\s*\{\s*$'), lazy(r'^ {12}"version"\s*:'),
+                           lazy(r'^ {12}"index"\s*:')),
 }
 
 

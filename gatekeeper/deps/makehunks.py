@@ -14,18 +14,17 @@ unchanged, a tag variable without its image partner in the same hunk, and every 
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps.heldvars import unresolved
 from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.makepins import unshown_pins
 from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
 from gatekeeper.deps.toolfiles import parse_makefile, set_once, variable_pairs
+from gatekeeper.lazy_pattern import lazy
 
 Pair = tuple[str, str, str, str]  # image variable, image, tag variable, tag
 # A variable set in a form the pair reader does not read (`override`, `define`, a target-specific value, `$(eval)`)
 # whose name says image or tag: it may decide the image a recipe runs whatever the plain assignment shown says.
-_ODD_SET = re.compile(r"(?:\boverride\s+|\bdefine\s+|\$\(eval\s+|^[^\s:#=]+:\s+(?:export\s+)?)"
+_ODD_SET = lazy(r"(?:\boverride\s+|\bdefine\s+|\$\(eval\s+|^[^\s:#=]+:\s+(?:export\s+)?)"
                       r"[A-Z][A-Z0-9_]*(?:IMAGE|TAG)[A-Z0-9_]*\s*(?:(?::{0,3}|[?+!])=|$)")
 
 

@@ -3,12 +3,12 @@ legacy packages.config of .NET Framework projects."""
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
 from gatekeeper.deps.loaders import expand_properties, load_json, load_xml, mapping, string, xml_local, xml_text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 
 def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
@@ -27,7 +27,7 @@ def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_PROPERTY = re.compile(r"\$\(([A-Za-z_][\w.-]*)\)")
+_PROPERTY = lazy(r"\$\(([A-Za-z_][\w.-]*)\)")
 
 
 def properties_of(root: ET.Element) -> dict[str, str]:
@@ -53,7 +53,7 @@ def _resolved(value: str, properties: Mapping[str, str]) -> str:
 
 # An MSBuild project SDK fetched from NuGet by version: `<Project Sdk="Microsoft.Build.Traversal/4.1.82">` (several
 # joined by `;`) or `<Sdk Name="…" Version="…" />`. An SDK named without a version comes with the .NET SDK itself.
-_SDK = re.compile(r"^\s*([A-Za-z0-9_][\w.-]{0,199})\s*/\s*(\d[\w.+-]{0,99})\s*$")
+_SDK = lazy(r"^\s*([A-Za-z0-9_][\w.-]{0,199})\s*/\s*(\d[\w.+-]{0,99})\s*$")
 SDK_KEYS = frozenset({"Name", "Version"})
 
 
@@ -62,10 +62,10 @@ def project_sdks(value: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for part in value.split(";")[:32] if (m := _SDK.match(part)) is not None]
 
 
-_SDK_PROJECT_LINE = re.compile(r'^\s*<Project\s+Sdk\s*=\s*"([^"]*)"\s*>\s*$')
-_SDK_LINE = re.compile(r'^\s*<Sdk((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
-_SDK_ATTRIBUTE = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
-_SDK_VERSION = re.compile(r"^\d[\w.+-]{0,99}$")
+_SDK_PROJECT_LINE = lazy(r'^\s*<Project\s+Sdk\s*=\s*"([^"]*)"\s*>\s*$')
+_SDK_LINE = lazy(r'^\s*<Sdk((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
+_SDK_ATTRIBUTE = lazy(r'(\w+)\s*=\s*"([^"]*)"')
+_SDK_VERSION = lazy(r"^\d[\w.+-]{0,99}$")
 
 
 def sdk_line(line: str) -> list[tuple[str, str]] | None:

@@ -11,17 +11,17 @@ or none, and are left to the problem alone.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gatekeeper.deps.loaders import load_json, load_yaml
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 # A version or a range of versions: `4.62.5`, `^1.2.0`, `~3.0`, `>=2.1.4`, `1.x`, `v2.0.0-rc.1`.
-_PLAIN = re.compile(r"(?:[~^]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:[-+][0-9A-Za-z.+-]*)?")
+_PLAIN = lazy(r"(?:[~^]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:[-+][0-9A-Za-z.+-]*)?")
 _MAX_DEPTH = 8
 # yarn's `npm:` protocol: a version (`npm:4.3.0`) or a package at a version (`npm:@scope/x@^1`).
-_NPM = re.compile(r"npm:(?:((?:@[^@\s/]+/)?[^@\s/]+)@)?(\S+)")
+_NPM = lazy(r"npm:(?:((?:@[^@\s/]+/)?[^@\s/]+)@)?(\S+)")
 
 
 def _package(key: str) -> str:

@@ -21,26 +21,27 @@ import re
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.pypi import spec_of
+from gatekeeper.lazy_pattern import lazy
 
 # Only a full commit sha carries its comment: a comment beside a branch or tag (`rev: main  # frozen: v1.2.4`)
 # would let a claim order a move to a ref that names no fixed code.
-REV_COMMENT = re.compile(r"^\s*(?:-\s+)?rev:\s*['\"]?([0-9a-f]{40})['\"]?\s+#\s*(?:frozen:\s*)?(v?\d[\w.+-]*)\s*$")
+REV_COMMENT = lazy(r"^\s*(?:-\s+)?rev:\s*['\"]?([0-9a-f]{40})['\"]?\s+#\s*(?:frozen:\s*)?(v?\d[\w.+-]*)\s*$")
 
 
-_NPM_PIN = re.compile(r"^(?P<name>(?:@[\w.-]{1,100}/)?[\w.-]{1,214})@(?P<version>\d[\w.+-]{0,100})$")
-_GO_PIN = re.compile(r"^(?P<name>[\w-]{1,63}(?:\.[\w-]{1,63})+(?:/[\w.~-]{1,100}){1,20})"
+_NPM_PIN = lazy(r"^(?P<name>(?:@[\w.-]{1,100}/)?[\w.-]{1,214})@(?P<version>\d[\w.+-]{0,100})$")
+_GO_PIN = lazy(r"^(?P<name>[\w-]{1,63}(?:\.[\w-]{1,63})+(?:/[\w.~-]{1,100}){1,20})"
                      r"@(?P<version>v\d[\w.+-]{0,100})$")
-_PYPI_PIN = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]{0,200}\])?\s*==\s*"
+_PYPI_PIN = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]{0,200}\])?\s*==\s*"
                        r"(?P<version>\d[\w.+!-]{0,100})$")
 # A hunk's lines: a list item (`- prettier@3.8.1`, quoted or not), the key above its items, or the key with a flow
 # list of items on its line (`additional_dependencies: [tomli, 'prettier@3.9.6']`).
-_ITEM = re.compile(r"""^(\s*)-\s+(["']?)([^"'#\s\[\]{}]+)\2\s*(?:#.*)?$""")
+_ITEM = lazy(r"""^(\s*)-\s+(["']?)([^"'#\s\[\]{}]+)\2\s*(?:#.*)?$""")
 # (No `\s*` beside another: blanks after the key must not be split two ways, a quadratic backtrack on a long line.)
-_KEY = re.compile(r"^(\s*)(?:-\s+)?additional_dependencies:(?:\s*\[(?P<flow>[^\]\[{}#]*)\])?\s*(?:#.*)?$")
-_BLANK = re.compile(r"^\s*(?:#.*)?$")
+_KEY = lazy(r"^(\s*)(?:-\s+)?additional_dependencies:(?:\s*\[(?P<flow>[^\]\[{}#]*)\])?\s*(?:#.*)?$")
+_BLANK = lazy(r"^\s*(?:#.*)?$")
 # A PyPI requirement with a version specifier and nothing after it (`dependency-groups>=1.3.1`, `tox>=4.8`,
 # `flake8-2020 ~= 1.7.0`): no marker (`; python_version < "3.11"` says where it installs), no URL (`@`).
-_PYPI_RANGE = re.compile(r"^[A-Za-z0-9][\w.-]{0,99}(?:\[[\w,.\s-]{0,200}\])?\s*(?:~=|==|!=|<=|>=|<|>)[^;@]{1,300}$")
+_PYPI_RANGE = lazy(r"^[A-Za-z0-9][\w.-]{0,99}(?:\[[\w,.\s-]{0,200}\])?\s*(?:~=|==|!=|<=|>=|<|>)[^;@]{1,300}$")
 
 
 def additional(item: str) -> tuple[str, str, str] | None:

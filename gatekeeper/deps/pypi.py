@@ -15,6 +15,7 @@ from gatekeeper.deps.hatchenvs import hatch_envs
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import MAX_BYTES, listing, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.lazy_pattern import lazy
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32-be"),
          (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF16, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16-be"),
          (codecs.BOM_UTF16_LE, "utf-16-le"))
-_DECLARED = re.compile(rb"coding[:=]\s*([-\w.]+)")
+_DECLARED = lazy(rb"coding[:=]\s*([-\w.]+)")
 
 
 def requirements_text(data: bytes) -> str:
@@ -48,7 +49,7 @@ def requirements_text(data: bytes) -> str:
         raise ManifestError(f"not readable as {encoding}: {exc}") from None
 
 
-_COMMENT_LINE = re.compile(r"(^|\s+)#.*$")
+_COMMENT_LINE = lazy(r"(^|\s+)#.*$")
 # A templated requirements file (cookiecutter's `{{cookiecutter.project_slug}}/requirements_dev.txt`): Jinja's
 # statement and comment tags (`{% if cookiecutter.use_pytest == 'y' -%}`, `{% endif %}`, `{# … #}`) choose the
 # lines the rendered file keeps, so each requirement between them is read as one it may install (a conditional
@@ -164,16 +165,16 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
 
 # Options a requirements file's residue leaves out: the delta reads `-r`/`-e` as dependencies, the file's facts read
 # an index or find-links URL as a registry (facts._registries), and a `--hash` is a checksum of what is named.
-_READ_OPTION = re.compile(r"^(?:(?:-r|--requirement|-e|--editable)(?:=|\s+)\S+"
+_READ_OPTION = lazy(r"^(?:(?:-r|--requirement|-e|--editable)(?:=|\s+)\S+"
                           r"|(?:-i|--index-url|--extra-index-url|-f|--find-links)(?:=|\s+)[a-z][a-z0-9+.-]*://\S+"
                           r"|--hash(?:=|\s+)\S+(?:\s+--hash(?:=|\s+)\S+)*)$", re.IGNORECASE)
 # a run of blanks read from its first (attack 39: every start inside a run of 32 KiB of tabs before a non-hash option
 # read the run to its end, 1.6 CPU-s)
-_HASHES = re.compile(r"(?<!\s)\s++--hash(?:=|\s++)\S+")
+_HASHES = lazy(r"(?<!\s)\s++--hash(?:=|\s++)\S+")
 # ...but not which of them is the main index: one moved from `--index-url` to `--extra-index-url` (the same URL, so no
 # registry moved) makes pip look on PyPI too and take the higher version of the two (dependency confusion; red team
 # 15). An extra index added or removed is a registry's move, which the facts name.
-_MAIN_INDEX = re.compile(r"^(?:-i|--index-url)(?:=|\s)", re.IGNORECASE)
+_MAIN_INDEX = lazy(r"^(?:-i|--index-url)(?:=|\s)", re.IGNORECASE)
 
 
 def requirements_residue(data: bytes) -> list[str]:
@@ -207,14 +208,14 @@ def requirements_hunks(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_URL = re.compile(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
+_URL = lazy(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
 # `-e PATH_OR_URL`: pip installs the project it names (a local folder is named by its path).
-_EDITABLE = re.compile(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
+_EDITABLE = lazy(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
 # A local project or archive pip installs by its path: a line starting with `.` or `/` (`.[testutils,spelling]`,
 # `./packages/core`, `../dist/x-1.0-py3-none-any.whl`), its extras after it.
-_LOCAL = re.compile(r"^(?:\.{1,2}(?:/[\w.+@-]+)*/?|(?:/[\w.+@-]+)+/?)(?:\[[\w\s,.-]*\])?$")
+_LOCAL = lazy(r"^(?:\.{1,2}(?:/[\w.+@-]+)*/?|(?:/[\w.+@-]+)+/?)(?:\[[\w\s,.-]*\])?$")
 # `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
-_NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
+_NESTED = lazy(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
 
 
 def included_files(path: str, data: bytes | str) -> list[str]:

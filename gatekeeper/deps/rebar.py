@@ -23,6 +23,7 @@ from typing import Any
 from gatekeeper.deps.edits import with_options
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.lazy_pattern import lazy
 
 MAX_DEPTH = 64
 MAX_TERMS = 200_000
@@ -36,7 +37,7 @@ class Binary(str):
     """An Erlang binary written as `<<"text">>`."""
 
 
-_TOKEN = re.compile(r"""
+_TOKEN = lazy(r"""
     (?P<ws>\s+|%[^\n]*)
   | (?P<str>"(?:[^"\\]|\\.)*")
   | (?P<qatom>'(?:[^'\\]|\\.)*')
@@ -49,7 +50,7 @@ _TOKEN = re.compile(r"""
 # letters, any other character itself. Read otherwise, `"team\101"` (Erlang's `teamA`) would be the base's `team101`:
 # a git dependency moved to another owner unseen (attack 27). An `\x` Erlang refuses is a ManifestError.
 _ESCAPES = {"b": "\b", "d": "\x7f", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "s": " ", "t": "\t", "v": "\v"}
-_ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x\{([0-9A-Fa-f]+)\}|x([0-9A-Fa-f]{2})|\^(.)|(x)|(.))", re.DOTALL)
+_ESCAPE = lazy(r"\\(?:([0-7]{1,3})|x\{([0-9A-Fa-f]+)\}|x([0-9A-Fa-f]{2})|\^(.)|(x)|(.))", re.DOTALL)
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -308,9 +309,9 @@ def moved_hashes(base: bytes, head: bytes) -> list[str]:
 # shows opening at the start of a line, every line between them one whole entry or a comment; or a whole top-level
 # list on one line. Anything else (a profile's list, an entry over several lines, an option shaped like an entry, a
 # list the hunk does not show) is refused: `partial`, read with --tree.
-_OPENER = re.compile(r"^\{\s*(?:deps|plugins|project_plugins)\s*,\s*\[(.*)$")
-_ONE_LINE = re.compile(r"^\{\s*(?:deps|plugins|project_plugins)\s*,.*\}\s*\.\s*(?:%.*)?$")
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_OPENER = lazy(r"^\{\s*(?:deps|plugins|project_plugins)\s*,\s*\[(.*)$")
+_ONE_LINE = lazy(r"^\{\s*(?:deps|plugins|project_plugins)\s*,.*\}\s*\.\s*(?:%.*)?$")
+_STRING = lazy(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def _code(line: str) -> str:
@@ -359,7 +360,7 @@ def rebar_config_line(side: list[tuple[str, bool]], index: int) -> list[tuple[st
 # rebar.lock from a patch: a changed line that is one whole Hex entry, `{<<"app">>,{pkg,<<"package">>,<<"1.2.3">>},0},`
 # (rebar3 writes each on one line; a list's `[` or closing `]}.` may share it). Any other changed line (a git entry's
 # ref, a hash, the header) is refused: a bump's hash lines are always, so the file stays `partial` beside the names.
-_LOCK_LINE = re.compile(r'^\s*\[?\{<<"([\w.\-]+)">>\s*,\s*\{pkg\s*,\s*<<"([\w.\-]+)">>\s*,\s*<<"([^"\\\s]+)">>'
+_LOCK_LINE = lazy(r'^\s*\[?\{<<"([\w.\-]+)">>\s*,\s*\{pkg\s*,\s*<<"([\w.\-]+)">>\s*,\s*<<"([^"\\\s]+)">>'
                         r'(?:\s*,\s*<<"[0-9A-Fa-f]*">>){0,2}\s*\}\s*,\s*(\d+)\s*\}\s*(?:,|\]\s*\}\s*\.)?\s*$')
 
 

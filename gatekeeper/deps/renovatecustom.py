@@ -39,6 +39,7 @@ from gatekeeper.deps.tools import TOOL
 from gatekeeper.deps.treeblobs import sibling_blob
 from gatekeeper.errors import GatekeeperError, LimitError
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.policy.isolate import EngineTimedOut, run_isolated
 
 # Renovate's own order of its config file names (the first found is the config); package.json's `renovate` key (no
@@ -51,7 +52,7 @@ CONFIG_FILES = ("renovate.json", "renovate.json5", ".github/renovate.json", ".gi
 MAX_JSON5 = 64 * 1024
 _LIMITS = bounded.Limits(max_bytes=MAX_BYTES, max_depth=64, max_values=250_000)
 # Either key, or an escape that could spell one (`custom\u004danagers`): what an unreadable config could name
-_COULD_HOLD_MANAGERS = re.compile(r"customManagers|regexManagers|\\")
+_COULD_HOLD_MANAGERS = lazy(r"customManagers|regexManagers|\\")
 _MAX_FILE = 64 * 1024  # a custom-managed file is a version file, a Makefile, a Dockerfile: larger ones are not read
 _MAX_MANAGERS = 32
 _TIME_LIMIT = 5.0  # seconds for each forked step (paths selected, texts read); a sane config takes milliseconds
@@ -59,7 +60,7 @@ _TIME_LIMIT = 5.0  # seconds for each forked step (paths selected, texts read); 
 _ECOSYSTEMS = {"docker": "docker", "npm": "npm", "pypi": "pip", "go": "go", "maven": "maven", "nuget": "nuget",
                "rubygems": "bundler", "crate": "cargo", "packagist": "composer", "hex": "hex", "helm": "helm",
                "terraform-provider": "terraform", "terraform-module": "terraform"}
-_NAMED_GROUP = re.compile(r"\(\?<(?=[A-Za-z_])")  # JavaScript's `(?<name>`; `(?<=`, `(?<!` are lookbehinds
+_NAMED_GROUP = lazy(r"\(\?<(?=[A-Za-z_])")  # JavaScript's `(?<name>`; `(?<=`, `(?<!` are lookbehinds
 
 
 @dataclass(frozen=True, slots=True)

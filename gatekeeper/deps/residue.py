@@ -23,6 +23,7 @@ from gatekeeper.deps.loaders import load_json, load_toml, load_xml, load_yaml, x
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.npm import VOLTA_TOOLS
 from gatekeeper.deps.registry import format_for
+from gatekeeper.lazy_pattern import lazy
 
 Path = tuple[str, ...]  # keys from the document's root; "*" is every key at that level
 _CARGO_TABLES = ("dependencies", "dev-dependencies", "build-dependencies")
@@ -69,14 +70,14 @@ _PIPFILE_KEPT = frozenset({"source", "requires", "scripts", "pipenv"})
 # those), whitespace between elements ignored.
 _XML_FORMATS = frozenset({"pom.xml", "msbuild"})
 _XML_ENTRIES = frozenset({"dependency", "parent", "packagereference", "packageversion", "globalpackagereference"})
-_XML_TAG = re.compile(r"<(/?)([\w:.-]+)([^>]*?)(/?)>\Z", re.DOTALL)
-_XML_VERSION = re.compile(r"\s*[\[(]?v?\d[\w.+-]*(?:\s*,\s*v?[\w.+-]*)?[\])]?\s*\Z")
-_XML_ATTRIBUTE = re.compile(r"""(=\s*)(["'])([^"']*)\2""")
+_XML_TAG = lazy(r"<(/?)([\w:.-]+)([^>]*?)(/?)>\Z", re.DOTALL)
+_XML_VERSION = lazy(r"\s*[\[(]?v?\d[\w.+-]*(?:\s*,\s*v?[\w.+-]*)?[\])]?\s*\Z")
+_XML_ATTRIBUTE = lazy(r"""(=\s*)(["'])([^"']*)\2""")
 # A legacy project's `<Reference Include="Newtonsoft.Json, Version=13.0.0.0, ...">` and its `<HintPath>` into
 # `packages/Newtonsoft.Json.13.0.1/`: a bump moves the numbers inside the values (12 of 754 real bump files were
 # flagged before), so there a dotted number anywhere is a version.
 _XML_REFERENCES = frozenset({"reference", "hintpath"})
-_DOTTED = re.compile(r"(?<!\d)\d+(?:\.\d+)+")  # from a run of digits' start (16 KiB of digits: 7 CPU-s from each)
+_DOTTED = lazy(r"(?<!\d)\d+(?:\.\d+)+")  # from a run of digits' start (16 KiB of digits: 7 CPU-s from each)
 
 
 def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = True) -> bool:
@@ -179,12 +180,12 @@ def _without(doc: Any, where: Path) -> Any:
 # to any version beside a bump; MSBuild's `<Sdk>`, an `<Import>`'s `Sdk`/`Version`, `<PackageDownload>`,
 # `<DotNetCliToolReference>`): their values are kept as written, and so is the value of a property they use.
 _XML_KEPT = frozenset({"extension", "sdk", "import", "packagedownload", "dotnetclitoolreference"})
-_XML_USE = re.compile(r"\$[{(]([\w.-]+)[})]")
-_PROJECT_SDK = re.compile(r"""(?<![\w:.-])Sdk\s*=\s*(["'])[^"']*\1""")
-_SDK_VERSION = re.compile(r"/\s*\d[\w.+-]*\s*(?=[;\"'])")
-_SDK_ELEMENT = re.compile(r'Name\s*=\s*"[^"$]*"\s+Version\s*=\s*"\s*\d[\w.+-]*\s*"|'
+_XML_USE = lazy(r"\$[{(]([\w.-]+)[})]")
+_PROJECT_SDK = lazy(r"""(?<![\w:.-])Sdk\s*=\s*(["'])[^"']*\1""")
+_SDK_VERSION = lazy(r"/\s*\d[\w.+-]*\s*(?=[;\"'])")
+_SDK_ELEMENT = lazy(r'Name\s*=\s*"[^"$]*"\s+Version\s*=\s*"\s*\d[\w.+-]*\s*"|'
                           r'Version\s*=\s*"\s*\d[\w.+-]*\s*"\s+Name\s*=\s*"[^"$]*"')
-_SDK_VERSION_ATTRIBUTE = re.compile(r"""(\bVersion\s*=\s*")[^"]*(")""")
+_SDK_VERSION_ATTRIBUTE = lazy(r"""(\bVersion\s*=\s*")[^"]*(")""")
 
 
 def xml_residue(data: bytes) -> list[str]:
@@ -203,7 +204,7 @@ def xml_residue(data: bytes) -> list[str]:
 # depends on (attack 16: a reference moved out of a group whose condition never holds, or its condition changed, a
 # managed version or an inactive profile's dependency moved into <dependencies>, beside an in-level bump of it, was
 # read as that bump alone): each entry inside one is kept in the residue by its place.
-_XML_CONDITION = re.compile(r"""\sCondition\s*=\s*("[^"]*"|'[^']*')""", re.IGNORECASE)
+_XML_CONDITION = lazy(r"""\sCondition\s*=\s*("[^"]*"|'[^']*')""", re.IGNORECASE)
 _XML_SCOPES = frozenset({"dependencymanagement", "profile", "plugin"})
 
 

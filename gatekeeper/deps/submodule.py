@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.lazy_pattern import lazy
 
-_LINE = re.compile(r"^Subproject commit ([0-9a-f]{40}|[0-9a-f]{64})(-dirty)?$")
+_LINE = lazy(r"^Subproject commit ([0-9a-f]{40}|[0-9a-f]{64})(-dirty)?$")
 
 
 def parse_gitlink(path: str, data: bytes) -> list[Dependency]:

@@ -24,10 +24,11 @@ from dataclasses import dataclass
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 _READ = frozenset({"source", "version", "signing_key", "plugin_dir"})
-_WORD = re.compile(r"[A-Za-z0-9_][\w.-]*")
-_HEREDOC = re.compile(r"<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n")
+_WORD = lazy(r"[A-Za-z0-9_][\w.-]*")
+_HEREDOC = lazy(r"<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n")
 _MAX_BYTES = 1 << 20
 _OPEN = frozenset("{[(")
 _CLOSE = frozenset("}])")

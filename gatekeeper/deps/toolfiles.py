@@ -22,6 +22,7 @@ from gatekeeper.deps.makepins import commit_pins
 from gatekeeper.deps.makerecipes import parse_recipes
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import MAX_RAW, TOOL, annotation, read_annotations, released, tool_name
+from gatekeeper.lazy_pattern import lazy
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
 ONE_TOOL = {
@@ -89,7 +90,7 @@ def parse_rust_toolchain(path: str, data: bytes) -> list[Dependency]:
 # `image: postgres:16.2`, `image: "ghcr.io/org/app@sha256:…"`; a list item `- image:` too.
 # `image: ${NAME:-postgres:16.2}` (or `${NAME-…}`): the default, a plain reference.
 _IMAGE_KEYS = ("image",)  # the key whose YAML forms yamlforms.py reads
-_COMPOSE_IMAGE = re.compile(r"""^\s*(?:-\s+)?image\s*:\s*(?P<q>["']?)(?:(?P<ref>[\w][\w.\-/:@]*)|"""
+_COMPOSE_IMAGE = lazy(r"""^\s*(?:-\s+)?image\s*:\s*(?P<q>["']?)(?:(?P<ref>[\w][\w.\-/:@]*)|"""
                             r"""\$\{[A-Za-z_][A-Za-z0-9_]{0,99}:?-(?P<default>[\w][\w.\-/:@]*)\})(?P=q)\s*(?:#.*)?$""")
 
 
@@ -126,19 +127,19 @@ def _compose_lines(path: str, lines: list[str]) -> list[Dependency]:
 
 
 # `NAME := value` (`=`, `?=`, `::=`; `export` before it); the value one word.
-_MAKE_VAR = re.compile(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,2}|\?)=\s*"
+_MAKE_VAR = lazy(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,2}|\?)=\s*"
                        r"(?P<value>[^\s#$]{1,300})\s*(?:#.*)?$")
-_IMAGE_REF = re.compile(r"^[a-z0-9][a-z0-9._/-]{0,254}$")
+_IMAGE_REF = lazy(r"^[a-z0-9][a-z0-9._/-]{0,254}$")
 # A docker tag that names a build (`1.21`, `main-d182bec-20260603-154614`: grafana/tempo's CI tools image, which
 # Renovate bumps); one without a digit (`latest`, `main`, `edge`) is a channel that moves, no version. And an image
 # variable holding one whole reference (`TEMPO_CI_TOOLS_IMAGE ?= grafana/tempo-ci-tools:main-d182bec-…`), never a
 # digest alone (`GOLANG_IMAGE_SHA = sha256:…`, the eighteenth round's `image:tag@digest` parts).
-_TAG = re.compile(r"^(?=[\w.-]{0,127}\d)[\w][\w.-]{0,127}$")
-_WHOLE_REF = re.compile(r"^(?!sha\d+:)(?P<image>[a-z0-9][a-z0-9._/-]{0,254}):"
+_TAG = lazy(r"^(?=[\w.-]{0,127}\d)[\w][\w.-]{0,127}$")
+_WHOLE_REF = lazy(r"^(?!sha\d+:)(?P<image>[a-z0-9][a-z0-9._/-]{0,254}):"
                         r"(?P<tag>(?=[\w.-]{0,127}\d)[\w][\w.-]{0,127})$")
 # A command line that runs an image; also a variable holding one (`BUF = docker run … ${TEMPO_CI_TOOLS_IMAGE}`, which
 # recipes call as `$(BUF)`).
-_RUNS = re.compile(r"^(?:[A-Za-z_][\w.]{0,99}\s*(?::{0,3}|[?+!])=)?[\s@-]*(?:sudo\s+)?(?:docker|podman)\s+"
+_RUNS = lazy(r"^(?:[A-Za-z_][\w.]{0,99}\s*(?::{0,3}|[?+!])=)?[\s@-]*(?:sudo\s+)?(?:docker|podman)\s+"
                    r"(?:run|pull|create)\b")
 _PAIR_WORDS = frozenset({"DOCKER", "IMAGE", "TAG", "VERSION", "NAME"})
 
@@ -209,8 +210,8 @@ def variable_pairs(lines: list[str]) -> dict[tuple[str, ...], tuple[str, str, st
 
 # `GOLANGCI_VERSION = 2.12.2`, `GRPCURL_VERSION ?= 1.9.2`: a variable named for a tool released on GitHub that the
 # build downloads at that version (dexidp/dex's and Kong's Makefiles, which people and Renovate bump by hand)
-_TOOL_VAR = re.compile(r"^(?P<tool>[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){0,3}?)_VERSION$")
-_VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")
+_TOOL_VAR = lazy(r"^(?P<tool>[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){0,3}?)_VERSION$")
+_VERSIONISH = lazy(r"^v?\d[\w.+-]*$")
 # and the Go toolchain a Makefile builds with (`GO_VERSION ?= 1.22`, buildkite's elastic-ci-stack and metal3's CAPM3,
 # which people bump by hand and pass on as `golang:$(GO_VERSION)` or a build argument): a runtime, no GitHub release
 _TOOLCHAINS = {"go": "go", "golang": "go"}

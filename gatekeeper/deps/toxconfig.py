@@ -31,6 +31,7 @@ from typing import Any
 from gatekeeper.deps import pypi
 from gatekeeper.deps.loaders import load_toml, text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 _MAX_BYTES = 1 << 20
 # Settings that choose how or from where tox installs (tox 4 names; tox-uv's `uv_*`), read as entries of their own.
@@ -40,11 +41,11 @@ INSTALLER_KEYS = frozenset({
     "use_frozen_constraints", "provision_tox_env", "min_version",
 })
 _ALIASES = {"setenv": "set_env", "minversion": "min_version", "requires": "requires", "deps": "deps"}
-_ENV_VARIABLE = re.compile(r"^(?:PIP_|UV_|VIRTUALENV_|file\|)", re.IGNORECASE)
+_ENV_VARIABLE = lazy(r"^(?:PIP_|UV_|VIRTUALENV_|file\|)", re.IGNORECASE)
 # A deps line's factor condition: `py312: x`, `!py38,py39: x`, `{py311,py312}-django: x` (a colon and a space:
 # `pkg @ https://...` has none before its URL's `//`).
-_FACTORS = re.compile(r"^(!?[\w.{}-]+(?:[ \t]*,[ \t]*!?[\w.{}-]+)*)[ \t]*:[ \t]+(?=\S)")
-_COMMENT = re.compile(r"(?:^|\s)#.*$")
+_FACTORS = lazy(r"^(!?[\w.{}-]+(?:[ \t]*,[ \t]*!?[\w.{}-]+)*)[ \t]*:[ \t]+(?=\S)")
+_COMMENT = lazy(r"(?:^|\s)#.*$")
 
 
 def parse_tox(path: str, data: bytes) -> list[Dependency]:

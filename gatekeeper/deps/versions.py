@@ -230,7 +230,7 @@ def moving(ecosystem: str, version: str) -> bool:
 
 # A Go pseudo-version (`v1.2.4-0.20240101000000-abcdefabcdef`, `v0.0.0-20240101000000-abcdefabcdef`,
 # `v1.3.0-rc.1.0.20240101000000-abcdefabcdef`): a commit's time and hash, with or without `+incompatible`.
-_GO_PSEUDO = re.compile(r"[-.]\d{14}-[0-9a-f]{12}(?:\+incompatible)?\Z")
+_GO_PSEUDO = lazy(r"[-.]\d{14}-[0-9a-f]{12}(?:\+incompatible)?\Z")
 
 
 def unreleased(ecosystem: str, old: str, new: str) -> bool:

@@ -24,17 +24,18 @@ from gatekeeper.deps.hunks import CHANGED
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.swift import pin_name
+from gatekeeper.lazy_pattern import lazy
 
-_TOKEN = re.compile(r'\s+|//[^\n]*|/\*.*?\*/|"(?:[^"\\]|\\.)*"|[A-Za-z0-9_$+/:.\-]+|[{}()=;,]|.', re.DOTALL)
+_TOKEN = lazy(r'\s+|//[^\n]*|/\*.*?\*/|"(?:[^"\\]|\\.)*"|[A-Za-z0-9_$+/:.\-]+|[{}()=;,]|.', re.DOTALL)
 _MAX_DEPTH = 64
 # The escapes of a quoted string, as Xcode's property list reader takes them (`\U0053` is `S`, `\123` octal): a
 # reference's `isa` may be spelled with them.
-_ESCAPE = re.compile(r"\\(U[0-9A-Fa-f]{4}|[0-7]{1,3}|.)", re.DOTALL)
+_ESCAPE = lazy(r"\\(U[0-9A-Fa-f]{4}|[0-7]{1,3}|.)", re.DOTALL)
 _NAMED = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 _KINDS = {"upToNextMajorVersion": "^", "upToNextMinorVersion": "~", "exactVersion": ""}
 # A changed hunk line that may touch a package: its objects' and keys' names, a URL, a value split from its key, or
 # an escape (`\\U0053` spells a name without its letters).
-_PACKAGE_LINE = re.compile(r"Package|\\U|\\[0-7]|repositoryURL|requirement|minimumVersion|maximumVersion|\bkind\b|"
+_PACKAGE_LINE = lazy(r"Package|\\U|\\[0-7]|repositoryURL|requirement|minimumVersion|maximumVersion|\bkind\b|"
                            r"\bbranch\b|\brevision\b|\bversion\b|packageReferences|packageProductDependencies|"
                            r"relativePath|://|^\s*=|^[^=/]*[^;,{}()\s]\s*;\s*$")
 

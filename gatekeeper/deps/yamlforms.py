@@ -17,12 +17,13 @@ import re
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import load_yaml_all
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 _ANCHOR = (r"(?:(?<=:[ \t])|(?<=-[ \t])|(?<=,[ \t])|(?<=[\[{,])|(?<=[\[{][ \t])|^[ \t]*)"
            r"[&*][\w-]+(?=[ \t,\]}]|$)|<<[ \t]*:")
 MAX_DOCUMENTS = 64
 # A block mapping's key line: a plain key, then `:` and a space or the line's end (`node:20` is a scalar).
-_MAP_KEY = re.compile(r"^[ \t]*[A-Za-z_][\w-]*:(?:[ \t]|$)")
+_MAP_KEY = lazy(r"^[ \t]*[A-Za-z_][\w-]*:(?:[ \t]|$)")
 _MAX_DEPTH = 64
 
 

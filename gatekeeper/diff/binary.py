@@ -9,11 +9,12 @@ sha256 already pins every other byte).
 from __future__ import annotations
 
 import base64
-import re
 import zlib
 
+from gatekeeper.lazy_pattern import lazy
+
 _B85 = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
-_BLOCK = re.compile(rb"(literal|delta) (\d{1,18})")
+_BLOCK = lazy(rb"(literal|delta) (\d{1,18})")
 
 
 def block_header(line: bytes) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
 from gatekeeper.diff.binary import block_header, data_line_problem
@@ -10,11 +9,12 @@ from gatekeeper.diff.gitnames import git_find_name, squash_slash
 from gatekeeper.diff.paths import QuoteError, needs_quoting, plain_or_quoted, side_name, strip_prefix
 from gatekeeper.diff.section import LINK_DATA_CAP, MODE, REAL_MODES, SYMLINK, Section, finish, merge_type_change
 from gatekeeper.errors import PatchError, where
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange
 
-_HUNK = re.compile(rb"@@ -(\d{1,18})(?:,(\d{1,18}))? \+(\d{1,18})(?:,(\d{1,18}))? @@")
-_INDEX = re.compile(rb"index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}(?: ([0-7]{6}))?")
-_PERCENT = re.compile(rb"(\d{1,3})%")
+_HUNK = lazy(rb"@@ -(\d{1,18})(?:,(\d{1,18}))? \+(\d{1,18})(?:,(\d{1,18}))? @@")
+_INDEX = lazy(rb"index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}(?: ([0-7]{6}))?")
+_PERCENT = lazy(rb"(\d{1,3})%")
 _RETAKE = "take the patch again with `git diff --cached --binary`"
 
 # States: what the next line may be.

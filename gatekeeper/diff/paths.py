@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.lazy_pattern import lazy
+
 _ESCAPES = {
     ord("a"): 7,
     ord("b"): 8,
@@ -87,7 +89,7 @@ def side_name(text: bytes) -> bytes | None:
     return name
 
 
-_NEEDS_QUOTES = re.compile(rb'["\\\x00-\x1f\x7f]')
+_NEEDS_QUOTES = lazy(rb'["\\\x00-\x1f\x7f]')
 
 
 def needs_quoting(name: bytes) -> bool:
@@ -196,10 +198,10 @@ def decode(name: bytes) -> str:
 
 
 # Characters HFS+ ignores when comparing names, so ".g\u200cit" is ".git" there (as git itself checks).
-HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+HFS_IGNORED = lazy("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+_CONTROL = lazy("[\x00-\x1f\x7f-\x9f]")
 # Cheap pre-filter: a component can only mean `.git` if the path holds "git" once HFS-ignored characters are gone.
-_MAYBE_GIT = re.compile("git", re.IGNORECASE)
+_MAYBE_GIT = lazy("git", re.IGNORECASE)
 
 
 def _is_dotgit(part: str) -> bool:

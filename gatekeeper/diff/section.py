@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from gatekeeper.diff.binary import inflate_literal
 from gatekeeper.diff.gitnames import git_header_name
 from gatekeeper.diff.paths import QuoteError, decode, header_candidates, needs_quoting, unquote, unsafe_reason
 from gatekeeper.errors import PatchError, where
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange, Status
 
-MODE = re.compile(rb"[0-7]{6}")
+MODE = lazy(rb"[0-7]{6}")
 # The file type is in the mode's first two octal digits: regular file, symlink, gitlink.
 FILE_TYPES = {b"10": "file", b"12": "symlink", b"16": "submodule"}
 SYMLINK = b"120000"

@@ -25,6 +25,7 @@ from gatekeeper.bounded import load_json, no_duplicates, read_bytes
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents_digest, fold
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
@@ -38,7 +39,7 @@ TEST_SUFFIX = "_test.rego"
 LIB_DIR = "lib"
 TEST_HELPERS = "testing"  # the last part of a shared package that only tests load
 POLICY_PACKAGE = "gatekeeper.policies"
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_NAME = lazy(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS, LEVELS, Finding
 from gatekeeper.policy import engine, reference
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
@@ -264,7 +265,7 @@ def locate_runtime_error(modules: Mapping[str, str], data: Mapping[str, Any], in
                        where=f"{file}:{line}", hint=error.hint)
 
 
-_OPA_PLACE = re.compile(r"^(.+?):(\d+): ([a-z_]+): (.*)$", re.S)
+_OPA_PLACE = lazy(r"^(.+?):(\d+): ([a-z_]+): (.*)$", re.S)
 
 
 def _no_check() -> None:

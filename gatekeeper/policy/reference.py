@@ -36,11 +36,11 @@ UNDEFINED: dict[str, bool] = {"undefined": True}  # what `start_evaluating` give
 # `m3.rego:12: rego_unsafe_var_error: var x is unsafe` (the message runs to the next such prefix).
 _ERROR = lazy(r"(?m)(?:^|(?<=: ))m(\d+)\.rego:(\d+): (rego_[a-z_]+): ")
 _NAMES = (
-    re.compile(r"var (\S+) is unsafe"),
-    re.compile(r"undefined function (\S+)"),
-    re.compile(r"function (\S+) has arity"),
-    re.compile(r"undefined ref: (\S+)"),
-    re.compile(r"conflicting rules (\S+) found"),
+    lazy(r"var (\S+) is unsafe"),
+    lazy(r"undefined function (\S+)"),
+    lazy(r"function (\S+) has arity"),
+    lazy(r"undefined ref: (\S+)"),
+    lazy(r"conflicting rules (\S+) found"),
 )
 
 

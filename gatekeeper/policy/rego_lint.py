@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.lazy_pattern import lazy
 
-_TOKEN = re.compile(
+_TOKEN = lazy(
     r"""
     (?P<nl>\n)
     |(?P<ws>[ \t\r\f\v]+|\#[^\n]*)

@@ -17,10 +17,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.lazy_pattern import lazy
 
 _INT64 = 1 << 63
 # `"`, `\\`, control characters, and lone surrogates (the bytes of a non-UTF-8 path).
-_UNSAFE = re.compile('["\\\\\x00-\x1f\x7f\udc80-\udcff]')
+_UNSAFE = lazy('["\\\\\x00-\x1f\x7f\udc80-\udcff]')
 
 # NodeKind values of the C API
 ARRAY, SET, OBJECT, OBJECT_ITEM = 1004, 1005, 1006, 1007
