@@ -30,9 +30,10 @@ from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files"]
 
-# pytest or Nix at a command's start (as taskrunners.TOOL's); behind `sudo`, `uv run`, `python -m`, ... it is read from
-# the command wrappers.commands gives (the one table of wrappers); its words
-_RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
+# pytest or Nix at a command's start (as taskrunners.TOOL's; and tox's one-line `commands = pytest`, cileft66); behind
+# `sudo`, `uv run`, `python -m`, ... it is read from the command wrappers.commands gives (the one table of wrappers)
+_RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+"
+             r"|\bcommands(?:_pre|_post)?+[ \t]*+=)[ \t]*+(?:-[ \t]++)?+"
              r"[@+-]*+(?:\./)?+(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 # a Nix path literal (`import ./nix/shell.nix`, `callPackage ./pkgs/tool {}`, `imports = [ ../modules/ci.nix ]`)
 _NIX_PATH = lazy(r"(?<![\w./~-])(\.\.?+/[\w.+/-]{0,255}+)")

@@ -1,0 +1,177 @@
+"""The cileft66 round: words of a CI text that name data, not code a job runs (datawords.py), and what CI runs that the
+walk did not follow (issue 12).
+
+- An exclude list (`flake8 --exclude a.py,b.py .`), a read-only line's operands (`VERSION=$(sed -n … pkg/_version.py)`,
+  `grep -q 1.2 x.py`, `echo "see tools/x.sh"`) and a package list's names (a requirement `pytest`, tox's `deps =`, a
+  Poetry table's `pytest = "^8"`, a conda environment's `- pytest`) name no file CI runs; a reader piped into a shell,
+  an `eval`, a `sed` `e`, a copy, a line continued into a shell still do.
+- tox's one-line `commands = pytest` runs pytest (it was read as no command).
+"""
+
+from __future__ import annotations
+
+import pytest
+from citools import named_paths, one_tree_runs
+from cpucost import assert_linear
+
+from gatekeeper.classify import ciruns, datawords
+
+DEFINITIONS = [
+    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                 "      - uses: actions/checkout@v4\n      - run: |\n          {line}\n"),
+    (".gitlab-ci.yml", "test:\n  image: python:3.12\n  script:\n    - |\n      {line}\n"),
+    (".circleci/config.yml", "version: 2.1\njobs:\n  build:\n    docker:\n      - image: cimg/base:stable\n"
+                             "    steps:\n      - checkout\n      - run:\n          command: |\n            {line}\n"),
+    ("azure-pipelines.yml", "pool:\n  vmImage: ubuntu-latest\nsteps:\n- script: |\n    {line}\n"),
+    (".buildkite/pipeline.yml", "steps:\n  - label: test\n    command: |\n      {line}\n"),
+    ("Jenkinsfile", "pipeline {{\n  agent any\n  stages {{\n    stage('t') {{\n      steps {{\n"
+                    "        sh '''\n          {line}\n        '''\n      }}\n    }}\n  }}\n}}\n"),
+    ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n"),
+]
+
+
+def _named(line: str) -> list[str]:
+    """The paths each definition of DEFINITIONS names when it holds `line`, merged."""
+    return sorted({path for definition, template in DEFINITIONS
+                   for path in named_paths(definition, template.format(line=line))})
+
+
+# An exclude list: the tool leaves its paths out (the sixty-seventh set: GudPy's `flake8 --exclude …`)
+EXCLUDES = ["flake8 --exclude {a},{b} .", "flake8 --exclude={a},{b} --max-line-length 100 src",
+            "python -m flake8 --extend-exclude '{a},{b}' .", "mypy --exclude {a} --exclude {b} src",
+            "pytest --ignore={a} --ignore {b} -q", "coverage report --omit '{a},{b}'",
+            "isort --check --skip {a} --skip {b} .",
+            "pylint --ignore-paths={a},{b} src", "ruff check --extend-exclude {a},{b} .",
+            "codespell --skip \"{a},{b}\" src", "pycodestyle --exclude={a},{b} ."]
+EXCLUDED = ("gudpy/core/isotopes.py", "tools/gen_table.py")
+
+
+@pytest.mark.parametrize("form", EXCLUDES)
+def test_an_exclude_list_names_no_file_ci_runs(form: str) -> None:
+    line = form.format(a=EXCLUDED[0], b=EXCLUDED[1])
+    assert not set(_named(line)) & {*EXCLUDED, *(f"ci/{p}" for p in EXCLUDED)}, line
+
+
+@pytest.mark.parametrize("form", EXCLUDES[:4])
+def test_a_run_beside_an_exclude_list_stays_named(form: str) -> None:
+    line = form.format(a=EXCLUDED[0], b=EXCLUDED[1]) + " && python3 tools/release.py --dry-run"
+    assert "tools/release.py" in _named(line)
+
+
+# A line that only reads a file (a version, a checksum, a grep) or prints a path: its operands are data
+READ_ONLY = [
+    'VERSION=$(sed -n "s/__version__ = \\"\\(.*\\)\\"/\\1/p" {f})',  # pillow_heif's release check
+    "VERSION=$(grep -oP '(?<=__version__ = \")[^\"]+' {f})", "grep -q \"$TAG\" {f}", "cat {f}",
+    "sha256sum {f}", "wc -l {f}", "head -n 5 {f}", "test -f {f}", "[ -f {f} ]", 'echo "see {f}"',
+    "if grep -q 1.2.3 {f}; then echo ok; fi", "export V=$(cut -d'\"' -f2 {f})", "diff -u {f} {f}.orig",
+    "cat {f} > /dev/null", "grep -c TODO {f} 2>/dev/null",
+]
+FILES = ("pkg/_version.py", "tools/build.sh")
+
+
+@pytest.mark.parametrize("form", READ_ONLY)
+@pytest.mark.parametrize("target", FILES)
+def test_a_read_only_line_names_no_file_ci_runs(form: str, target: str) -> None:
+    line = form.format(f=target)
+    assert target not in _named(line), line
+
+
+# The same readers where the file's text reaches a shell, a copy or a command: still named (fail closed)
+STILL_RUN = [
+    "cat {f} | bash", "cat {f} | sh -s -- --fast", 'bash -c "$(cat {f})"', 'eval "$(cat {f})"',
+    "source <(sed 's/a/b/' {f})", "sed 's/^/echo /e' {f}", "cat {f} > /tmp/run.sh", "grep -q x {f} && bash {f}",
+    "echo $(bash {f})", 'echo "$(bash {f})"', "cat {f} | tee /tmp/x | sh", "head -n 40 {f} | python3 -",
+    "sed -n 1,20p {f} | xargs -I{{}} sh -c '{{}}'", "grep -v '^#' {f} >> /tmp/steps.sh",
+    "bash {f}", "python3 {f}", "test -x {f} && {f}", ". {f}",
+]
+
+
+@pytest.mark.parametrize("form", STILL_RUN)
+def test_a_reader_feeding_a_shell_still_names_the_file(form: str) -> None:
+    for target in FILES:
+        line = form.format(f=target)
+        assert target in _named(line), line
+
+
+def test_a_reader_continued_into_a_shell_on_the_next_line_still_names_the_file() -> None:
+    text = "#!/bin/sh\ncat tools/build.sh \\\n  | bash\ncat tools/other.sh\n  | sh\n"
+    named = named_paths("ci/release.sh", text)
+    assert {"tools/build.sh", "tools/other.sh"} <= named
+
+
+# A package list: its names are packages, not commands (pytest, tox, pre-commit, nox alone on a line)
+PACKAGE_LISTS = [
+    ("requirements-dev.txt", "pytest\npytest-cov>=4\ntox\npre-commit==3.7.0\nnox ; python_version >= '3.9'\n"),
+    ("requirements/test.in", "pytest\ntox\npre-commit\n"),
+    ("tox.ini", "[tox]\nenvlist = lint\n\n[testenv:lint]\ndeps =\n    flake8\n    pytest\n    tox\n"
+                "    pre-commit\ncommands = flake8 src\n"),
+    ("setup.cfg", "[metadata]\nname = x\n[options]\ninstall_requires =\n    pytest\n[options.extras_require]\n"
+                  "test =\n    pytest\n    tox\ndev =\n    pre-commit\n"),
+    ("pyproject.toml", '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\ntox = "^4"\npre-commit = "^3"\n'
+                       'nox = { version = "*" }\n'),
+    ("environment.yml", "name: ci\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.12\n  - pytest\n"
+                        "  - tox\n  - pre-commit\n  - pip:\n    - nox\n"),
+]
+TOOL_FILES = {"conftest.py", "tests/conftest.py", "tox.ini", ".pre-commit-config.yaml", "noxfile.py", "pytest.ini"}
+
+
+@pytest.mark.parametrize(("name", "text"), PACKAGE_LISTS, ids=[n for n, _ in PACKAGE_LISTS])
+def test_a_package_list_runs_no_tool(name: str, text: str) -> None:
+    named = {pattern for pattern in ciruns.named_in(name, text)[0]}
+    assert not named & (TOOL_FILES | {"*/conftest.py"}), (name, named)
+
+
+# What a package list still names: a file it installs from, a command of tox's, a command key of a TOML file
+STILL_NAMED = [
+    ("tox.ini", "[testenv]\ndeps = pytest\ncommands = pytest {posargs}\n", "conftest.py"),
+    ("tox.ini", "[testenv]\ndeps =\n    pytest\ncommands =\n    pytest -q tests\n", "conftest.py"),
+    ("tox.ini", "[testenv:docs]\ncommands_pre = python tools/prepare.py\ncommands = sphinx-build docs out\n",
+     "tools/prepare.py"),
+    ("tox.ini", "[testenv]\ninstall_command = python tools/pip_wrapper.py {opts} {packages}\n",
+     "tools/pip_wrapper.py"),
+    ("setup.cfg", "[tool:pytest]\naddopts = -p tools.plugin\n", "tools/plugin.py"),
+    ("Makefile.toml", '[tasks.ci]\nscript = "./tools/ci.sh"\n', "tools/ci.sh"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "helper"), STILL_NAMED)
+def test_a_package_list_still_names_what_runs(name: str, text: str, helper: str) -> None:
+    assert helper in named_paths(name, text), (name, text)
+
+
+WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+            "      - run: pip install -r requirements-dev.txt\n      - run: pipx run tox -e lint\n")
+
+
+@pytest.mark.parametrize("commands", ["flake8 src", "pytest -q"])
+def test_tox_runs_pytest_only_where_its_commands_do(commands: str) -> None:
+    files = {".github/workflows/ci.yml": WORKFLOW, "requirements-dev.txt": "pytest\ntox\n",
+             "tox.ini": "[tox]\nenvlist = lint\n[testenv:lint]\ndeps =\n    flake8\n    pytest\n"
+                        f"commands = {commands}\n",
+             "tests/conftest.py": "import pytest\n", "src/app.py": "x = 1\n"}
+    runs = one_tree_runs(files)
+    assert isinstance(runs, dict)
+    assert "tox.ini" in runs
+    assert ("tests/conftest.py" in runs) is commands.startswith("pytest"), sorted(runs)
+
+
+HOSTILE = ["cat a.sh ", "--exclude a.py,", "sed -n 's/(/x/p' a.py ", "'a' ", '"$(" ', "grep -q x a.py | ", "- "]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
+    def read(line: str) -> object:
+        return datawords.unrun(line), ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
+
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+
+
+@pytest.mark.parametrize("name", ["tox.ini", "requirements.txt", "pyproject.toml", "environment.yml"])
+def test_a_large_package_list_is_read_in_linear_time(name: str) -> None:
+    unit = "deps =\n    pytest\n" if name == "tox.ini" else "pytest = 1\n" if name.endswith(".toml") else \
+        "dependencies:\n  - pytest\n" if name.endswith(".yml") else "pytest\n"
+
+    def read(text: str) -> object:
+        return datawords.package_commands(name, text)
+
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
