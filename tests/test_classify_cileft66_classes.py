@@ -18,7 +18,7 @@ from cpucost import assert_linear
 from gitrepo import GitRepo
 from test_classify_context import tree_files
 
-from gatekeeper.classify import ciruns, datawords
+from gatekeeper.classify import ciruns, datawords, deployruns, jobenv, wrappers
 
 DEFINITIONS = [
     (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
@@ -234,3 +234,47 @@ def test_a_makefile_included_through_a_symlink_is_ci(tmp_path: Path, links: dict
     files = tree_files(repo)
     assert (files[target].bucket, files[target].rule) == ("ci", "ci.context.ci-run")
     assert files["docs/notes.mk"].bucket != "ci"
+
+
+# One table (issue 13): what a job's environment reads and what a deploy step runs, behind the table's wrappers
+ENV_FEEDS = ['sudo -E cat build/ci.env >> "$GITHUB_ENV"', 'timeout 30 cat build/ci.env >> "$GITHUB_ENV"',
+             "env -i PATH=/usr/bin grep -v '^#' build/ci.env >> $GITHUB_ENV",
+             'stdbuf -oL sed -e s/x/y/ build/ci.env >> "$GITHUB_ENV"', 'nice -n 5 cp build/ci.env "$GITHUB_ENV"',
+             'sudo -u runner timeout 5 cat build/ci.env >> "$GITHUB_PATH"', 'cat build/ci.env >> "$GITHUB_ENV"',
+             '- run: sudo cat build/ci.env >> "$GITHUB_ENV"']
+
+
+@pytest.mark.parametrize("line", ENV_FEEDS)
+def test_a_file_fed_to_the_environment_behind_a_wrapper_is_read(line: str) -> None:
+    assert "build/ci.env" in jobenv.fed(line)
+
+
+@pytest.mark.parametrize("line", ['echo build/ci.env >> "$GITHUB_ENV"', 'poetry install >> "$GITHUB_ENV"',
+                                  'sudo -E echo build/ci.env >> "$GITHUB_ENV"'])
+def test_a_line_that_feeds_no_file_to_the_environment_names_none(line: str) -> None:
+    assert "build/ci.env" not in jobenv.fed(line)
+
+
+DEPLOYS = [("sudo -E helm upgrade rel ./deploy/chart -f deploy/values.yaml", "deploy/values.yaml"),
+           ("timeout -k 10 600 kubectl apply -f deploy/k8s/app.yaml", "deploy/k8s/app.yaml"),
+           ("nohup nice -n 5 terraform -chdir=infra/prod apply", None),
+           ("VAR=1 sudo -u ci env -i PATH=/bin helm upgrade r ./deploy/chart -f deploy/values.yaml",
+            "deploy/values.yaml")]
+
+
+@pytest.mark.parametrize(("line", "target"), DEPLOYS)
+def test_a_deploy_behind_a_wrapper_names_its_files(line: str, target: str | None) -> None:
+    found = deployruns.targets(line)
+    assert found and (target is None or target in found), found
+
+
+@pytest.mark.parametrize("line", ["timeout 600 echo helm upgrade rel ./deploy/chart -f deploy/values.yaml",
+                                  "sudo -E nice -n 5 echo kubectl apply -f deploy/values.yaml"])
+def test_a_deploy_a_wrapped_echo_prints_names_nothing(line: str) -> None:
+    assert "deploy/values.yaml" not in deployruns.targets(line)
+
+
+def test_the_table_serves_the_environment_and_deploy_readers() -> None:
+    assert wrappers.command_start("sudo -E timeout -k 5 60 nice -n 2 cat f".split()) == 9
+    assert wrappers.command_start("poetry install".split()) == -1
+    assert wrappers.command_start("docker run -v .:/s img cat f".split()) == -1  # commands() reads a container's

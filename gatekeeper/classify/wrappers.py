@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["commands"]
+__all__ = ["PLAIN", "behind", "command_start", "commands", "innermost", "spec"]
 
 
 class _Wrapper(NamedTuple):
@@ -153,6 +153,30 @@ def innermost(words: list[str]) -> list[str]:
     row = spec(words[0].rpartition("/")[2]) if words else None
     found = _unwrapped(words) if row is not None and row is not _PYTHON else []
     return found[-1] if found else words
+
+
+def command_start(words: list[str]) -> int:
+    """Where the command `words` run behind their leading shell words and wrappers starts (`sudo -E timeout 60 cat f`:
+    4, `cat`'s index), all words kept; -1 where a wrapper runs none (`poetry install`) or a container's (its files
+    are the image's unless mounted: commands() reads those). jobenv.fed and deployruns.targets read from there."""
+    at = 0
+    while at < len(words):
+        while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
+            at += 1
+        row = spec(words[at].rpartition("/")[2]) if at < len(words) else None
+        if row is None:
+            return at
+        at = behind(words, at)
+        if at < 0:
+            return -1
+    return at
+
+
+def behind(words: list[str], at: int) -> int:
+    """Where the command behind the wrapper `words[at]` starts (after its options and operands), or -1: none, or a
+    container's or `python -m`'s (an image's program, a module: commands() and commandlines read those)."""
+    row = spec(words[at].rpartition("/")[2])
+    return -1 if row is None or row.mounts or row is _PYTHON else _operands(row, words, at + 1)[0]
 
 
 def _named(text: str) -> bool:
