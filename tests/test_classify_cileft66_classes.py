@@ -18,7 +18,7 @@ from cpucost import assert_linear
 from gitrepo import GitRepo
 from test_classify_context import tree_files
 
-from gatekeeper.classify import ciruns, datawords, deployruns, jobenv, wrappers
+from gatekeeper.classify import ciruns, datawords, deployruns, jobenv, toolreads, wrappers
 
 DEFINITIONS = [
     (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
@@ -278,3 +278,55 @@ def test_the_table_serves_the_environment_and_deploy_readers() -> None:
     assert wrappers.command_start("sudo -E timeout -k 5 60 nice -n 2 cat f".split()) == 9
     assert wrappers.command_start("poetry install".split()) == -1
     assert wrappers.command_start("docker run -v .:/s img cat f".split()) == -1  # commands() reads a container's
+
+
+# pytest's entry-point plugins (`pytest11`) the project registers: pytest loads them where the project is installed
+PYTEST_JOB = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+              "      - run: pip install -e .[test]\n      - run: {run}\n")
+REGISTRIES = [
+    ("pyproject.toml", '[project]\nname = "acme"\n[project.entry-points.pytest11]\nacme = "acme.testing.plugin"\n'
+                       '[project.scripts]\nacme = "acme.cli:main"\n'),
+    ("pyproject.toml", '[tool.poetry]\nname = "acme"\n[tool.poetry.plugins."pytest11"]\n'
+                       '"acme" = "acme.testing.plugin"\n'),
+    ("pyproject.toml", "[project]\nname = 'acme'\n[project.entry-points.'pytest11']\n"
+                       "acme = 'acme.testing.plugin:hooks'\n"),
+    ("setup.cfg", "[metadata]\nname = acme\n[options.entry_points]\nconsole_scripts =\n    acme = acme.cli:main\n"
+                  "pytest11 =\n    acme = acme.testing.plugin\n"),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), REGISTRIES)
+@pytest.mark.parametrize("run", ["pytest -q", "python -m pytest tests", "uv run pytest", "coverage run -m pytest"])
+@pytest.mark.parametrize("layout", ["", "src/"])
+def test_a_pytest_plugin_the_project_registers_is_ci(name: str, text: str, run: str, layout: str) -> None:
+    plugin = f"{layout}acme/testing/plugin.py"
+    runs = one_tree_runs({".github/workflows/ci.yml": PYTEST_JOB.format(run=run), name: text,
+                          plugin: "def pytest_configure(config):\n    pass\n", f"{layout}acme/cli.py": "x = 1\n"})
+    assert isinstance(runs, dict)
+    assert plugin in runs, sorted(runs)
+    assert f"{layout}acme/cli.py" not in runs  # a console script pytest does not load
+
+
+def test_a_registered_plugin_no_ci_job_loads_is_not_ci() -> None:
+    files = {".github/workflows/ci.yml": PYTEST_JOB.format(run="ruff check ."), "pyproject.toml": REGISTRIES[0][1],
+             "acme/testing/plugin.py": "x = 1\n",
+             "docs/plugins.md": "[project.entry-points.pytest11]\nx = \"acme.y\"\n"}
+    runs = one_tree_runs(files)
+    assert isinstance(runs, dict) and "acme/testing/plugin.py" not in runs
+
+
+def test_setup_py_entry_points_name_the_plugin_where_the_walk_reads_it() -> None:
+    text = ("from setuptools import setup\nsetup(name='acme', entry_points={'console_scripts': ['a = acme.cli:main'],"
+            " 'pytest11': ['acme = acme.testing.plugin']})\n")
+    assert "acme/testing/plugin.py" in named_paths("setup.py", text)
+    assert "acme/cli.py" not in named_paths("setup.py", text)
+
+
+def test_many_plugin_groups_fail_wide_in_linear_time() -> None:
+    assert toolreads.entry_points("setup.py", "'pytest11': 'a = b.c'\n" * 40) == ["${x}"]
+    unit = "'pytest11': [" + "x" * 20 + "\n"
+
+    def read(text: str) -> object:
+        return toolreads.entry_points("setup.py", text)
+
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
