@@ -13,7 +13,9 @@ scalars decoded) that is a path with a script's extension (SCRIPT_TYPES), or a p
 names a file below the root, below the definition's own folder (`${{ github.action_path }}/x.sh`, `$(dirname
 "$0")/lib.sh`) or below a folder its commands run in (`working-directory:`, `cd`); a `${{ matrix.os }}` part matches
 anything, a word that is all variable or a glob names nothing. Over-reading makes a file ci, a review; never an allow.
-Not suffixes: `run.sh`, `index.js` and `build.sh` are in every folder of a large repository.
+Three kinds of word name data, not a run (datawords.py, cileft66): an exclude list's value, a read-only line's operands
+(`grep -q 1.2 pkg/_version.py`), a package list's names (a requirement `pytest`). Not suffixes: `run.sh`, `index.js`
+and `build.sh` are in every folder of a large repository.
 
 The Compose files a command names (`docker compose -f deploy/stack.yml`, `--file=…`, `docker stack deploy -c …`,
 `COMPOSE_FILE=a.yml:b.yml`, also in the `.env` Compose reads) are Compose definitions whatever their name: `iac`

@@ -151,8 +151,7 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
             # `<(…)` are still the outer command's; a redirection before the command too (`< conf/x.yaml helm …`)
             words, read = _unredirected([word for word in (w.rstrip(")") for w in _WORDS.findall(segment)) if word])
             words = _ansible_aliases(words)
-            at, fed = 0, False
-            # behind the shell's words and the one table's wrappers (`sudo -E`, `timeout 60`, `nohup`: issue 13)
+            at, fed = 0, False  # behind the shell's words and the one table's wrappers (`sudo -E`: issue 13)
             while at < len(words):
                 if words[at] == "xargs":  # the words piped in are its command's last arguments: the line's paths
                     fed, at = True, at + 1
@@ -164,9 +163,8 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
                     at = after
                 else:
                     break
-            # behind a launcher (`poetry run`, `timeout 600`, `aws-vault exec prod --`, `docker run IMAGE`): the first
-            # deploy command named anywhere in the segment (red team 39)
-            # `echo helm upgrade ...` and a comment run nothing
+            # behind a launcher (`aws-vault exec prod --`, `docker run IMAGE`): the first deploy command named anywhere
+            # in the segment (red team 39); `echo helm upgrade ...` and a comment run nothing
             if at < len(words) and _command(words[at]) not in _PRINTS and not words[at].startswith("#"):
                 at = next((later for later in range(at, len(words)) if _command(words[later]) in _COMMANDS), at)
             if at < len(words) and (not only or _command(words[at]) == only):

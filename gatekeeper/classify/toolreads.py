@@ -13,6 +13,9 @@ and ciruns.named_in call these).
   names on its command line or in `addopts` and the modules a `conftest.py`'s `pytest_plugins` lists (below the root
   and each `pythonpath` folder of the settings): each is code the test job runs before any test. `-p no:NAME` turns a
   plugin off. The imports of a conftest.py (test code) stay unfollowed, as a test's are (ciimports.py).
+- **Entry-point plugins** (cileft66). The project's packaging registers pytest plugins (`pytest11`:
+  `[project.entry-points.pytest11]`, Poetry's `[tool.poetry.plugins."pytest11"]`, setup.cfg's `[options.entry_points]`,
+  setup.py's `entry_points={"pytest11": [...]}`); pytest loads each where the project is installed (`entry_points`).
 - **Gradle** (cileft65). A build script the walk reaches applies the scripts `apply from:` names; `gradle`/`gradlew`
   also run the init scripts `-I`/`--init-script` name (taskrunners.tool_files).
 - **Nix imports** (cileft65). A Nix file the walk reaches evaluates the Nix files its path literals name, relative to
