@@ -13,7 +13,9 @@ scalars decoded) that is a path with a script's extension (SCRIPT_TYPES), or a p
 names a file below the root, below the definition's own folder (`${{ github.action_path }}/x.sh`, `$(dirname
 "$0")/lib.sh`) or below a folder its commands run in (`working-directory:`, `cd`); a `${{ matrix.os }}` part matches
 anything, a word that is all variable or a glob names nothing. Over-reading makes a file ci, a review; never an allow.
-Not suffixes: `run.sh`, `index.js` and `build.sh` are in every folder of a large repository.
+Three kinds of word name data, not a run (datawords.py, cileft66): an exclude list's value, a read-only line's operands
+(`grep -q 1.2 pkg/_version.py`), a package list's names (a requirement `pytest`). Not suffixes: `run.sh`, `index.js`
+and `build.sh` are in every folder of a large repository.
 
 The Compose files a command names (`docker compose -f deploy/stack.yml`, `--file=…`, `docker stack deploy -c …`,
 `COMPOSE_FILE=a.yml:b.yml`, also in the `.env` Compose reads) are Compose definitions whatever their name: `iac`
@@ -35,6 +37,7 @@ from gatekeeper.classify import (
     commandlines,
     composerefs,
     daggermods,
+    datawords,
     envrcloads,
     gitlabincludes,
     gorun,
@@ -156,8 +159,10 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
     commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
-        taskrunners.recipe_lines(text) if _is_makefile(name) else text  # `@./tools/gen`: its command (attack 36)
-    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known)
+        taskrunners.recipe_lines(text) if _is_makefile(name) else datawords.package_commands(path, text)
+    # (a recipe's `@./tools/gen`: its command, attack 36; a package list's names: no command, datawords.py)
+    # a YAML file's folded strings are read again as one line each; a script's or a Jenkinsfile's text is no YAML
+    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known, strings=is_yaml(path))
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
@@ -223,7 +228,7 @@ def _is_makefile(name: str) -> bool:
     return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
 
 
-def named(text: str, commands: bool = True, known: dict[str, list[str]] | None = None) \
+def named(text: str, commands: bool = True, known: dict[str, list[str]] | None = None, strings: bool = True) \
         -> tuple[list[str], list[str], list[str]]:
     """(the patterns of the scripts `text` runs or names, the patterns of the Compose files its commands name, the
     folders its commands run in: `working-directory:` values, `cd`/`pushd` arguments). A task runner a command runs
@@ -235,15 +240,19 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     globs: list[str] = []
     known = (runvars.values(text) if known is None else known) if commands else {}  # its YAML strings' copies too
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
-    for source in (text, *_yaml_strings(text)):
+    for source in (text, *(_yaml_strings(text) if strings else ())):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
             if commands else []  # attack 36: the folders it puts on PATH
-        for line in source.splitlines():
+        lines = source.splitlines()
+        for at, line in enumerate(lines):
             words = [word for word in _SPLIT.split(line) if word]
-            distinct = dict.fromkeys(words)  # each word read once (a line of 50,000 `a.sh`: 0.5 CPU-s)
+            # an exclude list's paths, a read-only line's operands are data (datawords.py); a folder's words stay
+            data = datawords.unrun(line, lines[at + 1] if at + 1 < len(lines) else "") if commands else line
+            scanned = words if data is line else [word for word in _SPLIT.split(data) if word]
+            distinct = dict.fromkeys(scanned)  # each word read once (a line of 50,000 `a.sh`: 0.5 CPU-s)
             scripts += [word for word in distinct if _runnable(word)]  # and `-r./boot.rb` (ruby, RUBYOPT: red team 40)
             scripts += [word[2:] for word in distinct
                         if word[:1] == "-" and word[1:2].isalpha() and _runnable(word[2:])]
@@ -260,11 +269,13 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
             # and as the shell reads it after its expansions (`./tools/{gen,lint}`, `${S:-tools/gen}`, `$PWD/tools/gen`:
-            # attack 39) and quote removal, where quoting glues a path together (`t'ools'/gen`)
+            # attack 39) and quote removal, where quoting glues a path together (`t'ools'/gen`); a data word stays data
             wide = commandlines.expanded(line) if commands else None
+            data_words = set() if data is line else set(words) - set(scanned)
             for again in (wide, commandlines.unquoted(wide or line)) if commands else ():
                 if again is not None:
-                    scripts += [word for word in dict.fromkeys(_SPLIT.split(again)) if word and _runnable(word)]
+                    scripts += [word for word in dict.fromkeys(_SPLIT.split(again))
+                                if word and word not in data_words and _runnable(word)]
                     for command in (again, *wrappers.commands(again)):
                         scripts += commandlines.scripts(command)
         composed += composerefs.compose_file_values(source)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from gatekeeper.classify import ciconfigs
+from gatekeeper.classify import ciconfigs, wrappers
 from gatekeeper.classify.pipinstalls import path_pattern
 from gatekeeper.lazy_pattern import lazy
 
@@ -76,7 +76,6 @@ _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
 _WORDS = lazy(r"""[^\s'"]+""")
-_PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "@", "+", "-", "run"})
 # Commands whose words are text they print, search or test, never a command they start
 _PRINTS = frozenset({"echo", "printf", "print", "logger", "cat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "test",
                      "[", "[[", "which", "type", "hash", "man", "git", "gh"})
@@ -153,17 +152,20 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
             # `<(…)` are still the outer command's; a redirection before the command too (`< conf/x.yaml helm …`)
             words, read = _unredirected([word for word in (w.rstrip(")") for w in _WORDS.findall(segment)) if word])
             words = _ansible_aliases(words)
-            at, fed = 0, False
-            while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at]) or words[at] == "xargs"):
+            at, fed = 0, False  # behind the shell's words and the one table's wrappers (`sudo -E`: issue 13)
+            while at < len(words):
                 if words[at] == "xargs":  # the words piped in are its command's last arguments: the line's paths
                     fed, at = True, at + 1
                     while at < len(words) and words[at].startswith("-"):
                         at += 2 if words[at] in _XARGS_VALUED else 1
-                else:
+                elif words[at] in wrappers.PLAIN or words[at] == "run" or _ASSIGNMENT.match(words[at]):
                     at += 1
-            # behind a launcher (`poetry run`, `timeout 600`, `aws-vault exec prod --`, `docker run IMAGE`): the first
-            # deploy command named anywhere in the segment (red team 39)
-            # `echo helm upgrade ...` and a comment run nothing
+                elif (after := wrappers.behind(words, at)) > 0:
+                    at = after
+                else:
+                    break
+            # behind a launcher (`aws-vault exec prod --`, `docker run IMAGE`): the first deploy command named anywhere
+            # in the segment (red team 39); `echo helm upgrade ...` and a comment run nothing
             if at < len(words) and _command(words[at]) not in _PRINTS and not words[at].startswith("#"):
                 at = next((later for later in range(at, len(words)) if _command(words[later]) in _COMMANDS), at)
             if at < len(words) and (not only or _command(words[at]) == only):

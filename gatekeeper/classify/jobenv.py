@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify.wrappers import PLAIN, command_start
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["fed", "loaded"]
@@ -46,7 +47,7 @@ _COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "dd"})
 _SEGMENTS = lazy(r"&&|\|\||[;|(`{]|\b(?:then|do|else)\b")
 _BACKQUOTED = lazy(r"`[^`\n]*`")
 _LOOP_INPUT = lazy(r"\bdone[ \t]*<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
-_PREFIXES = frozenset({"sudo", "exec", "env", "time", "nice", "command", "-", "run:", "run"})
+_KEYS = frozenset({"run:", "run"})  # a YAML key left before a command (its wrappers are wrappers.WRAPPERS' rows)
 _REDIRECT = lazy(r"(?<![<>&0-9])<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
 _ENV_FILE_INPUT = lazy(r"""^[ \t]*['"]?(?:env[-_]?files?|dotenv(?:[-_]?(?:file|path))?)['"]?[ \t]*:[ \t]*['"]?"""
                              r"""([^\s'"#]+)""", re.MULTILINE | re.IGNORECASE)
@@ -168,8 +169,10 @@ def fed(text: str) -> list[str]:
         found += [path for path in _REDIRECT.findall(line) if not path.startswith("$")]
         for segment in _SEGMENTS.split(line):
             words = [word.strip("'\"") for word in segment.split()]
-            while words and (words[0] in _PREFIXES or "=" in words[0]):
-                words = words[1:]
+            keys = next((at for at, word in enumerate(words) if word not in _KEYS and word not in PLAIN), len(words))
+            words = words[keys:]
+            start = command_start(words)  # behind `sudo -E`, `timeout 60`, `env -i` (the one table, issue 13)
+            words = words[start:] if start >= 0 else []
             copier = bool(words) and words[0].rpartition("/")[2] in _COPIERS and any(m in segment for m in _MARKS)
             if words and (words[0].rpartition("/")[2] in _DUMPERS or copier):
                 found += [word for word in words[1:] if word and not word.startswith(("-", "$", ">", "<", "^"))

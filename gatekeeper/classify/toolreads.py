@@ -13,6 +13,9 @@ and ciruns.named_in call these).
   names on its command line or in `addopts` and the modules a `conftest.py`'s `pytest_plugins` lists (below the root
   and each `pythonpath` folder of the settings): each is code the test job runs before any test. `-p no:NAME` turns a
   plugin off. The imports of a conftest.py (test code) stay unfollowed, as a test's are (ciimports.py).
+- **Entry-point plugins** (cileft66). The project's packaging registers pytest plugins (`pytest11`:
+  `[project.entry-points.pytest11]`, Poetry's `[tool.poetry.plugins."pytest11"]`, setup.cfg's `[options.entry_points]`,
+  setup.py's `entry_points={"pytest11": [...]}`); pytest loads each where the project is installed (`entry_points`).
 - **Gradle** (cileft65). A build script the walk reaches applies the scripts `apply from:` names; `gradle`/`gradlew`
   also run the init scripts `-I`/`--init-script` name (taskrunners.tool_files).
 - **Nix imports** (cileft65). A Nix file the walk reaches evaluates the Nix files its path literals name, relative to
@@ -30,9 +33,10 @@ from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files"]
 
-# pytest or Nix at a command's start (as taskrunners.TOOL's); behind `sudo`, `uv run`, `python -m`, ... it is read from
-# the command wrappers.commands gives (the one table of wrappers); its words
-_RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
+# pytest or Nix at a command's start (as taskrunners.TOOL's; and tox's one-line `commands = pytest`, cileft66); behind
+# `sudo`, `uv run`, `python -m`, ... it is read from the command wrappers.commands gives (the one table of wrappers)
+_RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+"
+             r"|\bcommands(?:_pre|_post)?+[ \t]*+=)[ \t]*+(?:-[ \t]++)?+"
              r"[@+-]*+(?:\./)?+(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 # a Nix path literal (`import ./nix/shell.nix`, `callPackage ./pkgs/tool {}`, `imports = [ ../modules/ci.nix ]`)
 _NIX_PATH = lazy(r"(?<![\w./~-])(\.\.?+/[\w.+/-]{0,255}+)")
@@ -43,6 +47,7 @@ _GRADLE_APPLY = lazy(r"""\bapply[ \t]*+\(?+[ \t]*+from[ \t]*+[:=][ \t]*+"""
 _GRADLE_DIR = lazy(r"^\$\{?+(?:rootDir|projectDir|rootProject\.projectDir|project\.rootDir|buildscript\.sourceFile"
                    r"\.parentFile)\}?+/")
 MAX_NIX_PATHS = 256  # path literals a Nix file names (past it: every Nix file below its folder, fail wide)
+_MAX_GROUPS = 16  # `pytest11` groups one file registers (one is usual)
 MAX_PLUGINS = 64  # modules a text names (past it: every module of the root, `${x}.py`: fail wide)
 _NIX_COMMANDS = frozenset({"develop", "build", "run", "shell", "print-dev-env", "bundle", "eval", "check"})
 # nix's and nix-shell's options whose value is the next word (two words for `--arg NAME EXPR`)
@@ -56,6 +61,12 @@ _ADDOPTS = lazy(r"^[ \t]*+(addopts|pythonpath)[ \t]*+=[ \t]*+([^\n]{0,4096}+(?:\
 _PLUGIN = lazy(r"""(?<![\w-])-p(?:[ \t]*+|[ \t]*+['"],[ \t]*+['"])?+([A-Za-z_][\w.]{0,255}+)""")
 _PYTEST_PLUGINS = lazy(r"^pytest_plugins[ \t]*+(?::[^=\n]{0,256}+)?+=[ \t]*+([^\n]{0,4096}+(?:\n[ \t]++[^\n]{0,4096}+)"
                        r"{0,256}+)", re.MULTILINE)
+# where a `pytest11` group's entries start, and what ends them (a TOML table, an ini key or section, a Python list)
+_PYTEST11 = lazy(r"""(?:^\[(?:project\.entry-points|tool\.poetry\.plugins)\.["']?pytest11["']?\]|^pytest11[ \t]*[=:]"""
+                 r"""|["']pytest11["'][ \t]*:)""", re.MULTILINE)
+_NEXT_SECTION = {"pyproject.toml": lazy(r"^\[", re.MULTILINE), "setup.cfg": lazy(r"^\S", re.MULTILINE),
+                 "setup.py": lazy(r"[\]}]|,[ \t]*+\n?+[ \t]*+[\"'][\w-]+[\"'][ \t]*:")}
+_ENTRY_MODULE = lazy(r"""=[ \t]*+["']?+([A-Za-z_][\w.]{0,255}+)""")
 _STRING = lazy(r"""['"]([A-Za-z_][\w.]{0,255}+)['"]""")
 _FOLDER = lazy(r"""['"]?+([\w.][\w./-]{0,255}+)['"]?+""")
 
@@ -135,14 +146,33 @@ def pytest_files(words: list[str]) -> list[str]:
 
 
 def plugins(name: str, text: str) -> list[str]:
-    """The modules pytest's settings (`addopts`' `-p`) or a conftest.py (`pytest_plugins`) load (module docstring)."""
+    """The modules pytest's settings (`addopts`' `-p`), a conftest.py (`pytest_plugins`) or the project's packaging
+    (its `pytest11` entry points, cileft66) load (module docstring)."""
+    registered = _modules(entry_points(name, text), ["src"]) if "pytest11" in text else []
     if name in _SETTINGS and "addopts" in text:
         found = {key: value for key, value in _ADDOPTS.findall(text)}
         folders = [hit for hit in _FOLDER.findall(found.get("pythonpath", "")) if hit.strip("./")]
-        return _modules(_PLUGIN.findall(found.get("addopts", "")), folders)
+        return _modules(_PLUGIN.findall(found.get("addopts", "")), folders) + registered
     if name == "conftest.py" and "pytest_plugins" in text:
         return _modules([module for value in _PYTEST_PLUGINS.findall(text) for module in _STRING.findall(value)], [])
-    return []
+    return registered
+
+
+def entry_points(name: str, text: str) -> list[str]:
+    """The modules a project registers as pytest plugins (`pytest11`): pyproject.toml's
+    `[project.entry-points.pytest11]` or `[tool.poetry.plugins."pytest11"]` table, setup.cfg's `[options.entry_points]`
+    `pytest11 =` lines, setup.py's `entry_points={"pytest11": [...]}`. pytest loads each where the project is
+    installed, before any test; past MAX_PLUGINS, any module (fail wide)."""
+    if name not in ("pyproject.toml", "setup.cfg", "setup.py"):
+        return []
+    found: list[str] = []
+    for count, hit in enumerate(_PYTEST11.finditer(text)):
+        if count == _MAX_GROUPS:
+            return ["${x}"]  # a file of many groups: any module (fail wide)
+        window = text[hit.end():hit.end() + 4096]
+        end = _NEXT_SECTION[name].search(window)
+        found += _ENTRY_MODULE.findall(window[:end.start()] if end is not None else window)
+    return found
 
 
 def _modules(names: list[str], folders: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["commands"]
+__all__ = ["PLAIN", "behind", "command_start", "commands", "innermost", "spec"]
 
 
 class _Wrapper(NamedTuple):
@@ -157,6 +157,30 @@ def innermost(words: list[str]) -> list[str]:
     return found[-1] if found else words
 
 
+def command_start(words: list[str]) -> int:
+    """Where the command `words` run behind their leading shell words and wrappers starts (`sudo -E timeout 60 cat f`:
+    4, `cat`'s index), all words kept; -1 where a wrapper runs none (`poetry install`) or a container's (its files
+    are the image's unless mounted: commands() reads those). jobenv.fed and deployruns.targets read from there."""
+    at = 0
+    while at < len(words):
+        while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
+            at += 1
+        row = spec(words[at].rpartition("/")[2]) if at < len(words) else None
+        if row is None:
+            return at
+        at = behind(words, at)
+        if at < 0:
+            return -1
+    return at
+
+
+def behind(words: list[str], at: int) -> int:
+    """Where the command behind the wrapper `words[at]` starts (after its options and operands), or -1: none, or a
+    container's or `python -m`'s (an image's program, a module: commands() and commandlines read those)."""
+    row = spec(words[at].rpartition("/")[2])
+    return -1 if row is None or row.mounts or row is _PYTHON else _operands(row, words, at + 1)[0]
+
+
 def _named(text: str) -> bool:
     """Does a word of `text` name a wrapper?"""
     words = text.split()
@@ -183,7 +207,14 @@ def _unwrapped(words: list[str]) -> list[list[str]]:
         at, commanded = _operands(row, words, start)
         if row.mounts:  # a container's command: the repository's files by their paths in the container, or none
             inside = _mounts(words[start:at]) if at >= 0 else {}
-            return [[_host_path(word, inside) for word in words[at:at + _KEPT]]] if inside else []
+            if not inside:
+                return []
+            command = [_host_path(word, inside) for word in words[at:at + _KEPT]]
+            folder = _host_path(_workdir(words[start:at]), inside)  # `-w /src/sub`: `./sub` (cileft66)
+            if not folder.startswith("./") or not folder.strip("./"):
+                return [command]  # no `-w`, the mount's root, or a folder the repository is not mounted at
+            return [command, [host if word.startswith("/") else _below(word, folder)
+                              for word, host in zip(words[at:at + _KEPT], command, strict=True)]]
         found += [words[begin:begin + _KEPT] for begin in commanded]
         if at < 0:
             return found
@@ -239,6 +270,23 @@ def _mounts(options: list[str]) -> dict[str, str]:
                 "source", keys.get("src", ""))
     return {target.rstrip("/"): folder for target, source in mounts.items()
             if target.startswith("/") and (folder := _repository_folder(source)) is not None}
+
+
+def _workdir(options: list[str]) -> str:
+    """The folder a container's command runs in (`-w /src/sub`, `--workdir=/src/sub`), or ""."""
+    for option, value in zip(options, [*options[1:], ""], strict=True):
+        name, equals, glued = option.partition("=")
+        if name in ("-w", "--workdir"):
+            return glued if equals else value
+    return ""
+
+
+def _below(word: str, folder: str) -> str:
+    """A relative path of a container's command read from the repository's folder `folder` (`./sub`) it runs in:
+    `./x.sh` and `tools/x.sh` are `./sub/x.sh` and `./sub/tools/x.sh`; an option, a name, an absolute path stay."""
+    if word.startswith(("-", "/", "$")) or ("/" not in word and "." not in word):
+        return word
+    return f"{folder.rstrip('/')}/{word.removeprefix('./')}"
 
 
 def _repository_folder(source: str) -> str | None:

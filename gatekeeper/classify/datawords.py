@@ -1,0 +1,157 @@
+"""The words of a CI text that name data, not code a job runs (issue 12, the cileft66 round; ciruns.named reads them).
+
+ciruns reads every word of a definition that is a script's path as a file CI runs: the safe side, but three kinds of
+word are never run, and the blind sets found each made a file `ci` that no job runs:
+
+- **An exclude list.** `flake8 --exclude gudpy/core/isotopes.py,gudpy/test/x.py .`, `mypy --exclude=a.py`, `pytest
+  --ignore tests/slow.py`, `coverage report --omit '*/x.py'`, `isort --skip a.py`: the option's value is what the tool
+  leaves out (EXCLUDES, exact option names that take a value).
+- **A reading command's operands.** `VERSION=$(sed -n 's/…/\\1/p' pkg/_version.py)`, `grep -q 1.2 pkg/_version.py`,
+  `sha256sum tools/x.sh`: the file is read as data (a text, a version). Only where every command of the line is a
+  reader, an assignment, a test or an `echo` (READERS, _SAFE), no reader's output goes to a file or into another
+  program (`cat x.sh | bash`, `cat x.sh > y.sh`: commandlines.py reads those), no `sed` script holds an `e` (sed runs
+  its pattern space) and the line continues on no next one; else every word stays named (fail closed).
+- **A package list's names.** A requirement (`pytest`, `tox`, `pre-commit` alone on a line of a requirements file),
+  tox's `deps =`, `extras =`, `envlist =` values and a conda environment's `dependencies:` are packages, not commands:
+  read as a command line they ran pytest (every `conftest.py` `ci`), tox or pre-commit. Their lines that name a file
+  (`-r dev.txt`, `-e ./tools/plugin`, `./vendor/pkg`) stay (pipinstalls.py reads those too).
+
+Loading stays `ci`: a settings file a tool loads, a module a program imports, a script a shell sources are code CI runs
+(docs/classification.md, "ci left 66").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["EXCLUDES", "READERS", "is_package_list", "package_commands", "unrun"]
+
+# The options whose value is a list of paths a tool leaves out (flake8, pycodestyle, mypy, black, ruff, pylint, pytest,
+# coverage, isort, bandit, codespell, grep/rsync/tar, cargo's `--exclude`).
+EXCLUDES = frozenset({"--exclude", "--extend-exclude", "--exclude-dir", "--exclude-dirs", "--ignore", "--ignore-glob",
+                      "--ignore-paths", "--ignore-patterns", "--omit", "--skip", "--skip-glob", "--extend-skip",
+                      "--extend-skip-glob", "--per-file-ignores", "--extend-ignore-paths", "--deselect"})
+_EXCLUDE = re.compile(r"(?<![\w-])(--[a-z][a-z-]{1,30}+)(?:=|[ \t]++)(?!-)(?:'[^'\n]{0,4096}+'|\"[^\"\n]{0,4096}+\"|"
+                      r"[^\s;&|)]{1,4096}+)")
+# Programs that only read their operands (or print them): a file they are handed is data. `awk` is not one (its
+# program's `system()` runs lines), nor `cat … | sh` (the pipe rule), nor `source`/`.`.
+READERS = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "sed", "wc", "cut", "sort", "uniq", "diff",
+                     "cmp", "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "cksum", "b2sum", "stat", "file",
+                     "ls", "du", "test", "[", "[[", "echo", "printf", "true", "basename", "dirname", "realpath",
+                     "readlink"})
+_MAY_READ = re.compile(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in READERS)) + r")(?![\w.-])")
+# A shell word before a command that runs nothing of its own (a keyword, an export of an assignment)
+_SAFE = frozenset({"if", "then", "elif", "else", "fi", "!", "export", "local", "readonly", "declare", "-", "]", "]]"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+_SEGMENT = re.compile(r"\$\(|&&|\|\||[;&|()`{}]")
+_QUOTE = re.compile(r"""'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
+_WORD = re.compile(r"""[^\s'"]++|'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
+# sed's `e` command or flag (it runs the pattern space as a command): any `e` a script could mean so; read widely
+_SED_E = re.compile(r"(?:^|[;{}\s\d/$])e(?:[\s;}/]|$)|/[A-Za-z0-9]*e[A-Za-z0-9]*$")
+_CONTINUED = ("\\", "|", "&&", "||", "(", "$(", "`")
+_REQUIREMENTS = re.compile(r"(?:^|[._-])(?:requirements|requires|constraints)(?:[._-][\w.-]*)?\.(?:txt|in)$"
+                           r"|^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$", re.IGNORECASE)
+_CONDA = re.compile(r"^(?:environment|conda)[\w.-]*\.ya?ml$", re.IGNORECASE)
+_CONDA_LIST = re.compile(r"^dependencies:[ \t]*$", re.MULTILINE)  # and a conda environment's list at its top
+# tox's and setuptools' keys that hold package names, environment names or prose, not commands (tox.ini, setup.cfg)
+_INI_DATA = frozenset({"deps", "extras", "envlist", "env_list", "description", "basepython", "base_python", "labels",
+                       "depends", "passenv", "pass_env", "requires", "platform", "package", "skip_install",
+                       "usedevelop", "use_develop", "minversion", "min_version", "skipsdist", "isolated_build",
+                       "dependency_groups", "ignore_errors", "ignore_outcome", "parallel_show_output",
+                       "install_requires", "setup_requires", "tests_require", "python_requires"})
+_INI_KEY = re.compile(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
+# a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`)
+_TOML_KEY = re.compile(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
+                       r"[ \t]*+=)(?:[\w-]++|\"[\w.-]{0,128}+\")[ \t]*+=", re.MULTILINE | re.IGNORECASE)
+_FILE_LINE = re.compile(r"^[ \t]*(?:-[rce]|--(?:requirement|constraint|editable)|\.{0,2}/|[\w.-]+/|[\w.+-]+[ \t]*@)"
+                        r"|\.(?:txt|in|py|whl|gz|zip|toml|cfg)\b|\$\{?\w", re.IGNORECASE)
+
+
+def unrun(line: str, following: str = "") -> str:
+    """`line` with the words it names as data blanked (an exclude list's value, a read-only line's operands); the rest
+    as it was. `following` is the next line (a `| bash` there continues this one)."""
+    if "--" in line:
+        line = _EXCLUDE.sub(lambda hit: hit[0] if hit[1] not in EXCLUDES else f"{hit[1]} ", line)
+    if _MAY_READ.search(line) is None:
+        return line  # most lines: no reader at all
+    masked = _QUOTE.sub(_mask, line)  # `sed -n 's/(x)/\\1/p'`: a quoted `(` or `|` is no operator
+    if not _read_only(line, masked, following):
+        return line
+    return " ".join(_command_words(segment) for segment in _SEGMENT.split(masked))
+
+
+def _mask(quoted: re.Match[str]) -> str:
+    """A quoted word as one plain word, unless it holds a substitution the shell runs (`"$(cat x.sh | sh)"`)."""
+    text = quoted[0]
+    return text if text[0] == '"' and ("$(" in text or "`" in text) else "Q"
+
+
+def _read_only(line: str, masked: str, following: str) -> bool:
+    """Whether every command of `line` is a reader (or a test, an echo, an assignment) whose output goes nowhere but
+    the job's log or a variable."""
+    stripped = masked.rstrip()
+    if not stripped or stripped.endswith(_CONTINUED) or following.lstrip().startswith(("|", "&&", "||")):
+        return False
+    if "<(" in masked or ">(" in masked or "eval" in line or "source" in line:
+        return False
+    read = False
+    for segment in _SEGMENT.split(masked):
+        words = [word for word in _WORD.findall(segment) if word]
+        first = next((at for at, word in enumerate(words) if word not in _SAFE and _ASSIGNMENT.match(word) is None),
+                     len(words))
+        words = words[first:]
+        if not words:
+            continue
+        if words[0] not in READERS:
+            return False
+        if words[0] == "sed" and any(_SED_E.search(script.strip("'\"")) for script in _QUOTE.findall(line)):
+            return False
+        if any(word.lstrip("0123456789&").startswith(">") for word in words[1:]) and "/dev/null" not in segment:
+            return False  # `cat x.sh > y.sh`: a copy a later line may run
+        read = True
+    return read
+
+
+def _command_words(segment: str) -> str:
+    """The words of a segment that are no reader's operand: the reader's own name and its options."""
+    return " ".join(word for word in _WORD.findall(segment) if word.startswith("-") or word in READERS)
+
+
+def is_package_list(path: str) -> bool:
+    """A requirements or constraints file (`requirements-dev.txt`, `requirements/test.in`), or a conda environment
+    file: a list of packages."""
+    name = path.rpartition("/")[2]
+    return _REQUIREMENTS.search(name) is not None or _CONDA.match(name) is not None or \
+        (path.startswith("requirements/") or "/requirements/" in path) and name.endswith((".txt", ".in"))
+
+
+def package_commands(path: str, text: str) -> str:
+    """`text` of the file at `path` without what only names packages: a requirements file's or a conda environment's
+    specifiers, tox's and setup.cfg's data keys' values, a TOML file's keys (`pytest = "^8"`); the lines that name a
+    file stay."""
+    name = path.rpartition("/")[2]
+    if name in ("tox.ini", "setup.cfg"):
+        return _ini_commands(text)
+    if name.endswith(".toml"):
+        return _TOML_KEY.sub("", text) if "=" in text else text
+    if not is_package_list(path) or _CONDA.match(name) is not None and _CONDA_LIST.search(text) is None:
+        return text
+    return "\n".join(line if _FILE_LINE.search(line) or line.rstrip().endswith(":") and not line[:1].isspace()
+                     else "" for line in text.splitlines())
+
+
+def _ini_commands(text: str) -> str:
+    """tox's or setup.cfg's settings without their data keys' values (a key's line and the indented lines that continue
+    it; every key of `[options.extras_require]`)."""
+    out: list[str] = []
+    data = extras = False
+    for line in text.splitlines():
+        if line[:1] in (" ", "\t") and line.strip():
+            out.append("" if data else line)
+            continue
+        if line.startswith("["):
+            extras = line.strip().lower() == "[options.extras_require]"
+        key = _INI_KEY.match(line)
+        data = key is not None and (extras or key[1].lower() in _INI_DATA)
+        out.append(line.partition("=")[0].partition(":")[0] if data else line)
+    return "\n".join(out)
