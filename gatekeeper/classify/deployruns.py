@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import re
 
-from gatekeeper.classify import ciconfigs, wrappers
+from gatekeeper.classify import ansiblenames, ciconfigs, wrappers
+from gatekeeper.classify.ansiblenames import command_name as _command
 from gatekeeper.classify.pipinstalls import path_pattern
 from gatekeeper.lazy_pattern import lazy
 
@@ -88,17 +89,6 @@ _EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 _MAY_DEPLOY = lazy(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
                          r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls|openstack|heat"
                          r"|ansible-navigator)\b|-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")
-_PYTHON_ANSIBLE = lazy(r"-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")
-# ansible-playbook under other names (classes58): `ansible-navigator run PLAYBOOK` (in an execution environment or
-# not) and `python -m ansible playbook` / `python -m ansible.cli.playbook` run the same playbook with the same options;
-# the navigator's own options that take a value are left out (`--mode stdout` names no playbook)
-_NAVIGATOR_VALUED = frozenset({
-    "-m", "--mode", "--ee", "--execution-environment", "--eei", "--execution-environment-image", "--pp",
-    "--pull-policy", "--ce", "--container-engine", "--cmdline", "--lf", "--log-file", "--ll", "--log-level", "--la",
-    "--log-append", "--pa", "--pull-arguments", "--penv", "--pass-environment-variable", "--senv",
-    "--set-environment-variable", "--eev", "--execution-environment-volume-mounts", "--co", "--container-options",
-    "--pae", "--playbook-artifact-enable", "--pas", "--playbook-artifact-save-as", "--dc", "--display-color",
-    "--ecmd", "--exec-command", "--osc4", "--osc4-enable"})
 # The inputs of deploy actions that name what they deploy (azure/k8s-deploy `manifests`, azure/k8s-bake `helmChart`,
 # `kustomizationPath`, `overrideFiles`, deliverybot/helm `chart`, `value-files`, the ECS action's `task-definition`,
 # Cloud Run's `metadata`, Terraform actions' folders; Azure Pipelines tasks': HelmDeploy's `valueFile`, the ARM template
@@ -151,7 +141,7 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
             # `)` ends a word as the shell reads it (`$(helm … --values conf/prod.yaml)`, review 55); the words after a
             # `<(…)` are still the outer command's; a redirection before the command too (`< conf/x.yaml helm …`)
             words, read = _unredirected([word for word in (w.rstrip(")") for w in _WORDS.findall(segment)) if word])
-            words = _ansible_aliases(words)
+            words = ansiblenames.aliases(words)
             at, fed = 0, False  # behind the shell's words and the one table's wrappers (`sudo -E`: issue 13)
             while at < len(words):
                 if words[at] == "xargs":  # the words piped in are its command's last arguments: the line's paths
@@ -182,38 +172,7 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
 def runs(runner: str, text: str) -> bool:
     """`text` may run `runner` (ciwalk's entry runners): its name, or for ansible-playbook one of its other names."""
     return runner in text or runner == "ansible-playbook" and (
-        "ansible-navigator" in text or _PYTHON_ANSIBLE.search(text) is not None)
-
-
-def _ansible_aliases(words: list[str]) -> list[str]:
-    """`words` with ansible-playbook's other names spelled `ansible-playbook` (_NAVIGATOR_VALUED): `ansible-navigator
-    [options] run ...`, `python3 -m ansible playbook ...`, `python -m ansible.cli.playbook ...`."""
-    for at, word in enumerate(words):
-        if _command(word) == "ansible-navigator":
-            rest = _navigator_free(words[at + 1:])
-            plain = [item for item in rest if not item.startswith("-")]
-            if plain[:1] == ["run"]:  # not `images`, `collections`, `exec -- …` (read as any launcher)
-                rest.remove("run")
-                return [*words[:at], "ansible-playbook", *rest]
-        elif _command(word).startswith("python") and words[at + 1:at + 2] == ["-m"]:
-            if words[at + 2:at + 3] == ["ansible.cli.playbook"]:
-                return [*words[:at], "ansible-playbook", *words[at + 3:]]
-            if words[at + 2:at + 4] == ["ansible", "playbook"]:
-                return [*words[:at], "ansible-playbook", *words[at + 4:]]
-    return words
-
-
-def _navigator_free(args: list[str]) -> list[str]:
-    """`args` without the navigator's own options and their values (`--mode stdout`, `--ee false`, `-m=stdout`)."""
-    out, skip = [], False
-    for word in args:
-        if skip:
-            skip = False
-        elif word.partition("=")[0] in _NAVIGATOR_VALUED:
-            skip = "=" not in word
-        else:
-            out.append(word)
-    return out
+        "ansible-navigator" in text or ansiblenames.PYTHON_ANSIBLE.search(text) is not None)
 
 
 def _unredirected(args: list[str]) -> tuple[list[str], list[str]]:
@@ -240,11 +199,6 @@ def _unredirected(args: list[str]) -> tuple[list[str], list[str]]:
 def _read_file(word: str) -> bool:
     """An input redirection's word is a file: not a device, nor a `<placeholder>` in a usage line (`import x <id>`)."""
     return not word.startswith("/dev/") and ">" not in word
-
-
-def _command(word: str) -> str:
-    """The command a word runs: its file name, lower case, without `.exe`."""
-    return word.rpartition("/")[2].lower().removesuffix(".exe")
 
 
 def _reached(command: str, args: list[str], line: str, read: list[str]) -> list[str]:
