@@ -330,3 +330,9 @@ def test_many_plugin_groups_fail_wide_in_linear_time() -> None:
         return toolreads.entry_points("setup.py", text)
 
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+
+
+def test_a_json_files_quoted_commands_are_still_read() -> None:
+    # laravel's composer.json `"scripts": {"setup": ["npm install", "npm run build"]}` (a JSON file is YAML)
+    text = '{\n  "scripts": {\n    "setup": [\n      "npm install",\n      "npm run build"\n    ]\n  }\n}\n'
+    assert "package.json" in named_paths("composer.json", text)

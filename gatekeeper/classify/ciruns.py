@@ -161,8 +161,10 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
         taskrunners.recipe_lines(text) if _is_makefile(name) else datawords.package_commands(path, text)
     # (a recipe's `@./tools/gen`: its command, attack 36; a package list's names: no command, datawords.py)
-    # a YAML file's folded strings are read again as one line each; a script's or a Jenkinsfile's text is no YAML
-    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known, strings=is_yaml(path))
+    # a YAML or JSON file's folded and quoted strings are read again as one line each (composer.json's `"npm run
+    # build"`); a script's or a Jenkinsfile's text is no YAML (its lines folded into one ran nothing: cileft66)
+    strings = is_yaml(path) or name.lower().endswith(".json")
+    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known, strings=strings)
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
