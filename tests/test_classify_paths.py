@@ -1005,6 +1005,7 @@ OTHER = [
     "group_vars/web.license",  # a REUSE licence sidecar (other.reuse-sidecars, thirty-fourth label set)
     "src/AdapterTestUtilities/.github/FUNDING.yml",  # a split package's funding links (other.nested-github-community)
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
+    "Dockerfiles/snmptraps/alpine/conf/etc/snmp/snmptrapd.conf",  # other.image-server-settings, the sixty-ninth set
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".trunk/configs/.checkov.yaml",  # trunk's linters' settings (other.dev-tool-settings, the thirty-third set)
     ".github/snippet-bot.yml",
