@@ -63,6 +63,7 @@ _EXPRESSION = lazy(r"\$\{\{.*?\}\}|\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|\$[A-
 _CALLS = lazy(r"""["'](?:-r|-c|--requirements?|--constraints?)["']\s*,\s*[a-z]?["']([^"'\n]+)["']"""
                     r"""|["'](?:-[rc]|--(?:requirements?|constraints?)=)([^"'\s]+)["']""")
 _GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")  # replaced before the shell reads the line
+MAX_COMMANDS = 16  # installer words of one command segment read as commands of their own (past it: ANY)
 _OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", ";;", "|&", "{", "}", "!", "then", "do", "else"})
 _REDIRECTS = lazy(r"^\d*(?:>>?|<|&>|>&|<<<?)")
 _WORD_SPLIT = lazy(r"[\s'\"=,\[\]{}()<>;|&]+")
@@ -108,8 +109,9 @@ def _line_values(line: str) -> list[str]:
     if "pip" in lower or "uv" in lower or "conda" in lower or "mamba" in lower:  # an installer may run: split it
         line = _GITHUB_EXPRESSION.sub(lambda m: re.sub(r"\s+", "", m.group()), line)  # one word, as the runner's
         words = _words(line)
-        commands = _commands(words)
+        commands, over = _commands(words)
         found += [value for command in commands for value in _requirement_values(command)]
+        found += [ANY] if over else []  # the commands past the bound: every word the line names may be one
         if commands:
             found += [words[i + 1] for i, word in enumerate(words[:-1]) if word == "cat" or word.endswith("<")]
             found += re.findall(r"(?:\$\(|`)\s*cat\s+([^\s)`]+)", line)
@@ -276,11 +278,23 @@ def _words(line: str) -> list[str]:
         return plain
 
 
-def _commands(words: list[str]) -> list[list[str]]:
-    """The words of each installer command among `words`, from its subcommand to the command's end."""
+def _commands(words: list[str]) -> tuple[list[list[str]], bool]:
+    """The words of each installer command among `words`, from its subcommand to the command's end; and whether a
+    segment (the words between two operators) held more than MAX_COMMANDS installer words, whose later ones were not
+    read (each is read to the segment's end: 7,000 in one folded line took minutes; label round 69)."""
     out: list[list[str]] = []
+    seen, over = 0, False
     for index, word in enumerate(words):
+        if word in _OPERATORS or word == "\n":
+            seen = 0
+            continue
         name = word.replace("\\", "/").rpartition("/")[2].lower().removesuffix(".exe")
+        if name in _SYNCS or name in _CONDAS or name in ("uvx", "uv", "pipenv", "pipx") or _PIP.fullmatch(name) \
+                or _PYTHON.fullmatch(name):
+            seen += 1
+            if seen > MAX_COMMANDS:
+                over = True
+                continue
         if name in _SYNCS:
             out.append(["pip-sync", *_until_end(words, index + 1)])
         elif name == "uvx":
@@ -293,7 +307,7 @@ def _commands(words: list[str]) -> list[list[str]]:
             command = next((i for i, w in enumerate(rest) if w.lower() in _SUBCOMMANDS), None)
             if command is not None:
                 out.append(rest[command:])
-    return out
+    return out, over
 
 
 def _runs_pip(words: list[str], start: int) -> bool:
