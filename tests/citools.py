@@ -24,6 +24,33 @@ RUN_WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n
                 "      - run: {run}\n")
 HELPER = "#!/bin/bash\nlog() { echo \"$@\"; }\n"
 
+# Six CI systems' definitions with one command line in a block (`{line}`, literal braces doubled), for the tests that
+# read a line in each (the cileft65 and cileft66 classes; each adds a script of its own)
+BLOCK_DEFINITIONS = [
+    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                 "      - uses: actions/checkout@v4\n      - run: |\n          {line}\n"),
+    (".gitlab-ci.yml", "test:\n  image: python:3.12\n  script:\n    - |\n      {line}\n"),
+    (".circleci/config.yml", "version: 2.1\njobs:\n  build:\n    docker:\n      - image: cimg/base:stable\n"
+                             "    steps:\n      - checkout\n      - run:\n          command: |\n            {line}\n"),
+    ("azure-pipelines.yml", "pool:\n  vmImage: ubuntu-latest\nsteps:\n- script: |\n    {line}\n"),
+    (".buildkite/pipeline.yml", "steps:\n  - label: test\n    command: |\n      {line}\n"),
+    ("Jenkinsfile", "pipeline {{\n  agent any\n  stages {{\n    stage('t') {{\n      steps {{\n"
+                    "        sh \'\'\'\n          {line}\n        \'\'\'\n      }}\n    }}\n  }}\n}}\n"),
+]
+# Three places a command line stands on a line of its own (`{line}`: a YAML scalar there is quoted by yaml_quoted),
+# for the red teams' command tables (attack 38's fed scripts, attack 39's expansions)
+LINE_DEFINITIONS = [
+    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                 "      - uses: actions/checkout@v4\n      - run: {line}\n"),
+    (".gitlab-ci.yml", "build:\n  script:\n    - {line}\n"),
+    ("ci/build.sh", "#!/bin/bash\nset -e\n{line}\n"),
+]
+
+
+def yaml_quoted(line: str) -> str:
+    """`line` as a single-quoted YAML scalar."""
+    return "'" + line.replace("'", "''") + "'"
+
 
 def named_paths(path: str, text: str) -> set[str]:
     """The resolved paths the script at `path` names (as the CI walk reads it)."""

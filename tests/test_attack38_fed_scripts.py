@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from citools import LINE_DEFINITIONS, yaml_quoted
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
@@ -42,20 +43,11 @@ DIRECT = ["bash 0< tools/gen", "bash /dev/stdin < tools/gen", "sh 0<tools/gen", 
 LINES = [form.format(r=reader, s=shell) for form in FORMS for reader in READERS for shell in SHELLS[:2]] + \
     [FORMS[0].format(r=READERS[0], s=shell) for shell in SHELLS[2:]] + DIRECT
 # (a definition's path, its text with {line})
-DEFINITIONS = [
-    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                 "      - uses: actions/checkout@v4\n      - run: {line}\n"),
-    (".gitlab-ci.yml", "build:\n  script:\n    - {line}\n"),
-    ("ci/build.sh", "#!/bin/bash\nset -e\n{line}\n"),
-]
-
-
-def _yaml(line: str) -> str:
-    return "'" + line.replace("'", "''") + "'"
+DEFINITIONS = LINE_DEFINITIONS
 
 
 def _names(path: str, template: str, line: str) -> bool:
-    text = template.format(line=_yaml(line) if path.endswith(".yml") else line)
+    text = template.format(line=yaml_quoted(line) if path.endswith(".yml") else line)
     scripts, _, folders = ciruns.named_in(path, text)
     return any(ciwalk.reaches(pattern, "tools/gen") for named in scripts for pattern in ciruns.resolved(
         named, path, folders))
@@ -100,7 +92,7 @@ def test_a_file_read_but_not_run_is_not_named(line: str) -> None:
 
 @pytest.mark.parametrize("line", ["cat tools/gen | bash", "source <(cat tools/gen)", 'eval "$(cat tools/gen)"'])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, line: str) -> None:
-    workflow = DEFINITIONS[0][1].format(line=_yaml(line))
+    workflow = DEFINITIONS[0][1].format(line=yaml_quoted(line))
     _, first, second = two_commits(tmp_path, {".github/workflows/ci.yml": workflow, "tools/gen": HELPER,
                                               "README.md": "x\n"}, {"tools/gen": EVIL})
     code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")

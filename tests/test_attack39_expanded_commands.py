@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from citools import LINE_DEFINITIONS, yaml_quoted
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
@@ -56,20 +57,11 @@ LINES = [place.format(c=command) for command in COMMANDS for place in PLACES[:1]
     [place.format(c=command) for command in COMMANDS[::4] for place in PLACES[1:]
      if not (place.startswith(("sudo", "timeout", "X=")) and any(part in command for part in _NOT_A_PROGRAM))]
 # (a definition's path, its text with {line})
-DEFINITIONS = [
-    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                 "      - uses: actions/checkout@v4\n      - run: {line}\n"),
-    (".gitlab-ci.yml", "build:\n  script:\n    - {line}\n"),
-    ("ci/build.sh", "#!/bin/bash\nset -e\n{line}\n"),
-]
-
-
-def _yaml(line: str) -> str:
-    return "'" + line.replace("'", "''") + "'"
+DEFINITIONS = LINE_DEFINITIONS
 
 
 def _names(path: str, template: str, line: str, target: str = "tools/gen") -> bool:
-    text = template.format(line=_yaml(line) if path.endswith(".yml") else line)
+    text = template.format(line=yaml_quoted(line) if path.endswith(".yml") else line)
     scripts, _, folders = ciruns.named_in(path, text)
     return any(ciwalk.reaches(pattern, target) for named in scripts for pattern in ciruns.resolved(
         named, path, folders))
@@ -117,7 +109,7 @@ def test_a_file_named_but_not_run_is_not_named(line: str) -> None:
                                   "bash tools/g?n", "builtin source tools/gen", "bash -c 'bash tools/gen'",
                                   "mv tools/gen run.sh && ./run.sh"])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, line: str) -> None:
-    workflow = DEFINITIONS[0][1].format(line=_yaml(line))
+    workflow = DEFINITIONS[0][1].format(line=yaml_quoted(line))
     _, first, second = two_commits(tmp_path, {".github/workflows/ci.yml": workflow, "tools/gen": HELPER,
                                               "tools/lint": HELPER, "README.md": "x\n"}, {"tools/gen": EVIL})
     code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")

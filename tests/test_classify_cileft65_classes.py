@@ -13,24 +13,14 @@ wrappers and shell forms CI runs a repository file through that the walk did not
 from __future__ import annotations
 
 import pytest
-from citools import RUN_WORKFLOW, named_paths, one_tree_runs
+from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, named_paths, one_tree_runs
 from cpucost import assert_linear
 from tables import each_case
 
 from gatekeeper.classify import ciforms, ciruns, ciwalk, toolreads, wrappers
 
-DEFINITIONS = [
-    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                 "      - uses: actions/checkout@v4\n      - run: |\n          {line}\n"),
-    (".gitlab-ci.yml", "test:\n  image: python:3.12\n  script:\n    - |\n      {line}\n"),
-    (".circleci/config.yml", "version: 2.1\njobs:\n  build:\n    docker:\n      - image: cimg/base:stable\n"
-                             "    steps:\n      - checkout\n      - run:\n          command: |\n            {line}\n"),
-    ("azure-pipelines.yml", "pool:\n  vmImage: ubuntu-latest\nsteps:\n- script: |\n    {line}\n"),
-    (".buildkite/pipeline.yml", "steps:\n  - label: test\n    command: |\n      {line}\n"),
-    ("Jenkinsfile", "pipeline {{\n  agent any\n  stages {{\n    stage('t') {{\n      steps {{\n"
-                    "        sh '''\n          {line}\n        '''\n      }}\n    }}\n  }}\n}}\n"),
-    ("ci/test.sh", "#!/usr/bin/env bash\nset -euo pipefail\ncd \"$(dirname \"$0\")/..\"\n{line}\n"),
-]
+DEFINITIONS = [*BLOCK_DEFINITIONS,
+               ("ci/test.sh", "#!/usr/bin/env bash\nset -euo pipefail\ncd \"$(dirname \"$0\")/..\"\n{line}\n")]
 
 
 def _text(path: str, template: str, line: str) -> str:

@@ -13,25 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from citools import named_paths, one_tree_runs
+from citools import BLOCK_DEFINITIONS, named_paths, one_tree_runs
 from cpucost import assert_linear
 from gitrepo import GitRepo
 from test_classify_context import tree_files
 
 from gatekeeper.classify import ciruns, datawords, deployruns, jobenv, toolreads, wrappers
 
-DEFINITIONS = [
-    (".github/workflows/ci.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                 "      - uses: actions/checkout@v4\n      - run: |\n          {line}\n"),
-    (".gitlab-ci.yml", "test:\n  image: python:3.12\n  script:\n    - |\n      {line}\n"),
-    (".circleci/config.yml", "version: 2.1\njobs:\n  build:\n    docker:\n      - image: cimg/base:stable\n"
-                             "    steps:\n      - checkout\n      - run:\n          command: |\n            {line}\n"),
-    ("azure-pipelines.yml", "pool:\n  vmImage: ubuntu-latest\nsteps:\n- script: |\n    {line}\n"),
-    (".buildkite/pipeline.yml", "steps:\n  - label: test\n    command: |\n      {line}\n"),
-    ("Jenkinsfile", "pipeline {{\n  agent any\n  stages {{\n    stage('t') {{\n      steps {{\n"
-                    "        sh '''\n          {line}\n        '''\n      }}\n    }}\n  }}\n}}\n"),
-    ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n"),
-]
+DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
 
 
 def _named(line: str) -> list[str]:
