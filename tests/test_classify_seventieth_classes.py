@@ -141,3 +141,18 @@ def test_a_task_package_of_a_nested_module_needs_that_modules_path(git_repo: Git
         "tools/go.mod": "module example.com/tools\n\ngo 1.22\n",
         "tools/tasks/lint.go": GOYEK_TASK.format(package="tasks")}, "# pipe\n")
     assert files["tools/tasks/lint.go"].bucket == "src", files["tools/tasks/lint.go"]
+
+
+@pytest.mark.parametrize("tasks", [False, True])
+def test_a_large_package_is_read_for_its_runner_not_counted(git_repo: GitRepo, tasks: bool) -> None:
+    """A product package of a hundred files CI's program imports (Vikunja's `pkg/models`, 91 files, which
+    `pkg/routes/routes.go` imports) is read file by file up to MAX_PACKAGE_FILES: no task runner, no `ci` (at a
+    bound of 64 it counted as a task package whole); with a runner in its last file it is one."""
+    models = {f"models/m{n:03}.go": HELPER.format(package="models") for n in range(100)}
+    if tasks:
+        models["models/m099.go"] = GOYEK_TASK.format(package="models")
+    files = added_files(git_repo, {
+        ".github/workflows/build.yml": WORKFLOW.format(command="go run ./build all"),
+        "go.mod": "module example.com/app\n\ngo 1.22\n",
+        "build/main.go": _main("example.com/app/models"), **models}, "# app\n")
+    assert {files[name].bucket for name in models} == {"ci" if tasks else "src"}
