@@ -13,11 +13,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from citools import yaml_quoted
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
-from test_attack38_fed_scripts import DEFINITIONS, EVIL, HELPER, _names, _yaml
+from test_attack38_fed_scripts import DEFINITIONS, EVIL, HELPER, _names
 
 from gatekeeper.classify import commandlines
 
@@ -75,7 +76,7 @@ def test_a_hostile_line_is_read_in_linear_time() -> None:
 
 @pytest.mark.parametrize("word", ["t'ools'/gen", "$'tools/gen'"])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, word: str) -> None:
-    workflow = DEFINITIONS[0][1].format(line=_yaml(f"bash {word}"))
+    workflow = DEFINITIONS[0][1].format(line=yaml_quoted(f"bash {word}"))
     _, first, second = two_commits(tmp_path, {".github/workflows/ci.yml": workflow, "tools/gen": HELPER,
                                               "README.md": "x\n"}, {"tools/gen": EVIL})
     code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
