@@ -47,7 +47,7 @@ _PY_JOINS = lazy(r"\bjoin\s*\(|/\s*[\"']")
 # What a line of a build program says it reads requirements for.
 REQUIREMENT_WORDS = lazy(r"requir|depend|\bdeps\b|install_requires|extras", re.IGNORECASE)
 _REQUIREMENT_LINE = lazy(r"^(?:-{1,2}[A-Za-z][\w-]*(?:[=\s].*)?|[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?"
-                               r"\s*(?:(?:===|==|>=|<=|~=|!=|<|>|@)\s*\S.*)?(?:\s*;.*)?)$")
+                               r"\s*+(?:(?:===|==|>=|<=|~=|!=|<|>|@)\s*\S.*)?(?:\s*;.*)?)$")
 
 def kind(path: str) -> str | None:
     """Which reader reads `path` as a manifest that names other files: ruby, gradle, maven, python; None."""

@@ -255,7 +255,9 @@ def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
 
 
 _VERSION_VALUE = lazy(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
-_CHECKSUM = lazy(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
+# blanks before the key on its own line only (`^\s*` read every blank line below each line start: quadratic); a
+# match no longer takes the blank lines above the key, which its replacement kept anyway
+_CHECKSUM = lazy(r"^([^\S\n]*+distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
 _WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
 # Keys Gradle's own `wrapper` task adds with a release (7.6: `networkTimeout`; 8.2: `validateDistributionUrl`,
 # the check that the URL answers before it is used; 9.5: `retries` and `retryBackOffMs`, how often and how soon a

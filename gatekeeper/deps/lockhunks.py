@@ -90,7 +90,8 @@ def _unmoved_version(shape: _Shape, raw: list[str], name: str) -> str | None:
 
 _VERSION_IN_LINE = lazy(r"(?<![0-9])[0-9]+(?:\.[0-9A-Za-z+_-]+)+")  # from a digit run's start (was 3 CPU-s at 16 KiB)
 _Entry = tuple[list[str], list[tuple[str, bool]]]  # (version lines, (source line, changed))
-_URL = lazy(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"',}\]]+")
+# from the first letter of a run of scheme characters (its group), each run read once (facts._URL's shape)
+_URL = lazy(r"(?i)(?<![a-z0-9+.-])[0-9+.-]*+([a-z][a-z0-9+.-]*+://[^\s\"',}\]]+)")
 
 
 def _entry_name(line: str, name: str) -> str:
