@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.lazy_pattern import lazy
+
 __all__ = ["EXCLUDES", "READERS", "is_package_list", "package_commands", "unrun"]
 
 # The options whose value is a list of paths a tool leaves out (flake8, pycodestyle, mypy, black, ruff, pylint, pytest,
@@ -31,7 +33,7 @@ __all__ = ["EXCLUDES", "READERS", "is_package_list", "package_commands", "unrun"
 EXCLUDES = frozenset({"--exclude", "--extend-exclude", "--exclude-dir", "--exclude-dirs", "--ignore", "--ignore-glob",
                       "--ignore-paths", "--ignore-patterns", "--omit", "--skip", "--skip-glob", "--extend-skip",
                       "--extend-skip-glob", "--per-file-ignores", "--extend-ignore-paths", "--deselect"})
-_EXCLUDE = re.compile(r"(?<![\w-])(--[a-z][a-z-]{1,30}+)(?:=|[ \t]++)(?!-)(?:'[^'\n]{0,4096}+'|\"[^\"\n]{0,4096}+\"|"
+_EXCLUDE = lazy(r"(?<![\w-])(--[a-z][a-z-]{1,30}+)(?:=|[ \t]++)(?!-)(?:'[^'\n]{0,4096}+'|\"[^\"\n]{0,4096}+\"|"
                       r"[^\s;&|)]{1,4096}+)")
 # Programs that only read their operands (or print them): a file they are handed is data. `awk` is not one (its
 # program's `system()` runs lines), nor `cat … | sh` (the pipe rule), nor `source`/`.`.
@@ -39,31 +41,31 @@ READERS = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "sed
                      "cmp", "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "cksum", "b2sum", "stat", "file",
                      "ls", "du", "test", "[", "[[", "echo", "printf", "true", "basename", "dirname", "realpath",
                      "readlink"})
-_MAY_READ = re.compile(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in READERS)) + r")(?![\w.-])")
+_MAY_READ = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in READERS)) + r")(?![\w.-])")
 # A shell word before a command that runs nothing of its own (a keyword, an export of an assignment)
 _SAFE = frozenset({"if", "then", "elif", "else", "fi", "!", "export", "local", "readonly", "declare", "-", "]", "]]"})
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
-_SEGMENT = re.compile(r"\$\(|&&|\|\||[;&|()`{}]")
-_QUOTE = re.compile(r"""'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
-_WORD = re.compile(r"""[^\s'"]++|'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
+_ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+_SEGMENT = lazy(r"\$\(|&&|\|\||[;&|()`{}]")
+_QUOTE = lazy(r"""'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
+_WORD = lazy(r"""[^\s'"]++|'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
 # sed's `e` command or flag (it runs the pattern space as a command): any `e` a script could mean so; read widely
-_SED_E = re.compile(r"(?:^|[;{}\s\d/$])e(?:[\s;}/]|$)|/[A-Za-z0-9]*e[A-Za-z0-9]*$")
+_SED_E = lazy(r"(?:^|[;{}\s\d/$])e(?:[\s;}/]|$)|/[A-Za-z0-9]*e[A-Za-z0-9]*$")
 _CONTINUED = ("\\", "|", "&&", "||", "(", "$(", "`")
-_REQUIREMENTS = re.compile(r"(?:^|[._-])(?:requirements|requires|constraints)(?:[._-][\w.-]*)?\.(?:txt|in)$"
+_REQUIREMENTS = lazy(r"(?:^|[._-])(?:requirements|requires|constraints)(?:[._-][\w.-]*)?\.(?:txt|in)$"
                            r"|^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$", re.IGNORECASE)
-_CONDA = re.compile(r"^(?:environment|conda)[\w.-]*\.ya?ml$", re.IGNORECASE)
-_CONDA_LIST = re.compile(r"^dependencies:[ \t]*$", re.MULTILINE)  # and a conda environment's list at its top
+_CONDA = lazy(r"^(?:environment|conda)[\w.-]*\.ya?ml$", re.IGNORECASE)
+_CONDA_LIST = lazy(r"^dependencies:[ \t]*$", re.MULTILINE)  # and a conda environment's list at its top
 # tox's and setuptools' keys that hold package names, environment names or prose, not commands (tox.ini, setup.cfg)
 _INI_DATA = frozenset({"deps", "extras", "envlist", "env_list", "description", "basepython", "base_python", "labels",
                        "depends", "passenv", "pass_env", "requires", "platform", "package", "skip_install",
                        "usedevelop", "use_develop", "minversion", "min_version", "skipsdist", "isolated_build",
                        "dependency_groups", "ignore_errors", "ignore_outcome", "parallel_show_output",
                        "install_requires", "setup_requires", "tests_require", "python_requires"})
-_INI_KEY = re.compile(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
+_INI_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
 # a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`)
-_TOML_KEY = re.compile(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
+_TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
                        r"[ \t]*+=)(?:[\w-]++|\"[\w.-]{0,128}+\")[ \t]*+=", re.MULTILINE | re.IGNORECASE)
-_FILE_LINE = re.compile(r"^[ \t]*(?:-[rce]|--(?:requirement|constraint|editable)|\.{0,2}/|[\w.-]+/|[\w.+-]+[ \t]*@)"
+_FILE_LINE = lazy(r"^[ \t]*(?:-[rce]|--(?:requirement|constraint|editable)|\.{0,2}/|[\w.-]+/|[\w.+-]+[ \t]*@)"
                         r"|\.(?:txt|in|py|whl|gz|zip|toml|cfg)\b|\$\{?\w", re.IGNORECASE)
 
 

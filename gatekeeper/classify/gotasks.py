@@ -36,10 +36,10 @@ MAX_PROGRAMS = 64  # Go files CI runs, read for their imports
 MAX_PACKAGE_FILES = 512  # files of one package read for a task runner's import (64 counted Vikunja's 91-file models)
 _FILE_MODES = ("100644", "100755")
 # an import line: `import "x"`, `\t"x"`, `\tgoyek "x"`, `_ "x"`, a trailing comment; possessive: linear per line
-_IMPORT = re.compile(r'^[ \t]*+(?:import[ \t]++)?+(?:[\w.]++[ \t]++)?+"([^"\s]++)"[ \t]*+(?://[^\n]*+)?+$',
+_IMPORT = lazy(r'^[ \t]*+(?:import[ \t]++)?+(?:[\w.]++[ \t]++)?+"([^"\s]++)"[ \t]*+(?://[^\n]*+)?+$',
                      re.MULTILINE)
-_RUNNER = re.compile(r"github\.com/(?:goyek/goyek(?:/v\d++)?+|magefile/mage/mg)")
-_MODULE = re.compile(r'^[ \t]*+module[ \t]++"?+([^\s"]++)"?+[ \t]*+(?://[^\n]*+)?+$', re.MULTILINE)
+_RUNNER = lazy(r"github\.com/(?:goyek/goyek(?:/v\d++)?+|magefile/mage/mg)")
+_MODULE = lazy(r'^[ \t]*+module[ \t]++"?+([^\s"]++)"?+[ \t]*+(?://[^\n]*+)?+$', re.MULTILINE)
 
 
 def go_generated(runs: Mapping[str, tuple[str, str]], sides: Iterable[str], trees: tuple[Tree, ...],

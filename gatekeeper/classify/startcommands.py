@@ -15,14 +15,16 @@ from __future__ import annotations
 import bisect
 import re
 
+from gatekeeper.lazy_pattern import lazy
+
 WINDOW = 1024  # a start command's list longer than this is not known to be one
 # The `[` that opens a start command's exec form: a Dockerfile instruction (any case, a HEALTHCHECK's options before
 # its CMD) or a Compose key (`- command: [` in a list too), at a line's start or after a blank (a YAML plain scalar
 # folds a Dockerfile's lines into one string joined by spaces, and the reader reads that string too).
-_HEAD = re.compile(r"(?:^|(?<=[ \t]))(?:-[ \t]++)?+"
+_HEAD = lazy(r"(?:^|(?<=[ \t]))(?:-[ \t]++)?+"
                    r"(?:(?:cmd|entrypoint|healthcheck(?:[ \t]++--[^\s]++)*+[ \t]++cmd)[ \t]*+"
                    r"|[\"']?(?:command|entrypoint|test)[\"']?[ \t]*+:[ \t]*+)\[", re.IGNORECASE | re.MULTILINE)
-_INSTALLER = re.compile(r"pip|(?<![a-z])uv(?![a-z])|conda|mamba|install|sync|requirement|constraint|override",
+_INSTALLER = lazy(r"pip|(?<![a-z])uv(?![a-z])|conda|mamba|install|sync|requirement|constraint|override",
                         re.IGNORECASE)
 
 
