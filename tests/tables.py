@@ -7,6 +7,8 @@ still runs and is asserted, and a failure names every case that failed, with its
 A table whose only function-scoped fixture is `tmp_path` may write there: each case gets a new empty folder of its own
 (`tmp_path/case<N>`), as each test got one; a table that asks for any other function-scoped fixture (`monkeypatch`,
 `capsys`, `git_repo`, ...) stays parametrized, since its cases would share it.
+A case may be a `pytest.param` (its values; a failure names it by its id); one with marks (skip, xfail) means
+something only to pytest, and its table stays parametrized.
 `-k` can no longer pick one case; run the test and read the list.
 """
 
@@ -19,6 +21,8 @@ from typing import Any
 
 import pytest
 
+_PARAM = type(pytest.param(None))  # pytest's ParameterSet, not exported under its own name
+
 
 def each_case(argnames: str | Sequence[str], cases: Iterable[Any],
               ids: Iterable[str] | Callable[[Any], object] | None = None,
@@ -27,12 +31,17 @@ def each_case(argnames: str | Sequence[str], cases: Iterable[Any],
     naming each value, optional), run as one test."""
     names = [n.strip() for n in argnames.split(",")] if isinstance(argnames, str) else list(argnames)
     table = list(cases)
+    assert not any(isinstance(case, _PARAM) and case.marks for case in table), "a case with marks: parametrize it"
+    params = {index: case.id for index, case in enumerate(table) if isinstance(case, _PARAM)}
+    table = [case.values if isinstance(case, _PARAM) else case for case in table]
     single = isinstance(argnames, str) and len(names) == 1  # as parametrize: one name in a string, the bare value
     labels = [str(i) for i in ids] if ids is not None and not callable(ids) else None
     assert labels is None or len(labels) == len(table), "one id a case"
     assert table, "an empty table asserts nothing"
 
     def label(index: int, values: tuple[Any, ...]) -> str:
+        if params.get(index) is not None:
+            return str(params[index])
         if labels is not None:
             return labels[index]
         if callable(ids):
@@ -48,7 +57,7 @@ def each_case(argnames: str | Sequence[str], cases: Iterable[Any],
             failed = []
             folder = fixtures.get("tmp_path")
             for index, case in enumerate(table):
-                values = (case,) if single else tuple(case)
+                values = (case,) if single and index not in params else tuple(case)
                 assert len(values) == len(names), (test.__name__, case)
                 if folder is not None:  # each case its own new empty folder, as `tmp_path` gave each test
                     fixtures["tmp_path"] = folder / f"case{index}"

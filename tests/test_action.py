@@ -289,14 +289,11 @@ def test_no_tree_outside_pull_request_events_unless_asked(tmp_path: Path) -> Non
     assert argv[argv.index("--tree") + 1] == "v1..v2"
 
 
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
+@each_case(("extra", "message"), [
         ({"INPUT_BASE": "main"}, "the 'head' input is needed"),
         ({"INPUT_HEAD": "HEAD"}, "the 'base' input is needed"),
         ({"GITHUB_EVENT_PATH": "/nonexistent/event.json"}, "cannot read the event payload"),
-    ],
-)
+    ])
 def test_bad_tree_inputs_are_usage_errors(extra: dict[str, str], message: str) -> None:
     with pytest.raises(UsageError, match=re.escape(message)):
         read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p", **extra})
@@ -734,7 +731,7 @@ def test_install_step_installs_the_action_isolated_from_outside_the_workspace(tm
         assert call["cwd"] == runner_temp and call["env"] == []  # nothing of the job's PYTHON*/PIP_* reaches them
 
 
-@pytest.mark.parametrize("source", [".", "./", "{ws}", "{ws}/sub/..", "sub", "{link}", "gatekeeper @ file://{ws}/sub",
+@each_case("source", [".", "./", "{ws}", "{ws}/sub/..", "sub", "{link}", "gatekeeper @ file://{ws}/sub",
                                     "git+file://{ws}/sub@main#egg=gatekeeper", "file://{ws}/", "git+file://{ws}@main"])
 def test_install_step_refuses_to_install_the_workspace(source: str, tmp_path: Path) -> None:
     ws = tmp_path / "ws"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.attest.keys import generate
 
@@ -37,7 +38,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
-@pytest.mark.parametrize("variant", sorted(LINES))
+@each_case("variant", sorted(LINES))
 def test_approve_warns_when_its_approval_will_not_count(workspace: Path, tmp_path: Path, variant: str) -> None:
     options, expected = LINES[variant]
     other = "bob ed25519 " + "11" * 32 + "\n"  # another signer, so the file is never empty

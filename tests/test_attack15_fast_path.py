@@ -95,7 +95,7 @@ def test_a_script_a_packer_template_with_a_long_s_runs_is_reviewed(tmp_path: Pat
 # ciwalk._ci_script's substring test before the rules was case-sensitive where the path rules are not: `Ci/build.sh`
 # is `ci` (ci.script-folders) but was no start of the CI walk, so the script it runs by path stayed `src` and an edit
 # to it was allowed (a `ci/build.sh` beside it was reviewed); so for a Jenkins shared library's `vars/deploy.GROOVY`.
-@pytest.mark.parametrize("runner", ["Ci/build.sh", "cI/release.sh", "tools/CI/build.sh", "vars/deploy.GROOVY",
+@each_case("runner", ["Ci/build.sh", "cI/release.sh", "tools/CI/build.sh", "vars/deploy.GROOVY",
                                     "JeNkInS/run.sh"])
 def test_a_script_a_ci_script_runs_is_ci_whatever_the_case(tmp_path: Path, runner: str) -> None:
     call = "sh './tools/release.sh --publish'\n" if runner.endswith("GROOVY") else "./tools/release.sh --publish\n"

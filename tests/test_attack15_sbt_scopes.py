@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.deps import sbt
 from gatekeeper.deps.model import ManifestError
@@ -68,7 +69,7 @@ CASES = {  # name: (template, base's use, head's use, base version, head version
 }
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@each_case("case", sorted(CASES))
 def test_a_name_another_scope_defines_is_reviewed_not_an_upgrade(tmp_path: Path, case: str) -> None:
     template, was, now, old_version, new_version = CASES[case]
     base = {"build.sbt": template.format(use=was, version=old_version), "src/main/scala/App.scala": "object App\n"}
@@ -115,7 +116,7 @@ def test_a_qualified_name_is_the_member_of_its_object() -> None:
         ("io.circe:circe-core", "0.14.8"), ("org.typelevel:cats-core", "2.11.0")]
 
 
-@pytest.mark.parametrize("more", [
+@each_case("more", [
     '  object V {\n    val cats = "9.9.9"\n  }',  # a second `object V` giving another value: which one is not read
     '  val s = """\n  }\n  """',  # a string over lines may hide a brace: the blocks are not read
     '}\n}',  # more braces closed than opened: the blocks are not what they seem

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.deps.sources import patch_delta
 
@@ -65,7 +66,7 @@ def _commits(tmp_path: Path, base: str, head: str) -> tuple[Path, str, str]:
     return repo.root, old, new
 
 
-@pytest.mark.parametrize("case", sorted(TREE))
+@each_case("case", sorted(TREE))
 def test_a_reference_whose_condition_moves_beside_a_bump_is_reviewed(tmp_path: Path, case: str) -> None:
     root, old, new = _commits(tmp_path, *TREE[case])
     code, decision = tree_gate(root, old, new, None, "--enable", "deps")

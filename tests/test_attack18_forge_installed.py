@@ -6,7 +6,6 @@ gate. Inside a forge's folder every file is what its jobs run: ci."""
 
 from __future__ import annotations
 
-import pytest
 from tables import each_case
 
 from tests.test_classify_context import RULES
@@ -21,6 +20,6 @@ def test_installed_code_inside_a_forge_folder_is_ci(path: str) -> None:
     assert RULES.match(path).bucket == "ci", (path, RULES.match(path).rule)
 
 
-@pytest.mark.parametrize("path", ["Pods/Sign/sign.sh", "ios/Carthage/Checkouts/x/run.sh", "vendored/tool/run.py"])
+@each_case("path", ["Pods/Sign/sign.sh", "ios/Carthage/Checkouts/x/run.sh", "vendored/tool/run.py"])
 def test_installed_code_elsewhere_stays_deps(path: str) -> None:
     assert RULES.match(path).bucket == "deps"

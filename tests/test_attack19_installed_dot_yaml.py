@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import two_commits
 from tests.test_classify_context import patch_files, tree_files
@@ -41,7 +41,7 @@ linters:
 """
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "manifests/chaos-tests/pods/.rbac.yaml",
     "manifests/chaos-tests/pods/.cluster-role-binding.yml",
     "vendor/github.com/acme/operator/config/rbac/.role_binding.yaml",
@@ -55,7 +55,7 @@ def test_a_dot_named_installed_manifest_needs_context_from_a_patch(tmp_path: Pat
     assert patch.bucket == "iac" or "needs-context" in patch.tags, patch
 
 
-@pytest.mark.parametrize("path", [
+@each_case("path", [
     "vendor/github.com/acme/lib/.golangci.yml", "vendor/github.com/acme/lib/.travis.yml",
     "vendor/github.com/acme/lib/.codecov.yml", "vendor/github.com/acme/lib/.goreleaser.yaml",
 ])

@@ -9,7 +9,6 @@ Those names are never the input's; the misspelt input values of red team 22 stay
 
 from __future__ import annotations
 
-import pytest
 from conftest import POLICY_DIR
 from tables import each_case
 
@@ -58,7 +57,7 @@ def test_an_input_misspelling_beside_them_is_still_refused(form: str) -> None:
     assert len(found) == 1 and '`status` is never "modifed"' in found[0], found
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     'changed := [f | some f in input.files]\n\tsome g in changed\n\tg.status == "modifed"',
     'first := [f |\n\t\tsome f in input.files\n\t][0]\n\tfirst.status == "modifed"',
     'pair := {"file": input.files[0]}\n\tpair.file.status == "modifed"',

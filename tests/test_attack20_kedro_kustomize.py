@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 from tests.gitrepo import two_commits
@@ -21,13 +21,13 @@ from tests.test_classify_context import POLICIES
 REMOTE_BASE = "resources:\n  - https://github.com/example/platform//deploy?ref=main\n"
 
 
-@pytest.mark.parametrize("path", ["conf/base/parameters/kustomization.yml", "conf/base/catalog/kustomization.yaml",
+@each_case("path", ["conf/base/parameters/kustomization.yml", "conf/base/catalog/kustomization.yaml",
                                   "pipelines/conf/base/catalog/eu/Kustomization"])
 def test_a_kustomization_in_a_kedro_folder_is_iac(path: str) -> None:
     assert load_rules(POLICIES).match(path).bucket == "iac"
 
 
-@pytest.mark.parametrize("path", ["conf/base/catalog/raw.yml", "conf/base/parameters/model.yml",
+@each_case("path", ["conf/base/catalog/raw.yml", "conf/base/parameters/model.yml",
                                   "conf/base/parameters.yml"])
 def test_kedro_settings_stay_src(path: str) -> None:
     assert load_rules(POLICIES).match(path).rule == "src.kedro-config"

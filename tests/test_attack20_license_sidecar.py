@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from tests.gitrepo import two_commits
 from tests.incli import reviewed_paths, tree_classify, tree_gate
@@ -25,7 +26,7 @@ PIPELINE = "stages:\n  - deploy\n\ndeploy:\n  stage: deploy\n  script:\n    - ./
 SIDECAR = "SPDX-FileCopyrightText: 2024 The Example Authors\n\nSPDX-License-Identifier: Apache-2.0\n"
 
 
-@pytest.mark.parametrize(("path", "body"), [
+@each_case(("path", "body"), [
     ("deploy/app.yaml.license", DEPLOYMENT),
     ("k8s/web.license", DEPLOYMENT),
     ("manifests/base/web.yml.license", DEPLOYMENT),

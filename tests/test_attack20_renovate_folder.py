@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
@@ -32,7 +31,7 @@ def test_code_in_the_renovate_folder_is_ci(path: str) -> None:
     assert load_rules(POLICIES).match(path).bucket == "ci"
 
 
-@pytest.mark.parametrize("path", [".github/renovate/k3s.json", ".github/renovate/groups.json5",
+@each_case("path", [".github/renovate/k3s.json", ".github/renovate/groups.json5",
                                   ".github/renovate/presets/go.json"])
 def test_json_presets_stay_other(path: str) -> None:
     match = load_rules(POLICIES).match(path)

@@ -7,13 +7,13 @@ still reaches every rule, and a misspelt value in the same rule is still refused
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 from test_redteam22_value_typos import _issues
 
 NEXT = '\n}\n\ndeny contains "y" if {\n\t'
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     'wanted := {"ci", "iac"}\n\tsome f in input.files\n\tf.bucket in wanted' + NEXT
     + 'wanted := {"added", "deleted"}\n\tsome f in input.files\n\tf.status in wanted',
     'some b in ["ci"]\n\tsome f in input.files\n\tf.bucket == b' + NEXT
@@ -25,7 +25,7 @@ def test_a_name_reused_in_another_rule_is_that_rule_s(body: str) -> None:
     assert _issues(body) == [], body
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     'some f in input.files\n\tf.path != ""\n}\n\nbuckets := {"cii"}\n\ndeny contains "z" if {\n\t'
     'some f in input.files\n\tf.bucket in buckets',
     'wanted := {"ci"}\n\tsome f in input.files\n\tf.path != ""' + NEXT

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 from test_redteam23_cargo_run import EVIL, FILES, STEPS
 
 from gatekeeper.classify.cargorun import config, packages
@@ -35,7 +35,7 @@ def _repo(tmp_path: Path, aliases: str) -> tuple[object, str, str]:
                        {TARGET: EVIL})
 
 
-@pytest.mark.parametrize("length", [5, 6, 12, 40])
+@each_case("length", [5, 6, 12, 40])
 def test_what_a_long_alias_chain_runs_is_ci(tmp_path: Path, length: int) -> None:
     repo, base, head = _repo(tmp_path, _chain(length))
     assert tree_files(repo, f"{base}..{head}")[TARGET].bucket == "ci"  # src on ca36d0b

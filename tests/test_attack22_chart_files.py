@@ -38,15 +38,14 @@ def _config_map(body: str) -> str:
     return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n" + body + "\n"
 
 
-@pytest.mark.parametrize("root", ["charts/web/", ""])
-@pytest.mark.parametrize("body", [
+@each_case("root, body", [(root, body) for root in ["charts/web/", ""] for body in [
     "{{ .Files.AsConfig | indent 2 }}",
     "{{ $.Files.AsSecrets | indent 2 }}",
     '{{- $f := .Files }}\n  boot.sh: |\n{{ $f.Get "pint.json" | indent 4 }}',
     '{{- with .Files }}\n  boot.sh: |\n{{ .Get "pint.json" | indent 4 }}\n{{- end }}',
     '  boot.sh: |\n{{ include "web.boot" (dict "files" .Files) | indent 4 }}',
     '  boot.sh: |\n{{ .Files.Get "pint.json" | indent 4 }}',  # the form red team 24 followed: still iac
-])
+]])
 def test_files_read_as_a_whole_or_through_a_name_are_iac(tmp_path: Path, root: str, body: str) -> None:
     base = {f"{root}Chart.yaml": CHART, f"{root}templates/cm.yaml": _config_map(body), f"{root}pint.json": "{}\n",
             f"{root}templates/_h.tpl": '{{- define "web.boot" -}}\n{{ .files.Get "pint.json" }}\n{{- end }}\n'}

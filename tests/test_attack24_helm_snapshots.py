@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated
+from tables import each_case
 
 POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  hostNetwork: true\n  containers:\n"
        "    - name: web\n      image: registry.example/web:1\n      securityContext:\n        privileged: {on}\n")
@@ -39,7 +39,7 @@ REAL_SNAPSHOT = "manifest should match snapshot:\n  1: |\n" + "".join(
     f"    {line}\n" for line in POD.format(on="{on}").splitlines())
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@each_case("name", sorted(VARIANTS))
 def test_a_kubernetes_object_saved_as_a_snapshot_is_reviewed(tmp_path: Path, name: str) -> None:
     base, head, path = VARIANTS[name]
     case = committed(tmp_path, base, head)

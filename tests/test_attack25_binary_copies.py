@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from sizecase import PROGRAMS, rule_ids, size_gates
+from tables import each_case
 
 FORMS = {"copied": ("--binary", "-C", "--find-copies-harder"), "renamed": ("--binary", "-M")}
 
@@ -34,8 +34,7 @@ def _gates(root: Path, data: bytes, form: str, mode: int = 0o755) -> list[tuple[
         check=no_mode)]
 
 
-@pytest.mark.parametrize("form", FORMS)
-@pytest.mark.parametrize("kind", PROGRAMS)
+@each_case("form, kind", [(form, kind) for form in FORMS for kind in PROGRAMS])
 def test_a_compiled_program_copied_or_renamed_whole_is_refused_with_the_commits(tmp_path: Path, kind: str,
                                                                                 form: str) -> None:
     (patch_code, patch_rules), *with_commits = _gates(tmp_path, PROGRAMS[kind], form)
@@ -44,8 +43,7 @@ def test_a_compiled_program_copied_or_renamed_whole_is_refused_with_the_commits(
         assert code == 1 and "size.binary_executable" in rules, (code, rules)  # before: 0 with the packet and --tree
 
 
-@pytest.mark.parametrize("form", FORMS)
-@pytest.mark.parametrize("name", ["script", "binary at 100644"])
+@each_case("form, name", [(form, name) for form in FORMS for name in ["script", "binary at 100644"]])
 def test_what_is_no_compiled_program_stays_allowed_with_the_commits(tmp_path: Path, name: str, form: str) -> None:
     data, mode = ((b"#!/bin/sh\necho hi\n", 0o755) if name == "script" else (PROGRAMS["elf"], 0o644))
     _, *with_commits = _gates(tmp_path, data, form, mode)

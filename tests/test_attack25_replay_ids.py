@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from conftest import POLICY_DIR
 from incli import run_cli
+from tables import each_case
 from test_redteam31_replay_tree import VARIANTS, _made, _replay
 
 SPELLINGS = {
@@ -26,7 +26,7 @@ SPELLINGS = {
 }
 
 
-@pytest.mark.parametrize("spelling", SPELLINGS)
+@each_case("spelling", SPELLINGS)
 def test_a_record_naming_its_commits_by_another_spelling_is_bound_to_them(tmp_path: Path, spelling: str) -> None:
     repo, base, head, patch, packet = _made(tmp_path, VARIANTS[0][1], None)
     spell = SPELLINGS[spelling]

@@ -39,7 +39,7 @@ MOVES = {
 }
 
 
-@pytest.mark.parametrize("url", list(MOVES.values()), ids=list(MOVES))
+@each_case("url", list(MOVES.values()), ids=list(MOVES))
 def test_a_git_dependency_moved_behind_an_escape_is_not_allowed(tmp_path: Path, url: str) -> None:
     """Beside a bump of recon (allowed alone), the escaped move is a finding in both modes (before: exit 0)."""
     results = both_modes(tmp_path, {"rebar.config": _config(URL)}, {"rebar.config": _config(url, recon="2.5.6")})

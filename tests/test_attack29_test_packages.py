@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import two_commits
 from tests.incli import tree_gate
@@ -24,8 +24,7 @@ EDITS = {"Chart.yaml": CHART + "dependencies:\n- name: evil\n  repository: https
          "values.yaml": "image: evil.example/app:1\n"}
 
 
-@pytest.mark.parametrize("folder", FOLDERS)
-@pytest.mark.parametrize("name", sorted(EDITS))
+@each_case("folder, name", [(folder, name) for folder in FOLDERS for name in sorted(EDITS)])
 def test_a_charts_own_files_in_a_test_trees_node_modules_are_iac(tmp_path: Path, folder: str, name: str) -> None:
     base = {"package.json": '{"name": "x"}\n', **{f"{folder}/{n}": body for n, body in BASE.items()}}
     repo, first, head = two_commits(tmp_path / "repo", base, {f"{folder}/{name}": EDITS[name]})

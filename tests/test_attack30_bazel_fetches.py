@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 ALIASED = ('load("@bazel_tools//tools/build_defs/repo:http.bzl", _archive = "http_archive")\n'
            'def deps():\n    _archive(\n        name = "z",\n        urls = ["{url}"],\n    )\n')
@@ -37,7 +37,7 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@each_case("name", sorted(CASES))
 def test_a_bzl_file_that_fetches_under_another_spelling_is_deps(tmp_path: Path, name: str) -> None:
     base, path, text = CASES[name]
     repo, first, last = two_commits(tmp_path / "r", {"README.md": "x\n", **base, path: text.format(url=GOOD)},

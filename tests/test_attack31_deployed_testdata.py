@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo, two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 WORKFLOW = ("on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
             "      - run: {command}\n")
@@ -57,8 +58,7 @@ def _repo(tmp_path: Path, case: str, folder: str, command: str | None = None) ->
     return tmp_path / "r", base_commit, head_commit, set(named)
 
 
-@pytest.mark.parametrize("folder", FOLDERS)
-@pytest.mark.parametrize("case", sorted(CASES))
+@each_case("folder, case", [(folder, case) for folder in FOLDERS for case in sorted(CASES)])
 def test_what_a_deployed_test_data_definition_names_is_iac(tmp_path: Path, case: str, folder: str) -> None:
     """Allowed (exit 0, each named file src) on integ f046511."""
     repo, base, head, named = _repo(tmp_path, case, folder)
@@ -68,7 +68,7 @@ def test_what_a_deployed_test_data_definition_names_is_iac(tmp_path: Path, case:
     assert code == 3, decision
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@each_case("case", sorted(CASES))
 def test_a_test_data_definition_nothing_deploys_still_names_nothing(tmp_path: Path, case: str) -> None:
     """The control (red team 9, the thirty-seventh set): a test's input no CI definition names stays unread."""
     repo, base, head, named = _repo(tmp_path, case, "testdata", command="make test")

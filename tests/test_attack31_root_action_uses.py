@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
             "      - uses: ./\n")
@@ -27,8 +27,7 @@ SUBS = {
 }
 
 
-@pytest.mark.parametrize("root", ["action.yml", "action.yaml"])
-@pytest.mark.parametrize("kind", sorted(SUBS))
+@each_case("root, kind", [(root, kind) for root in ["action.yml", "action.yaml"] for kind in sorted(SUBS)])
 def test_a_local_action_the_root_action_runs_is_ci(tmp_path: Path, kind: str, root: str) -> None:
     definition, text, edited = SUBS[kind]
     folder = definition.rpartition("/")[0]

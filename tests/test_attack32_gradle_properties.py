@@ -45,7 +45,7 @@ HIDDEN = {
 }
 
 
-@pytest.mark.parametrize("form", sorted(HIDDEN))
+@each_case("form", sorted(HIDDEN))
 def test_a_version_gradle_binds_is_the_one_read(tmp_path: Path, form: str) -> None:
     case = committed(tmp_path, BASE, {"gradle.properties": HIDDEN[form]})
     for tree in (False, True):
@@ -78,7 +78,7 @@ def test_java_properties_forms(text: str, want: dict[str, str]) -> None:
     assert parse_properties(text.encode()) == want
 
 
-@pytest.mark.parametrize("text", ["a=\\u00zz\n", "a=\\u12", "".join(f"k{i}=1\n" for i in range(10_001))])
+@each_case("text", ["a=\\u00zz\n", "a=\\u12", "".join(f"k{i}=1\n" for i in range(10_001))])
 def test_what_java_refuses_or_past_the_bound_is_unreadable(text: str) -> None:
     with pytest.raises(ManifestError):
         parse_properties(text.encode())
@@ -102,7 +102,7 @@ PATCH_PAIRS = {
 }
 
 
-@pytest.mark.parametrize("form", sorted(PATCH_PAIRS))
+@each_case("form", sorted(PATCH_PAIRS))
 def test_a_version_moved_by_continuation_or_escape_is_refused(tmp_path: Path, form: str) -> None:
     old, new = PATCH_PAIRS[form]
     case = committed(tmp_path, {**BASE, "gradle.properties": old}, {"gradle.properties": new})

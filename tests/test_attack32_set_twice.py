@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 RECIPE = "\nbuild:\n\tdocker run --rm golang:$(GO_VERSION) go build ./...\n"
 HANDED = "\nimage:\n\tdocker build --build-arg GO_VERSION=$(GO_VERSION) -t app .\n"
@@ -48,7 +49,7 @@ def _gate(tmp_path: Path, base: dict[str, str], head: dict[str, str]) -> list[tu
     return [gated_rules(case, tree, "deps") for tree in (False, True)]
 
 
-@pytest.mark.parametrize("form", sorted(MAKE_HIDDEN))
+@each_case("form", sorted(MAKE_HIDDEN))
 def test_a_go_version_set_twice_is_not_a_removal(tmp_path: Path, form: str) -> None:
     base = MAKEFILE + HANDED if form == "handed-on" else MAKEFILE
     for code, named in _gate(tmp_path, {"Makefile": base}, {"Makefile": MAKE_HIDDEN[form]}):
@@ -84,7 +85,7 @@ PIN_HIDDEN = {
 }
 
 
-@pytest.mark.parametrize("form", sorted(PIN_HIDDEN))
+@each_case("form", sorted(PIN_HIDDEN))
 def test_a_commit_pin_set_twice_is_not_a_removal(tmp_path: Path, form: str) -> None:
     for code, named in _gate(tmp_path, {"Makefile": PINNED.replace("PIN", OLD)}, {"Makefile": PIN_HIDDEN[form]}):
         assert code == 3, named

@@ -209,7 +209,7 @@ def test_a_wrapped_jenkins_pipeline_is_ci(name: str) -> None:
     assert found is not None and found[:2] == ("ci", "ci.content.jenkins-pipeline"), found  # integ d83e1fa: None
 
 
-@pytest.mark.parametrize("name", JENKINS_CALM)
+@each_case("name", JENKINS_CALM)
 def test_groovy_look_alikes_stay(name: str) -> None:
     assert shapes._jenkins(JENKINS_CALM[name]) is None
 

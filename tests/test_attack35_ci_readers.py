@@ -78,7 +78,7 @@ def test_job_dsl_names_in_other_spellings(text: str, named: str) -> None:
     assert named in jobdsl.named("jobs/seed.groovy", text)
 
 
-@pytest.mark.parametrize(("manifest", "pattern"), [
+@each_case(("manifest", "pattern"), [
     ('{"name": "x", "sdk": "go", "dependencies": ["../lib"]}', "lib/dagger.json"),  # the older list of strings
     # an SDK by its full address, and one the reader does not know: code of any SDK's types (the safe side)
     ('{"name": "x", "sdk": "github.com/dagger/dagger/sdk/go@v0.9.0", "source": "mod"}', "ci/mod/*.go"),

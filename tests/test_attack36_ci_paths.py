@@ -164,7 +164,7 @@ def _gate(tmp_path: Path, base: dict[str, str], head: dict[str, str]) -> int:
     return code
 
 
-@pytest.mark.parametrize(("definition", "text", "helper"), [
+@each_case(("definition", "text", "helper"), [
     (".github/workflows/ci.yml", PATH_FORMS[0][1], BIN),
     (".gitlab-ci.yml", PATH_FORMS[15][1], BIN),
     (".github/workflows/ci.yml", ENV_FORMS[0][1], "tools/tool"),
@@ -195,7 +195,7 @@ HANDED = [
 ]
 
 
-@pytest.mark.parametrize(("callee", "caller"), HANDED)
+@each_case(("callee", "caller"), HANDED)
 def test_a_path_handed_to_a_local_action_or_workflow_is_ci(tmp_path: Path, callee: dict[str, str], caller: str) -> None:
     found = _reached(".github/workflows/ci.yml", caller)
     assert any(ciwalk.reaches(pattern, "tools/tool") for pattern in found), sorted(found)
@@ -280,7 +280,7 @@ def test_a_jenkinsfile_variable_edit_needs_a_human(tmp_path: Path) -> None:
     assert _gate(tmp_path, base, {"tools/tool": EVIL}) == 3
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("Jenkinsfile", "def tool = 'tools/tool'\nnode {\n  echo \"${tool}\"\n}\n"),  # printed, not run
     (".github/workflows/ci.yml", DISPATCH.format(run="echo ${{ inputs.tool }}")),
     ("azure-pipelines.yml", "steps:\n- task: Bash@3\n  inputs:\n    targetType: inline\n    script: echo tools/tool\n"),

@@ -13,10 +13,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns, ciwalk, submakes
 
@@ -46,7 +46,7 @@ def _names(text: str, helper: str) -> bool:
     return any(ciwalk.reaches(p, helper) for named in scripts for p in ciruns.resolved(named, "Makefile", folders))
 
 
-@pytest.mark.parametrize("form", FORMS)
+@each_case("form", FORMS)
 def test_make_runs_the_sub_makefile(tmp_path: Path, form: str) -> None:
     """The truth: GNU make runs lib/Makefile's recipe (a `$(MAKE)` line runs under -n too)."""
     for folder in ("lib", "app"):
@@ -57,7 +57,7 @@ def test_make_runs_the_sub_makefile(tmp_path: Path, form: str) -> None:
     assert "echo lib-recipe-ran" in done.stdout, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("form", FORMS)
+@each_case("form", FORMS)
 def test_the_walk_names_the_sub_makefile(form: str) -> None:
     assert _names(FORMS[form], "lib/Makefile"), sorted(ciruns.named_in("Makefile", FORMS[form])[0])
 
@@ -72,7 +72,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("text", LOOK_ALIKES)
+@each_case("text", LOOK_ALIKES)
 def test_a_makefile_that_runs_no_sub_make_names_none(text: str) -> None:
     assert not _names(text, "lib/Makefile"), sorted(ciruns.named_in("Makefile", text)[0])
 
@@ -81,7 +81,7 @@ WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n    
             "      - run: make all\n")
 
 
-@pytest.mark.parametrize("form", ["rule targets", "foreach inline", "cd in a for loop", "clustered -sC"])
+@each_case("form", ["rule targets", "foreach inline", "cd in a for loop", "clustered -sC"])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, form: str) -> None:
     _, first, second = two_commits(tmp_path, {".github/workflows/ci.yml": WORKFLOW, "Makefile": FORMS[form],
                                               "lib/Makefile": SUB, "app/Makefile": SUB}, {"lib/Makefile": EVIL})
@@ -94,7 +94,7 @@ HOSTILE = ["%.a%.b: x%y\n", "lib app:\n\t$(MAKE) -C $@\n", "\tcd $$d; cd $$d; ma
            "\t$(foreach d,a b c", "x" * 50 + ":" + " y" * 20 + "\n"]
 
 
-@pytest.mark.parametrize("unit", HOSTILE)
+@each_case("unit", HOSTILE)
 def test_a_hostile_makefile_is_read_in_linear_time(unit: str) -> None:
     text = "all:\n\t$(MAKE) -C $@\n"
     assert_linear(submakes.entered, text + unit * (64 * 1024 // len(unit)), text + unit * (256 * 1024 // len(unit)),

@@ -17,7 +17,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
@@ -119,7 +118,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("line", LOOK_ALIKES)
+@each_case("line", LOOK_ALIKES)
 def test_a_wrapper_operand_names_no_script(line: str) -> None:
     for path, template in DEFINITIONS:
         assert not _names(path, _text(path, template, line), "tools/gen"), (path, line)
@@ -138,7 +137,7 @@ GATED = [
 ]
 
 
-@pytest.mark.parametrize(("line", "helper", "base", "head"), GATED, ids=[line for line, *_ in GATED])
+@each_case(("line", "helper", "base", "head"), GATED, ids=[line for line, *_ in GATED])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, line: str, helper: str, base: str, head: str) -> None:
     _, first, second = two_commits(tmp_path, {".github/workflows/ci.yml": WORKFLOW.format(line=_yaml_line(line)),
                                               helper: base, "README.md": "x\n"}, {helper: head})
@@ -151,7 +150,7 @@ HOSTILE = ["timeout 1 ", "su -c 'x' ", "find . -exec ", "-exec ", "xargs -I{} ",
            "1", ">", "env A=1 ", "'", "nice -n 5 "]
 
 
-@pytest.mark.parametrize("unit", HOSTILE)
+@each_case("unit", HOSTILE)
 def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     def read(line: str) -> object:
         return ciruns.named_in("Makefile", "all:\n\t" + line + "\n")

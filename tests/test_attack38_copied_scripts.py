@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns, ciwalk
 
@@ -53,13 +54,13 @@ def _names(path: str, template: str, line: str) -> bool:
     return any(ciwalk.reaches(p, "tools/gen") for named in scripts for p in ciruns.resolved(named, path, folders))
 
 
-@pytest.mark.parametrize("line", [line.format(h="$HOME") for line in LINES] + PRODUCTION)
+@each_case("line", [line.format(h="$HOME") for line in LINES] + PRODUCTION)
 def test_a_copied_or_executable_script_is_named(line: str) -> None:
     missed = [path for path, template in DEFINITIONS if not _names(path, template, line)]
     assert not missed, (line, missed)
 
 
-@pytest.mark.parametrize("line", [line for line in LINES if "u+x" not in line and "-R" not in line
+@each_case("line", [line for line in LINES if "u+x" not in line and "-R" not in line
                                   and (shutil.which("rsync") is not None or "rsync" not in line)])
 def test_the_shell_runs_the_copied_script(tmp_path: Path, line: str) -> None:
     home = tmp_path / "home"
@@ -77,7 +78,7 @@ LOOK_ALIKES = ["cp tools/gen tools/gen.bak", "cp tools/gen dist/", "install -d t
                "chmod 644 tools/gen", "cp -r tools/gen build/out", "mv tools/gen tools/old-gen", "ls -l tools/gen"]
 
 
-@pytest.mark.parametrize("line", LOOK_ALIKES)
+@each_case("line", LOOK_ALIKES)
 def test_a_file_copied_elsewhere_is_not_named(line: str) -> None:
     for path, template in DEFINITIONS:
         assert not _names(path, template, line), (path, line)

@@ -84,7 +84,7 @@ LOOK_ALIKES = ["cat tools/gen", "cat tools/gen > out.txt", "cat tools/gen | grep
                'X="$(cat tools/gen)"; echo "$X"']
 
 
-@pytest.mark.parametrize("line", LOOK_ALIKES)
+@each_case("line", LOOK_ALIKES)
 def test_a_file_read_but_not_run_is_not_named(line: str) -> None:
     for path, template in DEFINITIONS:
         assert not _names(path, template, line), (path, line)
@@ -99,7 +99,7 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path, line: str) -> None:
     assert code == 3, decision["reasons"]
 
 
-@pytest.mark.parametrize("line", ["tools/cat x | bash", "./tools/head -n 1 README.md", "tools/sed | sh"])
+@each_case("line", ["tools/cat x | bash", "./tools/head -n 1 README.md", "tools/sed | sh"])
 def test_a_project_program_named_like_a_reader_is_still_run(line: str) -> None:
     """A repository's own `tools/cat` is a program the line runs by its path, not a reader of another file."""
     program = line.split()[0].removeprefix("./")
@@ -111,7 +111,7 @@ def test_a_project_program_named_like_a_reader_is_still_run(line: str) -> None:
 HOSTILE = ["cat a | ", "source <(cat a) ", "cp a /tmp/ ", "chmod +x a ", "chmod 7", "1", "-t ", "+x", "<<< ", "<(", "'"]
 
 
-@pytest.mark.parametrize("unit", HOSTILE)
+@each_case("unit", HOSTILE)
 def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     def read(line: str) -> object:
         return ciruns.named_in("ci/build.sh", "#!/bin/bash\n" + line + " bash\n")

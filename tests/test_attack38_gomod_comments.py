@@ -82,7 +82,7 @@ def test_the_gate_reviews_a_commented_directive(tmp_path: Path, what: str) -> No
     assert code == 3, decision
 
 
-@pytest.mark.parametrize("comment", INDIRECT)
+@each_case("comment", INDIRECT)
 def test_a_bump_with_its_indirect_comment_stays_a_bump(tmp_path: Path, comment: str) -> None:
     """The look-alike: the indirect requirement bumped, its comment in any form Go reads as indirect."""
     head = BUMP.replace("v0.3.0 // indirect", f"v0.3.8 {comment}")

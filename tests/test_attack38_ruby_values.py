@@ -55,7 +55,7 @@ def test_a_value_ruby_evaluates_is_no_option_read(key: str, value: str) -> None:
     assert residue.changed("Gemfile", GEMFILE.encode(), head.encode(), whole=False), value
 
 
-@pytest.mark.parametrize(("host", "inside"), [(h, i) for h in range(len(HOSTS)) for i in INSIDE])
+@each_case(("host", "inside"), [(h, i) for h in range(len(HOSTS)) for i in INSIDE])
 def test_an_interpolated_line_in_a_string_is_no_comment(tmp_path: Path, host: int, inside: str) -> None:
     """A line that interpolates, inside a heredoc or a string the base already opens, is residue in both modes."""
     path, base, anchor = HOSTS[host]
@@ -81,7 +81,7 @@ LITERALS = ["false", "'lib#{x}'", '"puma/cli"', "[:mri, :mingw]", '["a", "b"]', 
             "[]", "[:development, :test]"]
 
 
-@pytest.mark.parametrize("value", LITERALS)
+@each_case("value", LITERALS)
 def test_a_literal_value_still_reads(value: str) -> None:
     """The look-alikes: literal values (a single-quoted `#{` does not interpolate) stay read; the bump alone moves."""
     base = GEMFILE.replace("require: false", f"require: {value}")

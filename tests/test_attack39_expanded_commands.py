@@ -15,11 +15,11 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
 from citools import LINE_DEFINITIONS, yaml_quoted
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
+from tables import each_case
 
 from gatekeeper.classify import ciruns, ciwalk
 
@@ -67,7 +67,7 @@ def _names(path: str, template: str, line: str, target: str = "tools/gen") -> bo
         named, path, folders))
 
 
-@pytest.mark.parametrize("line", LINES)
+@each_case("line", LINES)
 def test_an_expanded_command_is_named(line: str) -> None:
     missed = [path for path, template in DEFINITIONS if not _names(path, template, line)]
     assert not missed, (line, missed)
@@ -77,7 +77,7 @@ def _runs_here(line: str) -> bool:
     return not any(word in line for word in ("sudo", "busybox", "toybox"))
 
 
-@pytest.mark.parametrize("line", [line for line in LINES if _runs_here(line)][::2])
+@each_case("line", [line for line in LINES if _runs_here(line)][::2])
 def test_bash_runs_the_helper(tmp_path: Path, line: str) -> None:
     """The truth: bash runs tools/gen's text in each form (every second line, whose programs are installed here)."""
     for folder in ("tools", "bin", "out", "bin2"):
@@ -99,13 +99,13 @@ LOOK_ALIKES = ["echo tools/{gen,lint}", "ls tools/{gen,x}", "echo ${X:-tools/gen
                "tar czf a.tgz ${PWD}/tools/gen.txt", "printf '%s' builtin source tools/gen"]
 
 
-@pytest.mark.parametrize("line", LOOK_ALIKES)
+@each_case("line", LOOK_ALIKES)
 def test_a_file_named_but_not_run_is_not_named(line: str) -> None:
     for path, template in DEFINITIONS:
         assert not _names(path, template, line), (path, line)
 
 
-@pytest.mark.parametrize("line", ["./tools/{gen,lint}", "bash ${SCRIPT:-tools/gen}", "$PWD/tools/gen",
+@each_case("line", ["./tools/{gen,lint}", "bash ${SCRIPT:-tools/gen}", "$PWD/tools/gen",
                                   "bash tools/g?n", "builtin source tools/gen", "bash -c 'bash tools/gen'",
                                   "mv tools/gen run.sh && ./run.sh"])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, line: str) -> None:
@@ -121,7 +121,7 @@ HOSTILE = ["{a,", "{a,b}", "${X:-", "${X:-a}/", "$PWD/", "~+/", "./t?", "./[a", 
            "cp a ./b; "]
 
 
-@pytest.mark.parametrize("unit", HOSTILE)
+@each_case("unit", HOSTILE)
 def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     def read(line: str) -> object:
         return ciruns.named_in("ci/build.sh", "#!/bin/bash\n" + line + " x\n")

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.audit.fleet import ci_context
 from gatekeeper.audit.gitlog import append_git, parse_spec
@@ -56,7 +57,7 @@ def test_github_pull_request_from_the_event_payload(tmp_path: Path) -> None:
     assert target is not None and target["number"] == 12 and target["change"].endswith("/pull/12")
 
 
-@pytest.mark.parametrize("event", [
+@each_case("event", [
     "not json", "[]", "{\"pull_request\": 3}", json.dumps({"pull_request": {"number": True}}),
     json.dumps({"pull_request": {"number": "12; rm -rf /", "base": {"sha": "A" * 40}, "head": {"sha": "b" * 39}}}),
     json.dumps({"pull_request": {"number": -1, "base": {"sha": ["a" * 40]}, "head": "b" * 40}}),

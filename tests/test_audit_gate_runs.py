@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.attest.keys import generate
 from gatekeeper.audit.log import append_decision, failure_decision
@@ -199,7 +200,7 @@ def test_verify_of_an_empty_log_says_so(tmp_path: Path, capsys: pytest.CaptureFi
     assert out.startswith(f"{log}: empty: no records to verify") and "None" not in out
 
 
-@pytest.mark.parametrize("message", ["line one\nline two", "nul \x00 byte", "caf\u00e9 \u202e", "bad \udc80 path",
+@each_case("message", ["line one\nline two", "nul \x00 byte", "caf\u00e9 \u202e", "bad \udc80 path",
                                      "x" * 100_000, ""])
 def test_any_error_message_makes_a_canonical_bounded_record(tmp_path: Path, message: str) -> None:
     """The message can hold a path from the change under review: whatever it holds, the record stays verifiable."""

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GIT_ENV
 from incli import run_cli
+from tables import each_case
 from test_audit_log import decision
 
 from gatekeeper.audit import gitlog
@@ -159,7 +160,7 @@ def test_a_rechained_forgery_is_caught_by_a_head_kept_elsewhere(tmp_path: Path, 
     assert main(["audit", "verify", "--git", str(remote), "--head-file", str(saved)]) == 1
 
 
-@pytest.mark.parametrize("damage", ["non-canonical", "deep", "two files", "merge", "crlf"])
+@each_case("damage", ["non-canonical", "deep", "two files", "merge", "crlf"])
 def test_broken_commits_are_reported_at_their_record(tmp_path: Path, logs: Logs, damage: str) -> None:
     remote, records = logs.of(tmp_path, 3)
     blobs = [canonical(r) + b"\n" for r in records]

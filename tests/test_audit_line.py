@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables import each_case
 from test_audit_log import decision
 
 from gatekeeper.audit.line import MAX_DEPTH, MAX_LINE_BYTES, canonical, parse_line
@@ -123,7 +124,7 @@ def _forged(raw: bytes, text: str) -> bytes:
     return json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
 
 
-@pytest.mark.parametrize(("name", "old", "new", "why"), [
+@each_case(("name", "old", "new", "why"), [
     ("NaN", b'"deletions":0', b'"deletions":NaN', "NaN is not JSON"),
     ("Infinity", b'"deletions":0', b'"deletions":Infinity', "Infinity is not JSON"),
     ("-Infinity", b'"deletions":0', b'"deletions":-Infinity', "-Infinity is not JSON"),

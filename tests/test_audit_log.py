@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.audit.log import GENESIS, append_decision, canonical, head_path, record_hash
 from gatekeeper.audit.verify import verify_log
@@ -185,7 +186,7 @@ def _tampered(record: bytes, **changes: object) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":")).encode() + b"\n"
 
 
-@pytest.mark.parametrize("index", range(5))
+@each_case("index", range(5))
 def test_altering_any_record_fails_at_its_line(tmp_path: Path, index: int) -> None:
     log = _write_log(tmp_path, 5)
     lines = _lines(log)
@@ -195,7 +196,7 @@ def test_altering_any_record_fails_at_its_line(tmp_path: Path, index: int) -> No
     assert problem is not None and (problem.line, problem.kind) == (index + 1, "altered")
 
 
-@pytest.mark.parametrize("index", range(5))
+@each_case("index", range(5))
 def test_altering_and_rehashing_any_record_fails_at_its_line(tmp_path: Path, index: int) -> None:
     log = _write_log(tmp_path, 5)
     lines = _lines(log)
@@ -208,7 +209,7 @@ def test_altering_and_rehashing_any_record_fails_at_its_line(tmp_path: Path, ind
     assert problem is not None and (problem.line, problem.kind) == (index + 1, "altered")
 
 
-@pytest.mark.parametrize("index", range(5))
+@each_case("index", range(5))
 def test_deleting_any_record_fails_at_its_line(tmp_path: Path, index: int) -> None:
     log = _write_log(tmp_path, 5)
     lines = _lines(log)
@@ -219,8 +220,7 @@ def test_deleting_any_record_fails_at_its_line(tmp_path: Path, index: int) -> No
     assert main(["audit", "verify", str(log)]) == 1
 
 
-@pytest.mark.parametrize("index", range(6))
-@pytest.mark.parametrize("style", ["sibling", "continuation"])
+@each_case("index, style", [(index, style) for index in range(6) for style in ["sibling", "continuation"]])
 def test_inserting_a_record_anywhere_fails_at_its_line(tmp_path: Path, index: int, style: str) -> None:
     log = _write_log(tmp_path, 5)
     lines = _lines(log)
@@ -235,7 +235,7 @@ def test_inserting_a_record_anywhere_fails_at_its_line(tmp_path: Path, index: in
     assert problem is not None and (problem.line, problem.kind) == (index + 1, "inserted"), problem
 
 
-@pytest.mark.parametrize("index", range(6))
+@each_case("index", range(6))
 def test_inserting_a_copy_or_garbage_fails_at_its_line(tmp_path: Path, index: int) -> None:
     for extra in (None, b"{not json}\n"):
         log = _write_log(tmp_path / str(extra is None), 5)
@@ -247,7 +247,7 @@ def test_inserting_a_copy_or_garbage_fails_at_its_line(tmp_path: Path, index: in
         assert problem is not None and (problem.line, problem.kind) == (index + 1, "inserted"), problem
 
 
-@pytest.mark.parametrize(("first", "second"), [(0, 1), (1, 3), (2, 4), (3, 4), (0, 4)])
+@each_case(("first", "second"), [(0, 1), (1, 3), (2, 4), (3, 4), (0, 4)])
 def test_reordering_records_fails_at_the_first_moved_line(tmp_path: Path, first: int, second: int) -> None:
     log = _write_log(tmp_path, 5)
     lines = _lines(log)

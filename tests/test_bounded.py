@@ -54,14 +54,11 @@ def test_depth_at_the_limit_is_read() -> None:
     assert depth_of(bounded.load_json(deep_json("object", 64), "doc.json")) == 64
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
+@each_case("text", [
         '"' + "[" * 100_000 + '"',  # brackets in a string are not nesting
         '["' + '\\"[' * 50_000 + '"]',  # nor after escaped quotes
         '{"k\\\\": "[[[[[[[[[[[[[[[["}',
-    ],
-)
+    ])
 def test_brackets_inside_strings_do_not_count(text: str) -> None:
     assert bounded.load_json(text, "doc.json") == json.loads(text)
 
@@ -79,7 +76,7 @@ def test_an_unterminated_string_is_a_syntax_error_and_linear() -> None:
 WIDE = ["[" + "0," * 300 + "0]", "[" + "{}," * 300 + "{}]", '{"' + '":0,"'.join(map(str, range(300))) + '":0}']
 
 
-@pytest.mark.parametrize("text", WIDE)
+@each_case("text", WIDE)
 def test_wide_json_is_refused(text: str) -> None:
     with pytest.raises(LimitError, match="more than 200 values"):
         bounded.load_json(text, "doc.json", SMALL)
@@ -169,7 +166,7 @@ def laughs(levels: int, width: int = 10) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("levels", [6, 9, 30])
+@each_case("levels", [6, 9, 30])
 def test_billion_laughs_is_refused_at_the_line_that_explodes(levels: int) -> None:
     with pytest.raises(LimitError) as info:
         bounded.load_yaml(laughs(levels), "doc.yaml")

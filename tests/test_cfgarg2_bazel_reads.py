@@ -15,9 +15,9 @@ import json
 import subprocess
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import run_cli, tree_classify, tree_gate
+from tables import each_case
 
 from gatekeeper.classify.bazelreads import included
 from gatekeeper.gitobjects import TreeEntry
@@ -57,7 +57,7 @@ def _case(tmp_path: Path, name: str) -> tuple[Path, str, str, str]:
     return repo.root, first, last, path
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@each_case("name", sorted(CASES))
 def test_a_file_the_workspace_reads_for_its_dependencies_is_deps(tmp_path: Path, name: str) -> None:
     """Each was src and allowed (gate --tree --enable deps exit 0) on f1405b6."""
     root, first, last, path = _case(tmp_path, name)

@@ -90,8 +90,7 @@ def _assert_reviewed(root: Path, first: str, last: str, path: str) -> None:
     assert code == 3 and decision["outcome"] == "review", decision
 
 
-@pytest.mark.parametrize("how", ["step", "script"])
-@pytest.mark.parametrize("case", sorted(HANDED))
+@each_case("how, case", [(how, case) for how in ["step", "script"] for case in sorted(HANDED)])
 def test_a_file_ci_hands_a_build_or_release_tool_is_ci(tmp_path: Path, how: str, case: str) -> None:
     """Each file edited alone: src/other and allowed (exit 0) on f1405b6; now ci and reviewed."""
     command, path, before, after = HANDED[case]
@@ -99,7 +98,7 @@ def test_a_file_ci_hands_a_build_or_release_tool_is_ci(tmp_path: Path, how: str,
     _assert_reviewed(root, first, last, path)
 
 
-@pytest.mark.parametrize("case", sorted(ACTION_STEPS))
+@each_case("case", sorted(ACTION_STEPS))
 def test_a_file_an_action_input_hands_its_tool_is_ci(tmp_path: Path, case: str) -> None:
     """The action wrapping the tool takes the file as an input: src/other and allowed on f1405b6; now ci."""
     step, path, before, after = ACTION_STEPS[case]

@@ -18,6 +18,7 @@ import pytest
 from changecase import committed_pairs, gated_rules
 from gitrepo import two_commits
 from incli import tree_classify
+from tables import each_case
 
 FLAKE = ('{{\n  outputs = {{ self, nixpkgs }}: {{\n    devShells.x86_64-linux.default = nixpkgs.legacyPackages'
          '.x86_64-linux.mkShell {{\n      packages = [ ];\n      shellHook = \'\'\n        {hook}\n      \'\';\n'
@@ -42,7 +43,7 @@ ENTERED: dict[str, dict[str, tuple[str | None, str | None]]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(ENTERED))
+@each_case("name", sorted(ENTERED))
 def test_a_shell_hook_direnv_runs_on_cd_is_a_guardrail(tmp_path: Path, name: str) -> None:
     files = ENTERED[name]
     path = next(iter(files))

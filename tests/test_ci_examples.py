@@ -299,7 +299,7 @@ def test_gitlab_before_script_installs_isolated_outside_the_checkout(tmp_path: P
         assert call["cwd"] == "/" and call["env"] == []
 
 
-@pytest.mark.parametrize("source", [".", "./", "{project}", "sub/..", "gatekeeper @ file://{project}/sub",
+@each_case("source", [".", "./", "{project}", "sub/..", "gatekeeper @ file://{project}/sub",
                                     "git+file://{project}@main#egg=gatekeeper"])
 def test_gitlab_before_script_refuses_to_install_the_checkout(source: str, tmp_path: Path) -> None:
     workdir = tmp_path / "project"

@@ -46,8 +46,7 @@ LINTERS: dict[str, tuple[str, str]] = {
 }
 
 
-@pytest.mark.parametrize("how", ["step", "script"])
-@pytest.mark.parametrize("case", sorted(HANDED))
+@each_case("how, case", [(how, case) for how in ["step", "script"] for case in sorted(HANDED)])
 def test_a_file_ci_hands_a_release_or_pipeline_tool_is_ci(tmp_path: Path, how: str, case: str) -> None:
     """Each file edited alone: was src/other and allowed (exit 0) on d8bd7b1; now ci and reviewed."""
     command, path, before, after = HANDED[case]

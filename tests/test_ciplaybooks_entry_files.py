@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 WORKFLOW = "on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: {}\n"
 SH = "#!/bin/sh\necho ok\n"
@@ -94,7 +94,7 @@ def gated_variant(tmp_path: Path, name: str) -> tuple[int, list[str]]:
     return code, sorted(rule for rule, paths in named.items() if path in paths)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@each_case("name", VARIANTS)
 def test_what_a_ci_entry_file_pulls_in_is_reviewed(tmp_path: Path, name: str) -> None:
     code, rules = gated_variant(tmp_path, name)
     assert code == 3 and rules in (["core.ci"], ["core.iac"]), (code, rules)

@@ -48,7 +48,7 @@ def test_a_program_bazel_runs_on_every_build_is_ci(bazel: dict[str, dict[str, st
     assert bazel[path]["evidence"].startswith("tools/ci.bazelrc makes Bazel run"), bazel[path]
 
 
-@pytest.mark.parametrize("path", sorted(NOT_HOOKS))
+@each_case("path", sorted(NOT_HOOKS))
 def test_a_comment_a_label_or_an_unnamed_script_keeps_its_class(bazel: dict[str, dict[str, str]], path: str) -> None:
     assert bazel[path]["bucket"] == NOT_HOOKS[path], bazel[path]
 
@@ -131,7 +131,7 @@ PATH_FORMS = [
 ]
 
 
-@pytest.mark.parametrize("line", PATH_FORMS)
+@each_case("line", PATH_FORMS)
 def test_a_folder_an_envrc_puts_on_the_path_by_assignment(tmp_path: Path, line: str) -> None:
     repo, base, head = two_commits(tmp_path / "r", {".envrc": line + "\n", "bin/git": "echo ok\n", "lib/x.sh": "x\n"},
                                    {"bin/git": EVIL, "lib/x.sh": EVIL})

@@ -74,12 +74,12 @@ def test_what_a_zuul_job_runs_is_ci_with_the_commits(classified: dict[str, dict[
     assert classified[path]["evidence"].startswith("zuul.d/jobs.yaml: "), classified[path]
 
 
-@pytest.mark.parametrize("path", sorted(LEFT))
+@each_case("path", sorted(LEFT))
 def test_what_no_job_names_keeps_its_class(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == LEFT[path], classified[path]
 
 
-@pytest.mark.parametrize("config", [".zuul.yaml", "zuul.yaml", ".zuul.d/jobs.yaml", "zuul.d/sub/jobs.yaml"])
+@each_case("config", [".zuul.yaml", "zuul.yaml", ".zuul.d/jobs.yaml", "zuul.d/sub/jobs.yaml"])
 def test_every_place_zuul_reads_jobs_from(tmp_path: Path, config: str) -> None:
     repo, base, head = two_commits(tmp_path / "repo", {config: JOBS, "ci-scripts/cleanup.yml": PLAY},
                                    {"ci-scripts/cleanup.yml": EVIL})

@@ -114,7 +114,7 @@ def test_an_added_diagram_from_a_patch(tmp_path: Path) -> None:
     assert got["pom.xml"][0] == "deps", got
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("docs/overview.drawio", "other"), ("docs/flow.dio", "other"), ("docs/sketch.excalidraw", "other"),
     ("images/architecture-overview.graffle/data.plist", "other"), ("images/deploy.cast", "other"),
     ("docs/system.vsdx", "other"), ("terraform/network.drawio", "other"),  # a picture in an IaC folder, as a .png is

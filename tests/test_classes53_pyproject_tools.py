@@ -65,7 +65,7 @@ def _entry(tmp_path: Path, base: dict[str, str], head: dict[str, str], path: str
     return tree_classify(repo.root, first, second)[path]
 
 
-@pytest.mark.parametrize("shape", sorted(TOOLS))
+@each_case("shape", sorted(TOOLS))
 def test_with_the_commits_at_the_root_and_below(tmp_path: Path, shape: str) -> None:
     entry = _entry(tmp_path, {"pyproject.toml": BLACK, "pkg/pyproject.toml": BLACK},
                    {"pyproject.toml": TOOLS[shape] + "# edited\n", "pkg/pyproject.toml": TOOLS[shape] + "# edited\n"})
@@ -75,7 +75,7 @@ def test_with_the_commits_at_the_root_and_below(tmp_path: Path, shape: str) -> N
     assert (below["bucket"], below["rule"]) == ("other", RULE), below
 
 
-@pytest.mark.parametrize("shape", sorted(KEEP))
+@each_case("shape", sorted(KEEP))
 def test_a_change_that_adds_packaging_stays_deps(tmp_path: Path, shape: str) -> None:
     # BASE holds tool settings only; HEAD holds something else: one side without proof keeps deps.
     assert _entry(tmp_path, {"pyproject.toml": BLACK}, {"pyproject.toml": KEEP[shape]})["bucket"] == "deps"

@@ -64,9 +64,9 @@ def _base(path: str) -> dict[str, str]:
     return {".github/workflows/ci.yml": WORKFLOW, "MODULE.bazel": 'module(name = "app")\n', path: FLAGS}
 
 
-@pytest.mark.parametrize("name", (".bazelrc", "tools/bazel/ci.rc"))
-@pytest.mark.parametrize("line", ("build --repo_env=CC=/opt/evil/cc", "build --action_env=PATH=/tmp/bin:/usr/bin",
-                                  "common --host_action_env=BAZEL_SH=/tmp/sh"))
+@each_case("name, line", [(name, line) for name in (".bazelrc", "tools/bazel/ci.rc")
+           for line in ("build --repo_env=CC=/opt/evil/cc", "build --action_env=PATH=/tmp/bin:/usr/bin",
+                                  "common --host_action_env=BAZEL_SH=/tmp/sh")])
 def test_the_gate_reviews_the_line_both_ways(tmp_path: Path, name: str, line: str) -> None:
     base = _base(name) | ({".bazelrc": FLAGS + "import %workspace%/tools/bazel/ci.rc\n"} if name != ".bazelrc" else {})
     case = committed(tmp_path, base, {name: FLAGS + line + "\n"})
@@ -75,7 +75,7 @@ def test_the_gate_reviews_the_line_both_ways(tmp_path: Path, name: str, line: st
         assert code == 3 and named.get("core.ci") == [name], (tree, named)  # before: other/src, exit 0
 
 
-@pytest.mark.parametrize("line", CALM)
+@each_case("line", CALM)
 def test_a_calm_line_keeps_the_gate_quiet(tmp_path: Path, line: str) -> None:
     case = committed(tmp_path, _base(".bazelrc"), {".bazelrc": FLAGS + line + "\n"})
     for tree in (False, True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.incli import run_cli
@@ -55,7 +55,7 @@ def test_test_project_data_and_fuzz_corpora_are_test_data(tmp_path: Path) -> Non
     assert {path: got for path, got in found.items() if not got.startswith("src testdata.")} == {}
 
 
-@pytest.mark.parametrize(("path", "bucket"), sorted(UNCHANGED.items()))
+@each_case(("path", "bucket"), sorted(UNCHANGED.items()))
 def test_look_alikes_and_higher_buckets_keep_theirs(tmp_path: Path, path: str, bucket: str) -> None:
     assert _paths(tmp_path, [path])[path].split()[0] == bucket
 

@@ -68,7 +68,7 @@ CONTROLS = ["ansible-navigator images --mode stdout", "ansible-navigator collect
             "python -m pip install ansible-core", "ansible-navigator run other/site.yml -m stdout"]
 
 
-@pytest.mark.parametrize("run", CONTROLS)
+@each_case("run", CONTROLS)
 def test_a_command_that_runs_no_such_playbook_leaves_it_src(tmp_path: Path, run: str) -> None:
     before, after = TARGETS["lib/x.sh"]
     base = {".github/workflows/d.yml": WORKFLOW.format(run=run, folder="."), "deploy/site.yml": PLAY,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import chartfiles
 from gatekeeper.classify.sniff import FULL_READ
@@ -70,7 +71,7 @@ def test_vendored_crds_over_the_read_bound_leave_the_lock_deps(tmp_path: Path, s
     assert found["src/app.py"][0] == "src"
 
 
-@pytest.mark.parametrize("read", ['{{ .Files.Get "pint.json" | indent 4 }}',
+@each_case("read", ['{{ .Files.Get "pint.json" | indent 4 }}',
                                   '{{ (.Files.Glob "*.json").AsConfig | indent 2 }}',
                                   '{{ .Files.Lines "pint.json" }}',
                                   "{{ .Files.Get `pint.json` }}",

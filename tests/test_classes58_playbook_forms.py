@@ -94,7 +94,7 @@ CONTROLS = {
 }
 
 
-@pytest.mark.parametrize("name", CONTROLS)
+@each_case("name", CONTROLS)
 def test_a_play_that_does_not_run_it_leaves_it_src(tmp_path: Path, name: str) -> None:
     base = {".github/workflows/d.yml": WORKFLOW.format(folder="."), "deploy/site.yml": PLAY + CONTROLS[name],
             "lib/x.sh": BEFORE, "lib/y.sh": BEFORE}

@@ -172,7 +172,7 @@ MODULE_GO = "package main\n\ntype Flow struct{}\n\nfunc (m *Flow) Build() string
 DAGGER_JSON = '{\n  "name": "flow",\n  "engineVersion": "v0.18.6",\n  "sdk": {"source": "go"}%s\n}\n'
 
 
-@pytest.mark.parametrize(("run", "manifest", "module"), [
+@each_case(("run", "manifest", "module"), [
     ("dagger -m flow/ call build", ("flow/dagger.json", DAGGER_JSON % ""), "flow"),
     ("dagger --mod=flow functions", ("flow/dagger.json", DAGGER_JSON % ""), "flow"),
     ("cd flow && dagger call build --src=.", ("flow/dagger.json", DAGGER_JSON % ""), "flow"),
@@ -193,7 +193,7 @@ def test_the_code_of_a_dagger_module_ci_calls_is_ci(tmp_path: Path, run: str, ma
     assert files["app/main.go"]["bucket"] == "src"  # the application the module builds
 
 
-@pytest.mark.parametrize(("run", "manifest"), [
+@each_case(("run", "manifest"), [
     ("go test ./...", ("flow/dagger.json", DAGGER_JSON % "")),  # no workflow calls the module
     ("dagger -m github.com/o/r/flow@v1.0.0 call build", ("flow/dagger.json", DAGGER_JSON % "")),  # a remote module
     ("dagger -m $MODULE call build", ("flow/dagger.json", DAGGER_JSON % "")),  # a variable
@@ -232,7 +232,7 @@ READER = ("import groovy.json.JsonSlurper\n\nString jobList = 'configuration/job
           "jobs.each { item ->\n  pipelineJob(item.name) {\n    description('built')\n  }\n}\n")
 
 
-@pytest.mark.parametrize(("seed", "named"), [
+@each_case(("seed", "named"), [
     (("jobs/seed.groovy", SEED), "jobs/release-dsl.groovy"),  # a script whose own call is misspelt
     (("seed/seedJob.groovy", SEED.replace("external 'jobs/release-dsl.groovy'", "targets('jobs/*-dsl.groovy')")),
      "jobs/release-dsl.groovy"),
@@ -256,7 +256,7 @@ def test_what_a_job_dsl_seed_or_script_names_is_ci(tmp_path: Path, seed: tuple[s
     assert files["src/app/Main.groovy"]["bucket"] == "src"
 
 
-@pytest.mark.parametrize("seed", [
+@each_case("seed", [
     # a Groovy class of an application that calls a method named `external`: no Jenkins shape
     ("jobs/Client.groovy", "class Client {\n  def run() {\n    external 'jobs/release-dsl.groovy'\n  }\n}\n"),
     # the seed outside any Job DSL-hinted path: not started

@@ -208,7 +208,7 @@ def test_the_gate_calls_them_ci(tmp_path: Path) -> None:
 KIB256 = 256 * 1024
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     (".github/workflows/ci.yml", "LD_PRELOAD=" + "a:" * (KIB256 // 2)),
     (".github/workflows/ci.yml", "JAVA_TOOL_OPTIONS=" + "-javaagent:" * (KIB256 // 11)),
     (".github/workflows/ci.yml", "ZDOTDIR: " + " " * KIB256 + "x"),

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from citools import named_count
 from citools import one_tree_runs as _runs
 from gitrepo import two_commits
@@ -163,7 +162,7 @@ LOOK_ALIKES: list[tuple[str, dict[str, str], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("case", "files", "kept"), LOOK_ALIKES, ids=[case for case, _, _ in LOOK_ALIKES])
+@each_case(("case", "files", "kept"), LOOK_ALIKES, ids=[case for case, _, _ in LOOK_ALIKES])
 def test_look_alikes_reach_nothing(case: str, files: dict[str, str], kept: str) -> None:
     found = _runs(files)
     assert isinstance(found, dict), case
@@ -188,7 +187,7 @@ def test_the_gate_calls_them_ci(tmp_path: Path) -> None:
 KIB256 = 256 * 1024
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     (".github/workflows/ci.yml", 'export PATH="$PWD:$PATH"\n' + "a\n" * (KIB256 // 2)),
     (".github/workflows/ci.yml", 'export PATH="$PWD:$PATH"\n' + "a" * KIB256),
     (".github/workflows/ci.yml", "PATH=" + ".:" * (KIB256 // 2)),

@@ -12,7 +12,6 @@ wrappers and shell forms CI runs a repository file through that the walk did not
 
 from __future__ import annotations
 
-import pytest
 from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, named_paths, one_tree_runs
 from cpucost import assert_linear
 from tables import each_case
@@ -64,7 +63,7 @@ MODULE_RUNS = [("python -m pytest tests", "tests/conftest.py"), ("python3.12 -u 
                ("VERSION=$(python3 -m tcms)", "tcms/__main__.py"), ("timeout 60 python3 -m tools.gen", "tools/gen.py")]
 
 
-@pytest.mark.parametrize(("line", "helper"), MODULE_RUNS)
+@each_case(("line", "helper"), MODULE_RUNS)
 def test_a_module_or_package_runner_runs_its_tool(line: str, helper: str) -> None:
     assert all(_names(path, _text(path, template, line), helper) for path, template in DEFINITIONS), line
 
@@ -151,7 +150,7 @@ QUOTED = [('"./tools/gen" > out.log', "tools/gen"), ("'tools/gen' 2>&1", "tools/
           ("exec \"./tools/gen\" 2> >(tee err.log)", "tools/gen"), ('"./tools/gen"', "tools/gen")]
 
 
-@pytest.mark.parametrize(("line", "helper"), QUOTED)
+@each_case(("line", "helper"), QUOTED)
 def test_a_quoted_command_before_a_redirection_is_named(line: str, helper: str | None) -> None:
     for path, template in DEFINITIONS:
         if helper is not None:
@@ -165,7 +164,7 @@ LISTED = [("git ls-files '*.sh' | xargs bash", "ci/deep/x.sh"), ("git ls-files -
           ("git ls-files tools/ | xargs -I{} sh {}", "tools/gen")]
 
 
-@pytest.mark.parametrize(("line", "helper"), LISTED)
+@each_case(("line", "helper"), LISTED)
 def test_a_listed_file_a_shell_runs_is_named(line: str, helper: str) -> None:
     for path, template in DEFINITIONS:
         assert _names(path, _text(path, template, line), helper), (path, line)
@@ -187,7 +186,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("line", LOOK_ALIKES)
+@each_case("line", LOOK_ALIKES)
 def test_a_look_alike_names_no_file(line: str) -> None:
     for path, template in DEFINITIONS:
         assert not _names(path, _text(path, template, line), "tools/gen"), (path, line)
@@ -204,7 +203,7 @@ HOSTILE = ["docker run -v $PWD:/s ", "-v .:/a ", "gdb --args ", "case x in a) ",
            "--mount type=bind,source=.,target=/x ", '"./x" > ', "python -m ", "coverage run -m "]
 
 
-@pytest.mark.parametrize("unit", HOSTILE)
+@each_case("unit", HOSTILE)
 def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     def read(line: str) -> object:
         return ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
@@ -258,13 +257,13 @@ GRADLE_APPLIES = ["apply from: 'gradle/publish.gradle'", 'apply from: "$rootDir/
                   'apply from: "${rootDir}/gradle/publish.gradle"']
 
 
-@pytest.mark.parametrize("run", GRADLE_RUNS)
+@each_case("run", GRADLE_RUNS)
 def test_a_gradle_init_script_ci_names_is_run(run: str) -> None:
     for path, template in DEFINITIONS:
         assert _names(path, _text(path, template, run), "tools/ci/init.gradle"), (path, run)
 
 
-@pytest.mark.parametrize("apply", GRADLE_APPLIES)
+@each_case("apply", GRADLE_APPLIES)
 def test_a_script_the_build_applies_is_run(apply: str) -> None:
     files = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run="./gradlew build"), "gradlew": "#!/bin/sh\n",
              "build.gradle": f"plugins {{ id 'java' }}\n{apply}\n// apply from: 'gradle/old.gradle'\n",
@@ -293,13 +292,13 @@ NOT_COPIES = ["cp .env.example .env", "cp .gitlab-ci.yml backup/gitlab-ci.yml.ba
               "mv build/out.yml dist/"]
 
 
-@pytest.mark.parametrize(("line", "source"), COPIES)
+@each_case(("line", "source"), COPIES)
 def test_a_definition_copied_into_place_is_ci(line: str, source: str) -> None:
     for path, template in DEFINITIONS:
         assert _names(path, _text(path, template, line), source), (path, line)
 
 
-@pytest.mark.parametrize("line", NOT_COPIES)
+@each_case("line", NOT_COPIES)
 def test_a_copy_to_no_definition_names_nothing_new(line: str) -> None:
     source = line.split()[-2]
     for path, template in DEFINITIONS[:2]:

@@ -16,6 +16,7 @@ import pytest
 from citools import BLOCK_DEFINITIONS, named_paths, one_tree_runs
 from cpucost import assert_linear
 from gitrepo import GitRepo
+from tables import each_case
 from test_classify_context import tree_files
 
 from gatekeeper.classify import ciruns, datawords, deployruns, jobenv, toolreads, wrappers
@@ -39,13 +40,13 @@ EXCLUDES = ["flake8 --exclude {a},{b} .", "flake8 --exclude={a},{b} --max-line-l
 EXCLUDED = ("gudpy/core/isotopes.py", "tools/gen_table.py")
 
 
-@pytest.mark.parametrize("form", EXCLUDES)
+@each_case("form", EXCLUDES)
 def test_an_exclude_list_names_no_file_ci_runs(form: str) -> None:
     line = form.format(a=EXCLUDED[0], b=EXCLUDED[1])
     assert not set(_named(line)) & {*EXCLUDED, *(f"ci/{p}" for p in EXCLUDED)}, line
 
 
-@pytest.mark.parametrize("form", EXCLUDES[:4])
+@each_case("form", EXCLUDES[:4])
 def test_a_run_beside_an_exclude_list_stays_named(form: str) -> None:
     line = form.format(a=EXCLUDED[0], b=EXCLUDED[1]) + " && python3 tools/release.py --dry-run"
     assert "tools/release.py" in _named(line)
@@ -62,8 +63,7 @@ READ_ONLY = [
 FILES = ("pkg/_version.py", "tools/build.sh")
 
 
-@pytest.mark.parametrize("form", READ_ONLY)
-@pytest.mark.parametrize("target", FILES)
+@each_case("form, target", [(form, target) for form in READ_ONLY for target in FILES])
 def test_a_read_only_line_names_no_file_ci_runs(form: str, target: str) -> None:
     line = form.format(f=target)
     assert target not in _named(line), line
@@ -79,7 +79,7 @@ STILL_RUN = [
 ]
 
 
-@pytest.mark.parametrize("form", STILL_RUN)
+@each_case("form", STILL_RUN)
 def test_a_reader_feeding_a_shell_still_names_the_file(form: str) -> None:
     for target in FILES:
         line = form.format(f=target)
@@ -108,7 +108,7 @@ PACKAGE_LISTS = [
 TOOL_FILES = {"conftest.py", "tests/conftest.py", "tox.ini", ".pre-commit-config.yaml", "noxfile.py", "pytest.ini"}
 
 
-@pytest.mark.parametrize(("name", "text"), PACKAGE_LISTS, ids=[n for n, _ in PACKAGE_LISTS])
+@each_case(("name", "text"), PACKAGE_LISTS, ids=[n for n, _ in PACKAGE_LISTS])
 def test_a_package_list_runs_no_tool(name: str, text: str) -> None:
     named = {pattern for pattern in ciruns.named_in(name, text)[0]}
     assert not named & (TOOL_FILES | {"*/conftest.py"}), (name, named)
@@ -127,7 +127,7 @@ STILL_NAMED = [
 ]
 
 
-@pytest.mark.parametrize(("name", "text", "helper"), STILL_NAMED)
+@each_case(("name", "text", "helper"), STILL_NAMED)
 def test_a_package_list_still_names_what_runs(name: str, text: str, helper: str) -> None:
     assert helper in named_paths(name, text), (name, text)
 
@@ -151,7 +151,7 @@ def test_tox_runs_pytest_only_where_its_commands_do(commands: str) -> None:
 HOSTILE = ["cat a.sh ", "--exclude a.py,", "sed -n 's/(/x/p' a.py ", "'a' ", '"$(" ', "grep -q x a.py | ", "- "]
 
 
-@pytest.mark.parametrize("unit", HOSTILE)
+@each_case("unit", HOSTILE)
 def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     def read(line: str) -> object:
         return datawords.unrun(line), ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
@@ -159,7 +159,7 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
 
 
-@pytest.mark.parametrize("name", ["tox.ini", "requirements.txt", "pyproject.toml", "environment.yml"])
+@each_case("name", ["tox.ini", "requirements.txt", "pyproject.toml", "environment.yml"])
 def test_a_large_package_list_is_read_in_linear_time(name: str) -> None:
     unit = "deps =\n    pytest\n" if name == "tox.ini" else "pytest = 1\n" if name.endswith(".toml") else \
         "dependencies:\n  - pytest\n" if name.endswith(".yml") else "pytest\n"
@@ -199,7 +199,7 @@ WORKDIR_LOOK_ALIKES = ["docker run --rm -w /src/packaging/linux img ./build.sh",
                        "docker run --rm -v $PWD:/src -w /src/packaging/linux img /usr/local/bin/build.sh"]
 
 
-@pytest.mark.parametrize("line", WORKDIR_LOOK_ALIKES)
+@each_case("line", WORKDIR_LOOK_ALIKES)
 def test_a_workdir_the_repository_is_not_mounted_at_names_no_subfolder_file(line: str) -> None:
     assert "packaging/linux/build.sh" not in _named(line)
 
@@ -233,12 +233,12 @@ ENV_FEEDS = ['sudo -E cat build/ci.env >> "$GITHUB_ENV"', 'timeout 30 cat build/
              '- run: sudo cat build/ci.env >> "$GITHUB_ENV"']
 
 
-@pytest.mark.parametrize("line", ENV_FEEDS)
+@each_case("line", ENV_FEEDS)
 def test_a_file_fed_to_the_environment_behind_a_wrapper_is_read(line: str) -> None:
     assert "build/ci.env" in jobenv.fed(line)
 
 
-@pytest.mark.parametrize("line", ['echo build/ci.env >> "$GITHUB_ENV"', 'poetry install >> "$GITHUB_ENV"',
+@each_case("line", ['echo build/ci.env >> "$GITHUB_ENV"', 'poetry install >> "$GITHUB_ENV"',
                                   'sudo -E echo build/ci.env >> "$GITHUB_ENV"'])
 def test_a_line_that_feeds_no_file_to_the_environment_names_none(line: str) -> None:
     assert "build/ci.env" not in jobenv.fed(line)
@@ -251,7 +251,7 @@ DEPLOYS = [("sudo -E helm upgrade rel ./deploy/chart -f deploy/values.yaml", "de
             "deploy/values.yaml")]
 
 
-@pytest.mark.parametrize(("line", "target"), DEPLOYS)
+@each_case(("line", "target"), DEPLOYS)
 def test_a_deploy_behind_a_wrapper_names_its_files(line: str, target: str | None) -> None:
     found = deployruns.targets(line)
     assert found and (target is None or target in found), found
@@ -284,9 +284,9 @@ REGISTRIES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "text"), REGISTRIES)
-@pytest.mark.parametrize("run", ["pytest -q", "python -m pytest tests", "uv run pytest", "coverage run -m pytest"])
-@pytest.mark.parametrize("layout", ["", "src/"])
+@each_case("name, text, run, layout", [(name, text, run, layout) for name, text in REGISTRIES
+           for run in ["pytest -q", "python -m pytest tests", "uv run pytest", "coverage run -m pytest"]
+           for layout in ["", "src/"]])
 def test_a_pytest_plugin_the_project_registers_is_ci(name: str, text: str, run: str, layout: str) -> None:
     plugin = f"{layout}acme/testing/plugin.py"
     runs = one_tree_runs({".github/workflows/ci.yml": PYTEST_JOB.format(run=run), name: text,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.saltfiles import named as salt_named
@@ -130,7 +129,7 @@ def test_salt_settings_are_iac(path: str, text: str) -> None:
     assert signal is not None and (signal.bucket, signal.rule) == ("iac", "iac.content.salt-settings"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("config/app.yaml", "server:\n  file_roots:\n    base: /srv\n"),  # nested, not Salt's top-level key
     ("flags.yml", "salt-call: true\npillar_roots: []\n"),  # scalars, no environment under them
     ("README", "Run salt-call:\n  with the local file client.\n"),  # prose, not a key

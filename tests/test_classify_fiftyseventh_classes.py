@@ -49,7 +49,7 @@ def test_a_drone_variant_name_is_ci(path: str) -> None:
     assert RULES.match(path).bucket == "ci", RULES.match(path)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("docs/drone.yaml", "src"),
     ("drone.yml", "src"),  # no leading dot: not Drone's name
     ("vendor/github.com/acme/lib/.drone.windows.yml", "deps"),
@@ -98,7 +98,7 @@ def test_jsonnet_that_builds_a_ci_object_is_ci(path: str, text: str, rule: str) 
     assert signal is not None and (signal.bucket, signal.rule) == ("ci", rule), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("lib/k8s/deployment.libsonnet", _DEPLOYMENT_JSONNET),  # a Kubernetes object: iac by its path already
     ("lib/notes.libsonnet", "{\n  // kind: 'Pipeline' of tekton.dev, see the docs\n  version: 'tekton.dev/v1',\n}\n"),
     ("docs/pipeline.md", _TEKTON_JSONNET),  # not jsonnet by name
@@ -145,7 +145,7 @@ def test_a_firecracker_microvm_definition_is_iac(path: str, text: str) -> None:
     assert signal is not None and (signal.bucket, signal.rule) == ("iac", "iac.content.firecracker-vm"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("app/settings.json", '{\n  "boot-source": "disk",\n  "theme": "dark"\n}\n'),  # one key only
     ("docs/firecracker.md", _FIRECRACKER),  # prose quoting it
     ("data/keys.json", '{"keys": ["boot-source", "machine-config"]}\n'),  # the words as values

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from gitdiffs import commit_patch
+from tables import each_case
 
 from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
@@ -222,7 +223,7 @@ def test_shipped_templates_stay_src_whatever_their_content(git_repo: GitRepo) ->
     assert files["deploy/template.yaml"].bucket == "iac"
 
 
-@pytest.mark.parametrize(("marker", "message"), [
+@each_case(("marker", "message"), [
     ("bucket: src", "a marker's 'bucket' must be ci or iac"),
     ("claims: types", "'types' goes with 'claims: types'"),
     ("claims: config\n    types: [tpl]", "'types' goes with 'claims: types'"),

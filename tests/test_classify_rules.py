@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.glob import full_regex
@@ -233,9 +234,7 @@ def test_a_bundle_is_built_once_per_content_and_an_edit_is_read_again(tmp_path: 
 # -- validation: every error names FILE:LINE and what to do -----------------------------------
 
 
-@pytest.mark.parametrize(
-    ("body", "needle", "message"),
-    [
+@each_case(("body", "needle", "message"), [
         (
             """
             - id: a
@@ -352,8 +351,7 @@ def test_a_bundle_is_built_once_per_content_and_an_edit_is_read_again(tmp_path: 
             'match: ["y"]',
             "given twice",
         ),
-    ],
-)
+    ])
 def test_invalid_rules_name_the_line(tmp_path: Path, body: str, needle: str, message: str) -> None:
     folder = write_rules(tmp_path, body)
     with pytest.raises(RulesError) as caught:
@@ -381,9 +379,7 @@ def test_missing_catch_all_is_refused(tmp_path: Path) -> None:
     assert caught.value.where.endswith(f"classification.yaml:{line_of(folder, 'id: a')}")
 
 
-@pytest.mark.parametrize(
-    ("text", "message", "line"),
-    [
+@each_case(("text", "message", "line"), [
         ("version: 1\nrules: [\n", "invalid YAML", 3),
         ("version: 2\nrules: []\n", "unsupported version", 1),
         ("rules: []\n", "missing 'version: 1'", 1),
@@ -391,8 +387,7 @@ def test_missing_catch_all_is_refused(tmp_path: Path) -> None:
         ("version: 1\nrules: {}\n", "'rules' must be a list", 2),
         ("version: 1\nrules: []\nextra: 1\n", "unknown key 'extra'", 3),
         ("", "empty rules file", None),
-    ],
-)
+    ])
 def test_malformed_files(tmp_path: Path, text: str, message: str, line: int | None) -> None:
     (tmp_path / "classification.yaml").write_text(text)
     with pytest.raises(RulesError, match=re.escape(message)) as caught:
@@ -484,9 +479,7 @@ def test_overlay_replaces_in_place_inserts_and_removes(tmp_path: Path) -> None:
     assert rules.rules[3].source.endswith("10-site.yaml")
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
+@each_case(("text", "message"), [
         (
             "rules:\n  - id: x\n    bucket: ci\n    description: d\n    before: nope\n    match: [a]\n",
             "no rule with id 'nope'",
@@ -505,8 +498,7 @@ def test_overlay_replaces_in_place_inserts_and_removes(tmp_path: Path) -> None:
             "tag_rules:\n  - id: ci.github\n    tags: [guardrail]\n    description: d\n    match: [a]\n",
             "is a bucket rule",
         ),
-    ],
-)
+    ])
 def test_bad_overlays(tmp_path: Path, text: str, message: str) -> None:
     folder = write_rules(tmp_path, BASE)
     write_overlay(folder, "site.yaml", text)

@@ -85,7 +85,7 @@ def test_the_kubebuilder_config_layout_is_iac(rules: RuleSet, path: str) -> None
     assert (match.bucket, match.rule) == ("iac", "iac.kubebuilder-config"), (path, match)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("config/prometheus/prometheus.yml", "src"),            # an application's Prometheus settings (2,111+ repositories)
     ("config/prometheus/alerts.yml", "src"),
     ("config/default/config.yaml", "src"),                  # an application's default settings
@@ -135,7 +135,7 @@ def test_user_data_variants_are_iac(rules: RuleSet, path: str) -> None:
     assert (match.bucket, match.rule) == ("iac", "iac.user-data"), (path, match)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("pkg/userdata_test.go", "src"),
     ("app/models/userdata_model.py", "src"),
     ("src/userdata_store.ts", "src"),

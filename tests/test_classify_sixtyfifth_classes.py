@@ -108,7 +108,7 @@ def test_casey_labs_configuration_is_a_machine_configuration() -> None:
     assert got is not None and (got.bucket, got.rule) == ("iac", "iac.content.nixos"), got
 
 
-@pytest.mark.parametrize(("path", "text"), NIX_LOOK_ALIKES, ids=[item[0] for item in NIX_LOOK_ALIKES])
+@each_case(("path", "text"), NIX_LOOK_ALIKES, ids=[item[0] for item in NIX_LOOK_ALIKES])
 def test_nix_look_alikes_are_no_machine_configuration(path: str, text: str) -> None:
     got = sniff(path, text.encode(), RULES.context)
     assert got is None or got.rule != "iac.content.nixos", got

@@ -105,7 +105,7 @@ commands:
 _ORB_EXECUTORS = "version: 2.1\nexecutors:\n  default:\n    docker:\n      - image: cimg/base:stable\n"
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("src/orbs/status_to_chat.yml", _ORB),
     ("orb/executors.yaml", _ORB_EXECUTORS),
     ("src/@orb.yml", 'version: 2.1\ndescription: "An orb."\ndisplay:\n  home_url: https://example.org\n'),
@@ -115,7 +115,7 @@ def test_a_circleci_orb_source_is_ci(path: str, text: str) -> None:
     assert signal is not None and (signal.bucket, signal.rule) == ("ci", "ci.content.circleci"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("docker-compose.yml", "version: '2'\nservices:\n  web:\n    image: nginx\n"),
     ("tools/commands.yaml", "version: 2\ncommands:\n  build: make\n  test: make test\n"),  # no steps or image below
     ("docs/orb.yml", "description: notes about orbs\ncommands:\n  - build\n"),  # no CircleCI version
@@ -139,7 +139,7 @@ _GITLAB_SETUP = """variables:
 """
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("dataops/gcp/gcp_setup_template.yml", _GITLAB_SETUP),
     ("templates/base.yaml", ".base:\n  image: alpine\n  script:\n    - echo base\n"),
     ("ci/after.yml", ".cleanup:\n  after_script:\n    - rm -rf tmp\n"),
@@ -149,7 +149,7 @@ def test_a_gitlab_template_of_hidden_jobs_is_ci(path: str, text: str) -> None:
     assert signal is not None and (signal.bucket, signal.rule) == ("ci", "ci.content.gitlab-ci"), signal
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("snap/snapcraft.yaml", "name: app\nconfinement: strict\n.parts-common:\n  script:\n    - make\n"),
     ("config/app.yaml", ".defaults: &defaults\n  timeout: 30\nserver:\n  <<: *defaults\n"),  # no script below
     ("tasks/run.yml", "- name: run it\n  script: ./run.sh\n"),  # an Ansible task using the script module

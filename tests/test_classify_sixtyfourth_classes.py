@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.iacprograms import iac_program
@@ -150,7 +149,7 @@ def test_kumogata_programs_in_a_repository(git_repo: GitRepo, tmp_path: Path) ->
     assert patched["cfn/tasks/ami_ids.rb"].bucket not in ("ci", "iac"), patched["cfn/tasks/ami_ids.rb"]
 
 
-@pytest.mark.parametrize("path", [".checkov.yaml", ".checkov.yml", "infra/.checkov.yaml"])
+@each_case("path", [".checkov.yaml", ".checkov.yml", "infra/.checkov.yaml"])
 def test_checkov_settings_are_other_with_the_guardrail_tag(path: str) -> None:
     match = RULES.match(path)
     assert match.bucket == "other" and "guardrail" in match.tags, match

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.commandlines import scripts
 from tests.gitrepo import GitRepo
@@ -105,13 +106,13 @@ def test_the_recipe_reading_stays_linear(size: int) -> None:
     assert len(scripts(many)) <= 16
 
 
-@pytest.mark.parametrize("path", ["constraints.pro", "packages/web/constraints.pro", "yarn.config.cjs",
+@each_case("path", ["constraints.pro", "packages/web/constraints.pro", "yarn.config.cjs",
                                   "apps/site/yarn.config.cjs"])
 def test_yarns_constraints_are_package_manager_settings(path: str) -> None:
     assert_path_rule(path, "deps", "deps.npm.settings")
 
 
-@pytest.mark.parametrize("path", ["constraints.pl", "src/constraints.py", "docs/constraints.pro.md", "yarn.config.js",
+@each_case("path", ["constraints.pl", "src/constraints.py", "docs/constraints.pro.md", "yarn.config.js",
                                   "lib/constraints.prolog"])
 def test_constraints_look_alikes_are_no_yarn_settings(path: str) -> None:
     assert RULES.match(path).rule != "deps.npm.settings"

@@ -71,7 +71,7 @@ def test_a_translation_catalogue_named_global_json_is_src(rules: RuleSet, path: 
     assert (match.bucket, match.rule) == ("src", "src.locale-catalogues"), (path, match)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("global.json", "deps"),                                  # .NET's SDK pin, where .NET keeps it
     ("src/Backend/global.json", "deps"),
     ("Src/global.json", "deps"),
@@ -120,7 +120,7 @@ def test_manifests_of_test_packages_are_test_data(rules: RuleSet, path: str) -> 
     assert match.bucket == "src" and match.rule.startswith("testdata."), (path, match)
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("test/test_packages/app/Dockerfile", "iac"),             # test data never lowers iac or ci (principle 1)
     ("test/test_packages/mod/main.tf", "iac"),
     ("test_packages/app/docker-compose.yml", "iac"),

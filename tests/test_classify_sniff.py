@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify import load_rules
@@ -165,7 +164,7 @@ def test_candidates(path: str, expected: bool) -> None:
     assert is_candidate(path) is expected
 
 
-@pytest.mark.parametrize("api", ["apiVersion: {{ .Values.api }}", "apiVersion: not a version", "apiVersion: ''"])
+@each_case("api", ["apiVersion: {{ .Values.api }}", "apiVersion: not a version", "apiVersion: ''"])
 def test_not_an_api_version_is_not_kubernetes(api: str) -> None:
     signal = sniff("x.yaml", f"{api}\nkind: Deployment\n".encode(), RULES.context)
     # A templated apiVersion is not a Kubernetes object; `.Values` makes it a Helm template (its own signal).

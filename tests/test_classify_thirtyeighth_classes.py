@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify import ansible, platformshapes, sniff
@@ -89,7 +88,7 @@ def _variants(seed: str, count: int) -> Iterator[str]:
         yield "".join(line + rnd.choice(["\n", "\r\n", "\r\r\n"]) for line in lines)
 
 
-@pytest.mark.parametrize("seed", ["a", "b", "c"])
+@each_case("seed", ["a", "b", "c"])
 def test_the_fixed_patterns_match_what_the_old_ones_matched(seed: str) -> None:
     for text in _variants(seed, 400):
         old = _OLD_INVENTORY_HOSTS.search(text)

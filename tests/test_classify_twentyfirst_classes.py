@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
@@ -80,7 +79,7 @@ spec:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "bucket"), [
+@each_case(("name", "text", "bucket"), [
     ("schedulers/environment.yaml", SCHEDULER, "ci"), ("config/job.yaml", LIGHTHOUSE_JOB, "ci"),
     ("charts/jxgh/bucketrepo/secret-schema.yaml", SECRET_SCHEMA, "iac"),
 ])

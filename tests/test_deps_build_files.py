@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from gitdiffs import commit_patch
+from tables import each_case
 
 from gatekeeper.deps import bazel, kustomize, nuget
 from gatekeeper.deps.model import ManifestError
@@ -151,7 +152,7 @@ def test_a_bazel_edit_beside_a_bump_does_not_ride_on_it(tmp_path: Path, beside: 
     assert [(p.manifest, p.kind) for p in tree.problems] == [("MODULE.bazel", "partial")]
 
 
-@pytest.mark.parametrize("call", [
+@each_case("call", [
     'bazel_dep(name = RULES_CC, version = "1.0")',  # a variable, not a literal
     'bazel_dep(name = "x", version = "1" + "0")',
     'bazel_dep(version = "1.0")',
@@ -182,7 +183,7 @@ def test_renovate_kustomize_tag_bump(tmp_path: Path) -> None:
         ("gcr.io/cloudsql-docker/gce-proxy", "1.37.11", "upgraded", True)]
 
 
-@pytest.mark.parametrize("body", ["images: {frontend: v1}\n", "images:\n  - frontend:v1\n", "images: [\n"])
+@each_case("body", ["images: {frontend: v1}\n", "images:\n  - frontend:v1\n", "images: [\n"])
 def test_malformed_kustomization_is_a_problem(body: str) -> None:
     with pytest.raises(ManifestError):
         kustomize.parse_kustomization("kustomization.yaml", body.encode())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import cocoapods
 from gatekeeper.deps.model import ManifestError
@@ -107,7 +108,7 @@ def test_podfile_lock_source_moves_are_no_upgrades(tmp_path: Path, old: str, new
     assert {(c.name, c.change) for c in delta.changes} == moves
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     "PODS:\n  - AppAuth 1.7.5\n",  # a pod without its version in parentheses
     "PODS:\n  - AppAuth (1.7.5)\n  - AppAuth/Core (1.7.4)\n",  # one pod at two versions
     "PODS: [unclosed\n",

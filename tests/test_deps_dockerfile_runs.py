@@ -14,6 +14,7 @@ import functools
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.dockerruns import dockerfile_hunks, parse_dockerfile, runs
 from gatekeeper.deps.hunks import CHANGED, HUNK
@@ -37,7 +38,7 @@ COMMANDS = ["apt-get -qq -o x install ", "&& sudo apt-get install ", "apk -U add
 FILLERS = [" ", "- ", "a=1", "=1.", "a-1", "a/b:1", "1:", "~", "\\", "channel://"]
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@each_case("command", COMMANDS)
 def test_one_mib_lines_of_each_command_are_read_in_linear_time(command: str) -> None:
     lines = [(command + filler * (MIB // len(filler)))[:MIB] + "!" for filler in FILLERS]
     each_fast([(functools.partial(installs, "Dockerfile", line), f"{command!r} + {line[len(command):][:8]!r}…")

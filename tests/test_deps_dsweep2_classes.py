@@ -266,7 +266,7 @@ def test_a_gem_server_swapped_under_unchanged_versions_is_reviewed(tmp_path: Pat
     assert _problem(from_patch, "Gemfile.lock")
 
 
-@pytest.mark.parametrize(("before", "after"), [
+@each_case(("before", "after"), [
     ("rake (13.2.1)", "rake (13.3.0)"),  # an ordinary bump from the gem server
     ("rack (3.1.8)", "rack (3.1.9)"),
     ("   2.5.22", "   2.6.2"),  # Bundler's own version

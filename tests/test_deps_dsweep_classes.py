@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.sources import Delta
@@ -196,7 +197,7 @@ def test_a_values_mapping_whose_registry_the_hunk_shows_needs_no_problem(tmp_pat
     assert not from_patch.problems
 
 
-@pytest.mark.parametrize(("repository", "problem"), [
+@each_case(("repository", "problem"), [
     ("ghcr.io/maxmind/geoipupdate", False), ("localhost:5000/geoipupdate", False), ("localhost/geoipupdate", False),
     ("maxmind/geoipupdate", True), ("geoipupdate", True), ("maxmind.io", True)])
 def test_a_values_repository_that_names_its_registry_needs_no_problem(tmp_path: Path, repository: str,

@@ -77,7 +77,7 @@ def test_a_dockerfile_arg_pair_reads_the_same() -> None:
         ("node", f"22.12.0-alpine@sha256:{NEW_DIGEST}")]
 
 
-@pytest.mark.parametrize("below", [
+@each_case("below", [
     # a release's checksum is a file's, no image digest
     pytest.param(f"HELM_SHA256 = {NEW_DIGEST}", id="checksum-without-sha256-prefix"),
     # another variable's digest
@@ -294,7 +294,7 @@ def test_a_wildcard_pinned_to_a_release_reads_from_its_hunk(tmp_path: Path, path
     assert moves(_patch(repo, base, head)) == {(eco, name, "*", "3.95.10")}
 
 
-@pytest.mark.parametrize("value", ['"**"', '"* || evil"', '"*x"', '"latest"'])
+@each_case("value", ['"**"', '"* || evil"', '"*x"', '"latest"'])
 def test_wildcard_look_alikes_stay_refused_from_a_hunk(tmp_path: Path, value: str) -> None:
     path = "vendor-bin/cs-fixer/composer.json"
     repo, base, head = edited_commits(tmp_path, {path: COMPOSER}, {path: {'"*"': value}})

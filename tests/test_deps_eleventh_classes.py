@@ -48,7 +48,7 @@ def test_mix_git_entry_takes_the_tag_it_is_fetched_by() -> None:
     assert by_name["jason"].tag == ""
 
 
-@pytest.mark.parametrize("options", ['[ref: "1.30.0"]', '[branch: "tag"]', '[sparse: "icons", subtag: "1.30.0"]'])
+@each_case("options", ['[ref: "1.30.0"]', '[branch: "tag"]', '[sparse: "icons", subtag: "1.30.0"]'])
 def test_mix_git_options_that_name_no_tag(options: str) -> None:
     line = f'  "lucide": {{:git, "https://github.com/lucide-icons/lucide.git", "{OLD_SHA}", {options}}},\n'
     assert [d.tag for d in parse_mix_lock("mix.lock", line.encode())] == [""]

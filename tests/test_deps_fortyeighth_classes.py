@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import gemspec, residue
 from tests.deltas import both_edited, each_fast, moves, partial
@@ -68,7 +69,7 @@ def test_msrv_under_its_header_is_named_without_a_problem(tmp_path: Path) -> Non
     assert not patch.problems, patch.problems
 
 
-@pytest.mark.parametrize("body, named", [
+@each_case("body, named", [
     # under another table the key is a crate's (or nothing): refused, nothing named
     ('[dependencies]\nrust-version = "1.56"\n', False),
     ('[package.metadata.x]\nrust-version = "1.56"\n', False),
@@ -133,7 +134,7 @@ def test_rdoc_required_ruby_version_is_the_tool_ruby(tmp_path: Path) -> None:
         assert not delta.problems, delta.problems
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ('  s.required_ruby_version = ">= 2.7.0"', ">= 2.7.0"),
     ("  spec.required_ruby_version = '>= 3.0'  # see README", ">= 3.0"),
     ('  spec.required_ruby_version = [">= 2.7", "< 4"]', ">= 2.7, < 4"),
@@ -259,7 +260,7 @@ def test_pillow_ghostscript_is_the_tool_ghostscript(tmp_path: Path) -> None:
         assert moves(delta) == {("tool", "ghostscript", "10.7.0", "10.7.1")}, delta
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ("choco install -y nasm --version 2.16.01", ("nasm", "2.16.01")),
     ('choco.exe upgrade innosetup --version="6.2.2" -y', ("innosetup", "6.2.2")),
     ("choco install x --source https://e.example/feed --version=1.0", ("x", "1.0")),

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.deps.infra import parse_terraform
@@ -261,7 +260,7 @@ def test_buildkite_go_version_is_go_with_tree_and_from_the_patch(tmp_path: Path)
     assert moves(tree) == want, tree  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "GO_VERSION ?= $(shell go env GOVERSION)",  # computed
     "GO_VERSION ?= stable",  # a channel, no version
     "GOPROXY_VERSION ?= 1.21",  # another word

@@ -128,7 +128,7 @@ def test_a_pipfile_table_entry_with_extras_is_read(tmp_path: Path) -> None:
     assert moves(tree) == moves(patch) == {("pip", "requests", "==2.31.0", "==2.32.3")}, (tree, patch)
 
 
-@pytest.mark.parametrize(("old", "new"), [
+@each_case(("old", "new"), [
     ('python_version = "3"', 'python_version = "3.12"'),  # [requires], the hunk shows its header
     ('url = "https://pypi.org/simple"', 'url = "https://mirror.example/simple"'),  # [[source]]
     ('pytest = "~=6.2.5"', 'pytest = "*"'),  # any version: not a specifier the hunk can pin
@@ -171,7 +171,7 @@ def test_a_long_pipfile_hunk_is_read_in_linear_time() -> None:
         each_fast([(lambda data=data: edits.read("pip", pipfile.pipfile_line, ATS_PATH, data), "headers")], 10.0)
 
 
-@pytest.mark.parametrize(("path", "body", "old", "new"), [
+@each_case(("path", "body", "old", "new"), [
     ("Cargo.toml", '[package]\nname = "a"\n\n[dependencies]\nserde = "1.0"\n', 'serde = "1.0"',
      "serde = " + "[" * 5000),
     ("pyproject.toml", '[project]\nname = "a"\ndependencies = [\n  "requests==2.0",\n]\n', '"requests==2.0",',

@@ -29,6 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import bundler, composer, gradle, pypi, residue, toxconfig
 from gatekeeper.deps.model import ManifestError
@@ -110,7 +111,7 @@ def test_a_read_coordinate_bump_stays_explained(tmp_path: Path) -> None:
     assert not patch.problems, patch.problems
 
 
-@pytest.mark.parametrize("base, head, changed", [
+@each_case("base, head, changed", [
     # a literal on a line no reader reads: a change
     ('library("X", "1.0")\n', 'library("X", "1.1")\n', True),
     ("dependencySet(group: 'g', version: '1.0') {\n", "dependencySet(group: 'g', version: '1.1') {\n", True),
@@ -179,7 +180,7 @@ def test_rails_gemfile_bump_beside_git_options_is_read_with_tree(tmp_path: Path)
     assert moves(patch) == moves(tree), patch
 
 
-@pytest.mark.parametrize("line, read", [
+@each_case("line, read", [
     ('gem "a", github: "o/r", branch: "c", require: false', True),
     ('gem "a", x: "b", y: "c", z: false', True),
     ("gem 'a', x: 'b', y: :c, z: nil, w: 1, v: [1], u: %w[a b]", True),
@@ -249,7 +250,7 @@ def test_tox_ini_colon_keys_and_marker_lines_are_read_with_tree(tmp_path: Path) 
     assert partial(patch, "tox.ini")  # a tox.ini's hunks are not read (by design): as before
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ("git+https://github.com/o/g.git#egg=g; python_version >= '3.11'",
      [("g", "git+https://github.com/o/g.git#egg=g", '; python_version >= "3.11"')]),
     ("git+https://github.com/o/g.git#egg=g ; sys_platform == 'linux'",
@@ -265,7 +266,7 @@ def test_url_and_local_lines_with_markers(line: str, named: list[tuple[str, str,
     assert found == named, found
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "git+https://github.com/o/g.git#egg=g; not a marker",  # a marker pip refuses: the line is refused too
     ".; python_version <",
     "./lib; ; ;",
@@ -327,7 +328,7 @@ def test_laravel_php_requirement_is_the_tool_php_with_tree(tmp_path: Path) -> No
     assert moves(patch) == moves(tree) or partial(patch, "composer.json"), patch  # never silent from a patch
 
 
-@pytest.mark.parametrize("name, section, read", [
+@each_case("name, section, read", [
     ("php", "require", True), ("php", "require-dev", False), ("ext-json", "require", False),
     ("php-64bit", "require", False), ("composer-plugin-api", "require", False), ("lib-icu", "require", False),
 ])
@@ -407,7 +408,7 @@ _DEP = "<dependencies><dependency><groupId>g</groupId><artifactId>a</artifactId>
        "</dependencies>"
 
 
-@pytest.mark.parametrize("body, changed", [
+@each_case("body, changed", [
     ("<build><plugins><plugin><configuration><release>${p}</release></configuration></plugin></plugins></build>", True),
     ("<build><plugins><plugin><configuration><a><b>x-${p}</b></a></configuration></plugin></plugins></build>", True),
     ('<build><plugins><plugin><configuration><x a="${p}"/></configuration></plugin></plugins></build>', True),
@@ -427,7 +428,7 @@ def test_pom_property_use_shapes(body: str, changed: bool) -> None:
     assert residue.changed("pom.xml", base, head) is changed
 
 
-@pytest.mark.parametrize("body, changed", [
+@each_case("body, changed", [
     ('<PropertyGroup Condition="\'$(LangVersion)\' == \'12\'"><X>1</X></PropertyGroup>', True),
     ('<ItemGroup><Compile Include="gen/$(LangVersion)/*.cs" /></ItemGroup>', True),
     ("<PropertyGroup><NoWarn>$(LangVersion)</NoWarn></PropertyGroup>", False),  # the defining property's use

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps import gemspec, gradle, residue
 from tests.deltas import accuracy_bench, both_edited, each_fast, moves, partial
@@ -160,7 +160,7 @@ def test_k9_ktlint_move_a_plugin_setting_uses_is_partial_with_tree(tmp_path: Pat
     assert partial(tree, "build.gradle"), tree.problems
 
 
-@pytest.mark.parametrize("body, named", [
+@each_case("body, named", [
     # the shapes a map of versions is written in
     ("ext.versions = [\n  'a': '1.0'\n]\nx \"g:a:${versions.a}\"\n", [("g:a", "1.0")]),  # as before (timber)
     ("ext {\n  versions = [\n    'a': '1.0'\n  ]\n}\nx \"g:a:${versions.a}\"\n", [("g:a", "1.0")]),
@@ -185,7 +185,7 @@ def test_map_shapes_and_look_alikes(body: str, named: list[tuple[str, str]]) -> 
     assert found == named, found
 
 
-@pytest.mark.parametrize("base, head, changed", [
+@each_case("base, head, changed", [
     # a moved entry a line of the script uses for no dependency it reads: unknown, so a change
     ("versions = [\n  'k': '1.0'\n]\nktlint {\n  version = versions.k\n}\n",
      "versions = [\n  'k': '1.1'\n]\nktlint {\n  version = versions.k\n}\n", True),
@@ -279,7 +279,7 @@ def test_a_gemspec_code_change_beside_a_bump_is_partial(tmp_path: Path) -> None:
     assert partial(patch, path), patch.problems
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ('spec.add_dependency "faraday", ">= 1.0", "< 3"', [("faraday", ">= 1.0, < 3", "runtime")]),
     ('spec.add_dependency("zeitwerk", "~> 2.6") # autoloading', [("zeitwerk", "~> 2.6", "runtime")]),
     ("s.add_runtime_dependency(%q<rack>.freeze, [\">= 2.2\".freeze, \"< 4\".freeze])",

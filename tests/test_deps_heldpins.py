@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from changecase import committed, gated_rules
 from gitdiffs import commit_patch
+from tables import each_case
 
 from gatekeeper.deps.heldvars import unresolved
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
@@ -62,7 +63,7 @@ def _deltas(tmp_path: Path, path: str, base: str, head: str) -> tuple[Delta, Del
 
 # --- attack cases: the check reads both sides of a hostile file in bounded time ---
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     "A" * 100 + " " + ("B" * 99 + " ") * 20_000,  # long names that never reach `=`
     "X_VERSION = 1\n" * 100_000,  # one variable set 100,000 times
     "".join(f"V{n}_VERSION ?= $(Y)\n" for n in range(50_000)),  # 50,000 variables, none read
@@ -81,7 +82,7 @@ def test_a_hostile_definition_is_checked_in_linear_time() -> None:
     assert time.process_time() - start < 5
 
 
-@pytest.mark.parametrize(("path", "base", "head"), CASES)
+@each_case(("path", "base", "head"), CASES)
 def test_an_unresolved_side_is_reviewed_never_a_removal_or_addition(tmp_path: Path, path: str, base: str,
                                                                     head: str) -> None:
     tree, patch = _deltas(tmp_path, path, base, head)
@@ -93,7 +94,7 @@ def test_an_unresolved_side_is_reviewed_never_a_removal_or_addition(tmp_path: Pa
     assert patch.problems or not [c for c in patch.changes if c.change == "removed"]
 
 
-@pytest.mark.parametrize(("path", "base", "head"), CASES)
+@each_case(("path", "base", "head"), CASES)
 def test_the_gate_stops_in_both_modes(tmp_path: Path, path: str, base: str, head: str) -> None:
     case = committed(tmp_path, {path: base}, {path: head})
     for tree in (True, False):

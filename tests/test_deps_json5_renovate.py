@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from cpucost import assert_linear
+from tables import each_case
 
 from gatekeeper.deps import renovatecustom
 from gatekeeper.deps.model import ManifestError
@@ -59,7 +60,7 @@ def _delta(root: Path, files: dict[str, str]) -> Delta:
     return _tree(repo, base, head)
 
 
-@pytest.mark.parametrize("place", ["renovate.json5", ".github/renovate.json5", ".gitlab/renovate.json5",
+@each_case("place", ["renovate.json5", ".github/renovate.json5", ".gitlab/renovate.json5",
                                    ".renovaterc.json5"])
 def test_a_json5_config_is_read(tmp_path: Path, place: str) -> None:
     delta = _delta(tmp_path, {place: JSON5_CONFIG})
@@ -82,7 +83,7 @@ def test_renovates_order_of_names_picks_the_config(tmp_path: Path) -> None:
     assert MOVE in moves(delta)
 
 
-@pytest.mark.parametrize("config, why", [
+@each_case("config, why", [
     (JSON5_CONFIG.replace("customManagers: [", "customManagers: [], customManagers: ["), "a key given twice"),
     (JSON5_CONFIG.replace("customType: 'regex',", "customType: 'regex', customType: 'regex',"),
      "a key given twice in a manager"),

@@ -129,7 +129,7 @@ def test_build_logic_beside_a_bump_is_a_problem(tmp_path: Path, edit: dict[str, 
         assert partial(delta, PATH), delta
 
 
-@pytest.mark.parametrize("edit", [
+@each_case("edit", [
     {'{:nebulex, "== 2.6.6", only: [:dev, :test]}': '{:nebulex, "== 3.0.4", only: [:dev, :test], override: true}'},
     {'{:nebulex, "== 2.6.6", only: [:dev, :test]}': '{:nebulex, github: "evil/nebulex", tag: "v3.0.4"}'},
     {'{:nebulex, "== 2.6.6", only: [:dev, :test]}': '{:nebulex, "== 3.0.4", compile: "make evil"}'},
@@ -169,7 +169,7 @@ COMPUTED = [
 ]
 
 
-@pytest.mark.parametrize("body", COMPUTED)
+@each_case("body", COMPUTED)
 def test_a_computed_list_is_a_problem_not_silence(tmp_path: Path, body: str) -> None:
     with pytest.raises(ManifestError):
         mixexs.parse_mix_exs(PATH, body.encode())

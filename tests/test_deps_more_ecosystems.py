@@ -358,7 +358,7 @@ def test_mix_lock_names_the_package_and_its_repository(tmp_path: Path) -> None:
         elixir.parse_mix_lock("mix.lock", f"%{{\n{split}\n}}\n".encode())
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     '  "req": {:hex, "req", "0.6.2"},',  # a package name in a form the reader does not know
     '  "phoenix": {:path, "../phoenix", []},',
     '  "evil": %{version: "1.0.0"},',
@@ -507,7 +507,7 @@ def test_every_new_change_fits_the_policy_inputs_schema(tmp_path: Path) -> None:
         jsonschema.validate(change.to_dict(), item)
 
 
-@pytest.mark.parametrize(("path", "body"), [
+@each_case(("path", "body"), [
     ("pubspec.yaml", "name: x\ndependencies:\n  - dio\n"),  # a list, not a mapping
     ("pubspec.yaml", "name: x\ndependencies: {dio: ^5\n"),  # not YAML
     ("pubspec.lock", "packages:\n  dio: 5.9.2\n"),  # an entry that is not a mapping

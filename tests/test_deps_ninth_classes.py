@@ -45,7 +45,7 @@ jobs:
 """
 
 
-@pytest.mark.parametrize(("old", "new", "moved"), [
+@each_case(("old", "new", "moved"), [
     ("ginkgo@v2.29.0", "ginkgo@v2.32.0", ("go", "github.com/onsi/ginkgo/v2", "v2.29.0", "v2.32.0")),
     ("--version 0.3.8 cargo-wix", "--version 0.3.9 cargo-wix", ("cargo", "cargo-wix", "0.3.8", "0.3.9")),
     ("tox==4.11.0", "tox==4.12.1", ("pip", "tox", "4.11.0", "4.12.1")),
@@ -315,7 +315,7 @@ def test_extras_in_pyproject_tree(tmp_path: Path) -> None:
         ("requests", "changed", "requests[socks]")]
 
 
-@pytest.mark.parametrize(("old", "new", "found"), [
+@each_case(("old", "new", "found"), [
     ("python-dateutil==2.8.2", "python_dateutil==2.8.2", set()),  # one package: no removal, no new dependency
     ("python-dateutil==2.8.2", "Python.Dateutil==2.9.0", {("pip", "Python.Dateutil", "2.8.2", "2.9.0")}),
     ("requests[security,socks]==2.31.0", "requests[socks, security]==2.31.0", set()),  # the same extras

@@ -157,7 +157,7 @@ def test_a_mise_tool_under_a_tools_header_above_the_hunk_is_named_with_a_problem
     assert moves(shown) == moves(delta) and not shown.problems
 
 
-@pytest.mark.parametrize("line", ['GO_VERSION = "1.23.4"', 'version = "22.11.0"', 'min_version = "2024.9.0"'])
+@each_case("line", ['GO_VERSION = "1.23.4"', 'version = "22.11.0"', 'min_version = "2024.9.0"'])
 def test_mise_look_alikes_above_an_unseen_header_are_no_tools(line: str) -> None:
     old = line.replace('"', '"0', 1)
     delta = _patch("mise.toml", [" # a comment", f"-{old}", f"+{line}"])

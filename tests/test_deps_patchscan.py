@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.deps import patchscan
 from gatekeeper.deps.patchscan import candidates, mapped, may_hold_dependencies, section_lines
@@ -87,7 +88,7 @@ def _mutate(data: bytes, rng: random.Random) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
-@pytest.mark.parametrize("seed", range(6))
+@each_case("seed", range(6))
 def test_the_mapped_scan_yields_the_streamed_lines(tmp_path: Path, seed: int) -> None:
     real = _real_patch(tmp_path, seed)
     rng = random.Random(seed)

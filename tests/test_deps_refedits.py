@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.deps import refedits
 from gatekeeper.deps.jvm import parse_pom, parse_version_catalog
@@ -101,7 +101,7 @@ def test_long_catalog_key_bumps_both_ways(tmp_path: Path) -> None:
     assert moves(whole) == moves(tree) and _partial(whole, CATALOG_PATH)
 
 
-@pytest.mark.parametrize(("body", "edit", "context"), [
+@each_case(("body", "edit", "context"), [
     (LONG_CATALOG, {'okio = "3.16.3"': 'okio = "3.17.0"'}, "-U3"),  # no [versions] header shown above the key
     (LONG_CATALOG, {'okio = "3.16.3"': 'okio = { strictly = "3.17.0" }'}, "-U40"),  # a rich version
     (LONG_CATALOG, {'okio = "3.16.3"\n': ""}, "-U40"),  # a key dropped while entries still use it
@@ -214,7 +214,7 @@ def test_pom_property_and_a_literal_version_in_one_patch(tmp_path: Path) -> None
     assert moves(_tree(repo, base, head)) == moves(patch)
 
 
-@pytest.mark.parametrize(("body", "edit", "context"), [
+@each_case(("body", "edit", "context"), [
     (POM, {"2.26.1": "2.27.0"}, "-U0"),  # the property's <properties> is not shown
     (POM, {"<log4j.version>2.26.1": "<log4j.version>&#50;.27.0"}, "-U15"),  # a character reference
     (POM, {"<log4j.version>2.26.1": "<log4j.version>${other}"}, "-U15"),  # a property built of another

@@ -74,7 +74,7 @@ def _edit(tmp_path: Path, path: str, edit: dict[str, str]) -> tuple[GitRepo, str
     return edited_commits(tmp_path, FILES, {path: edit})
 
 
-@pytest.mark.parametrize(("path", "edit", "name", "old", "new"), [
+@each_case(("path", "edit", "name", "old", "new"), [
     ("build.sbt", {'"cats-effect" % "3.5.4"': '"cats-effect" % "3.5.7"'}, "org.typelevel:cats-effect", "3.5.4",
      "3.5.7"),
     ("build.sbt", {'"okhttp" % "4.12.0"': '"okhttp" % "4.12.1"'}, "com.squareup.okhttp3:okhttp", "4.12.0", "4.12.1"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import residue, setupfiles
 from gatekeeper.deps.model import ManifestError, PartlyRead
@@ -168,7 +169,7 @@ def test_setup_cfg_other_settings_beside_a_bump_are_partial() -> None:
 
 
 # Computed values: named as far as their literals go, beside a `partial` problem (PartlyRead), never silent.
-@pytest.mark.parametrize("body, named", [
+@each_case("body, named", [
     ('setup(install_requires=open("requirements.txt").read().splitlines())', set()),
     ('setup(install_requires=["a==1"] + extra)', set()),
     ('reqs = ["a==1"]\nreqs.append("b")\nsetup(install_requires=reqs)', set()),
@@ -191,7 +192,7 @@ def test_computed_values_are_partial(body: str, named: set[tuple[str, str, str]]
     assert _named(caught.value.found) == named
 
 
-@pytest.mark.parametrize("body, named", [
+@each_case("body, named", [
     ('setup(install_requires=("a==1", "b>=2"))', {("a", "1", "runtime"), ("b", ">=2", "runtime")}),
     ('setup(install_requires="a==1\\nb>=2  # why")', {("a", "1", "runtime"), ("b", ">=2", "runtime")}),
     ('import setuptools\nsetuptools.setup(setup_requires=["wheel"])', {("wheel", "", "build")}),
@@ -211,7 +212,7 @@ def test_literal_shapes(body: str, named: set[tuple[str, str, str]]) -> None:
     assert _named(deps) == named
 
 
-@pytest.mark.parametrize("data", [
+@each_case("data", [
     b"setup(install_requires=['a==1'\n",  # does not parse
     b"print 'python 2'\nsetup()\n",
     b"setup(install_requires=['not a requirement !'])\n",
@@ -230,7 +231,7 @@ def test_malformed_setup_py_is_a_finding(data: bytes) -> None:
 
 # A module named setup.py that is no packaging (a Sphinx extension, an application's module, one in a newer Python's
 # syntax): it declares nothing, and its edits are code, no residue of a deps file (a `partial` problem on every edit).
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     "def setup(app):\n    app.add_css_file('custom.css')\n    return {'parallel_read_safe': True}\n",
     "from flask import Blueprint\nbp = Blueprint('setup', __name__)\n@bp.route('/')\ndef setup():\n    return 'ok'\n",
     "import numpy as np\n\ndef collect(x):\n    try:\n        return np.sum(x)\n    except ValueError, TypeError:\n"
@@ -242,7 +243,7 @@ def test_a_module_named_setup_py_that_is_no_packaging(body: str) -> None:
     assert not residue.changed("app/setup.py", body.encode(), edited.encode())
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     "import setuptools\nsetuptools.setup(name='x')\n",
     "setup(name='x', install_requires=['a'])\n",  # no import: setup() with keywords
     "__import__('setuptools').setup(name='x')\n",
@@ -252,7 +253,7 @@ def test_packaging_without_the_usual_import_is_read(body: str) -> None:
     assert residue.changed("setup.py", body.encode(), (body + "import os\nos.system('id')\n").encode())
 
 
-@pytest.mark.parametrize("data", [
+@each_case("data", [
     b"[options]\ninstall_requires =\n    a==1\n[options]\nx = 1\n",  # a section twice
     b"[options]\ninstall_requires = a==1\ninstall_requires = b\n",  # a key twice
     b"install_requires = a\n",  # no section header
@@ -265,7 +266,7 @@ def test_malformed_setup_cfg_is_a_finding(data: bytes) -> None:
         setupfiles.parse_setup_cfg("setup.cfg", data)
 
 
-@pytest.mark.parametrize("body, named, partly", [
+@each_case("body, named, partly", [
     ("[options]\ninstall_requires = file: requirements.txt\n", set(), True),
     ("[options]\ninstall_requires = a==1; b>=2\n", {("a", "1", "runtime"), ("b", ">=2", "runtime")}, False),
     ("[options]\ninstall_requires =\n    a==1; python_version<'3.9'\n", {("a", "1", "runtime")}, False),

@@ -61,7 +61,7 @@ RUN set -ex; dotnet --version | grep 8.0.
 """
 
 
-@pytest.mark.parametrize(("edit", "name", "old", "new"), [
+@each_case(("edit", "name", "old", "new"), [
     ({"install-tool sbt v1.12.15": "install-tool sbt v2.0.7"}, "sbt", "v1.12.15", "v2.0.7"),
     ({"install-tool pnpm 10.34.5": "install-tool pnpm 11.22.0"}, "pnpm", "10.34.5", "11.22.0"),
     ({"install-tool docker-compose v5.3.1": "install-tool docker-compose v5.5.0"}, "docker/compose", "v5.3.1",

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import bazel, docker, swift
 from gatekeeper.deps.model import ManifestError
@@ -65,7 +66,7 @@ def test_chart_app_version_names_the_untagged_image(tmp_path: Path) -> None:
     assert (change.change, change.level, change.manifest) == ("upgraded", "minor", "charts/cloudnative-pg/Chart.yaml")
 
 
-@pytest.mark.parametrize("values", [
+@each_case("values", [
     VALUES.replace('  tag: "12.1.0"\n', ""),  # two untagged images: which one appVersion tags is the templates' say
     "image:\n  repository: ghcr.io/cloudnative-pg/cloudnative-pg\n  tag: 1.29.1\n",  # a tagged image: not appVersion's
     "image: [unclosed\n",  # values that do not parse: a label, never a crash

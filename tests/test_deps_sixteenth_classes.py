@@ -123,7 +123,7 @@ def test_package_swift_edits_beside_a_bump_are_problems(tmp_path: Path, edit: di
         assert _partial(delta, "Package.swift"), delta
 
 
-@pytest.mark.parametrize("call", [
+@each_case("call", [
     '.package(url: base + "/evil", from: "1.0.0"),',  # a computed location
     '.package(url: "https://github.com/a/\\(name)", from: "1.0.0"),',  # an interpolated string
     '.package(url: "https://github.com/a/b", from: version),',  # a variable's version

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.deps import precommit
@@ -40,7 +39,7 @@ jobs:
 """
 
 
-@pytest.mark.parametrize("name", ["project.yml", "values.yaml", "Chart.yaml", "kustomization.yaml", "action.yml"])
+@each_case("name", ["project.yml", "values.yaml", "Chart.yaml", "kustomization.yaml", "action.yml"])
 def test_a_workflow_under_another_formats_name_is_a_workflow(tmp_path: Path, name: str) -> None:
     path = f".github/workflows/{name}"
     old, new = "2e5cc851ca7162e9eb510e6da6a5c64022e606a7 # v1.0.0", "9bfe908f2eaa7ba10340b31e314148fcfe6a2458 # v1.0.1"
@@ -116,7 +115,7 @@ def test_pre_commit_hook_packages_are_read() -> None:
     # bump of `dependency-groups>=1.2` to `>=1.3.1` was no change at all with --tree)
 
 
-@pytest.mark.parametrize(("old", "new", "moved"), [
+@each_case(("old", "new", "moved"), [
     ("- prettier@3.9.4", "- prettier@3.9.6", {("npm", "prettier", "3.9.4", "3.9.6")}),
     ("'prettier-plugin-organize-imports@4.3.0'", "'prettier-plugin-organize-imports@4.3.1'",
      {("npm", "prettier-plugin-organize-imports", "4.3.0", "4.3.1")}),
@@ -144,7 +143,7 @@ def test_pre_commit_rev_and_its_package_move_together(tmp_path: Path) -> None:
                                  ("npm", "prettier", "3.9.4", "3.9.6")}, delta
 
 
-@pytest.mark.parametrize(("old", "new"), [
+@each_case(("old", "new"), [
     ("- prettier@3.9.4", "- prettier@^3.9.4"),  # a range: no exact version
     ("- prettier@3.9.4", "- prettier"),  # no version at all
     ("additional_dependencies: [tomli]", "additional_dependencies: [tomli, tomli-w]"),  # a flow list, unpinned

@@ -92,7 +92,7 @@ MODULE_POM = """\
 _JAXB = ("maven", "com.fasterxml.jackson.module:jackson-module-jaxb-annotations", "2.22.0", "2.22.2")
 
 
-@pytest.mark.parametrize("relative", ["../..", "../../", "../../pom.xml", "./../.."])
+@each_case("relative", ["../..", "../../", "../../pom.xml", "./../.."])
 def test_a_parent_two_folders_up_lends_its_properties(tmp_path: Path, relative: str) -> None:
     files = {"pom.xml": ROOT_POM, "modules/swagger-jaxrs/pom.xml": MODULE_POM.format(relative=relative)}
     repo, base, head = edited_commits(tmp_path, files, {"pom.xml": {"2.22.0": "2.22.2"}})
@@ -266,7 +266,7 @@ def test_global_json_whole() -> None:
     assert format_for("src/global.json") is not None and format_for("global.json.bak") is None
 
 
-@pytest.mark.parametrize("data", [
+@each_case("data", [
     b'{"sdk": {"version": 9}}', b'{"sdk": "9.0.100"}', b'{"msbuild-sdks": {"X": 1}}',
     b'{"sdk": {"version": "9.0.100"} // the team\'s\n}', b"[1]", b"",
 ])
@@ -331,7 +331,7 @@ def test_an_imported_props_file_is_read(tmp_path: Path) -> None:
     assert not tree.problems and not patch.problems
 
 
-@pytest.mark.parametrize(("path", "data"), [
+@each_case(("path", "data"), [
     ("config/app.props", b"db.url=jdbc:h2:mem:test\nversion=1.2.3\n"),  # no MSBuild file
     ("config/app.props", b"\xef\xbb\xbf  # comment\nversion = 1.2.3\n"),
     ("build/Common.props", b'<Project><PropertyGroup><LangVersion>12</LangVersion></PropertyGroup></Project>'),

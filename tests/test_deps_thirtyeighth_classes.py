@@ -215,7 +215,7 @@ def test_other_specifiers_are_refused(value: str) -> None:
         specifier(value)
 
 
-@pytest.mark.parametrize("body", ['{"imports": ["jsr:@a/b@1"]}', '{"imports": {"a": 1}}', '{"scopes": {"./": []}}',
+@each_case("body", ['{"imports": ["jsr:@a/b@1"]}', '{"imports": {"a": 1}}', '{"scopes": {"./": []}}',
                                   '{"imports": {"a": "ssh://x"}}', "[1]", "{"])
 def test_an_unreadable_map_is_a_problem(tmp_path: Path, body: str) -> None:
     with pytest.raises(ManifestError):
@@ -331,7 +331,7 @@ def test_a_version_whose_release_the_hunk_does_not_show_is_partial(tmp_path: Pat
     assert partial(patch, "kubernetes/bootstrap/apps/helmfile.yaml"), patch.problems
 
 
-@pytest.mark.parametrize(("lines", "index", "want"), [
+@each_case(("lines", "index", "want"), [
     (["  - name: a", "    chart: oci://r.io/c/a", "    version: 1.0.1"], 2,
      [("a", "1.0.1", "helm", "", "", "from oci://r.io/c")]),
     (["  - name: a", "    version: '2.0.0'", "    chart: repo/a"], 1, [("a", "2.0.0", "helm", "", "", "from repo")]),

@@ -269,7 +269,7 @@ def test_a_multi_line_bazel_dep_is_read_from_the_patch(tmp_path: Path) -> None:
     assert moves(patch) == want and not patch.problems, patch
 
 
-@pytest.mark.parametrize("edits", [
+@each_case("edits", [
     {'"0.0.9"': '"0.0.10"'},  # an override's version: an override section, never a bump
     {'"0.41.0"': '"0.46.0"', '"io_bazel_rules_go"': '"rules_go"'},  # another argument of the call changed beside it
     {'name = "rules_go"': 'name = "rules_go2"'},  # the call's module renamed

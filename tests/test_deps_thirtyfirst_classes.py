@@ -88,7 +88,7 @@ repos:
 """
 
 
-@pytest.mark.parametrize(("edits", "want"), [
+@each_case(("edits", "want"), [
     # gh-action-pypi-publish a0620a417771: the second entry moves onto the first's rev
     ({"rev: 4.0.1  # enforce-version": "rev: 6.1.0  # enforce-version", "rev: 5.12.0": "rev: 5.13.2"},
      {("pre-commit", "PyCQA/flake8", "4.0.1", "6.1.0"), ("pre-commit", "PyCQA/isort", "5.12.0", "5.13.2")}),
@@ -133,7 +133,7 @@ pnpm = "11.10.0"
 """
 
 
-@pytest.mark.parametrize(("old", "new", "want"), [
+@each_case(("old", "new", "want"), [
     ('"=0.19.9"', '"=0.20.2"', ("tool", "cargo:cargo-deny", "=0.19.9", "=0.20.2")),  # crates.io 02bc3b83328b
     ('"=2.3.10"', '"=2.3.11"', ("tool", "cargo:diesel_cli", "=2.3.10", "=2.3.11")),  # crates.io f22d164a98d5
     ('"=0.12.0"', '"^0.13"', ("tool", "cargo:diesel-guard", "=0.12.0", "^0.13")),
@@ -179,7 +179,7 @@ def test_an_unread_value_moved_to_an_operator_version_is_named(tmp_path: Path) -
     assert moves(patch) == set() and partial(patch, "mise.toml"), patch
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     '"cargo:x" = { version = "=1.0", path = "../x" }',  # a source
     '"cargo:x" = { version = 1 }',  # no string
     '"cargo:x" = { features = "a" }',  # no version
@@ -227,7 +227,7 @@ PLAYGROUND = """\
 """
 
 
-@pytest.mark.parametrize(("old", "new", "want"), [
+@each_case(("old", "new", "want"), [
     ('"node": ">=v12.13.1"', '"node": ">=v14.17.4"', ("tool", "node", ">=v12.13.1", ">=v14.17.4")),  # 55f686ceeffc
     ('"npm": ">=7"', '"npm": ">=8"', ("tool", "npm", ">=7", ">=8")),
     ('"node": "14.17.4"', '"node": "16.14.2"', ("tool", "node", "14.17.4", "16.14.2")),

@@ -131,7 +131,7 @@ def test_a_dtd_in_the_prolog_is_refused(document: bytes) -> None:
         load_xml(document)
 
 
-@pytest.mark.parametrize(("document", "tag"), [
+@each_case(("document", "tag"), [
     (b"<project><d><![CDATA[<!DOCTYPE html>]]></d></project>", "project"),
     (b"<!-- <!DOCTYPE project> was here --><project/>", "project"),  # in a comment: no declaration
     (b"<project><d>&lt;!DOCTYPE html&gt;</d></project>", "project"),
@@ -264,7 +264,7 @@ def test_a_workload_set_that_is_no_string_is_a_problem(tmp_path: Path) -> None:
     assert partial(patch, "global.json"), patch  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("lines", [
+@each_case("lines", [
     ['    "workloadVersion": "10.0.400",'],  # its object not shown
     ["{", '  "msbuild-sdks": {', '    "workloadVersion": "10.0.400",'],  # another object's: a project SDK so named
     ["{", '  "sdk": {', '    "workloadSet": "10.0.400",'],  # a key the reader does not know

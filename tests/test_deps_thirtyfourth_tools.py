@@ -376,7 +376,7 @@ def test_a_bom_dropped_beside_a_bump_is_no_problem(tmp_path: Path, path: str, bo
     assert not patch.problems, patch  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("declaration", [
+@each_case("declaration", [
     '<?xml version="1.0" encoding="utf-16"?>', '<?xml version="1.1"?>', "<?xml-stylesheet href='x'?>",
     '<?xml version="1.0" encoding="utf-8"?><packages>',
 ])

@@ -164,7 +164,7 @@ def test_a_list_the_hunk_does_not_show_is_partial_from_the_patch(tmp_path: Path)
     assert not patch.changes and partial(patch, "rebar.config"), patch
 
 
-@pytest.mark.parametrize(("line", "want"), [
+@each_case(("line", "want"), [
     (' {<<"recon">>,{pkg,<<"recon">>,<<"2.5.6">>},0},', ("recon", "2.5.6", "hex", "", "")),
     ('[{<<"certifi">>,{pkg,<<"certifi">>,<<"2.5.2">>},0},', ("certifi", "2.5.2", "hex", "", "")),
     (' {<<"uuid">>,{pkg,<<"uuid_erl">>,<<"2.0.1">>},0}]}.', ("uuid_erl", "2.0.1", "hex", "", "uuid")),

@@ -199,7 +199,7 @@ def test_the_other_members_resolve_too() -> None:
             ("org.scalacheck:scalacheck", "1.19.0"), ("org.scala-lang:scala3-library", "3.3.8")} <= found
 
 
-@pytest.mark.parametrize("opening", [
+@each_case("opening", [
     "val Version = new Versions {",  # a subclass: its members may come from elsewhere
     "val Version = new\n{",  # the brace on the next line: not read as the value's block
     "def Version = new {",

@@ -241,7 +241,7 @@ release:
 OPENJDK = "sha256:4fa07b8ba0634a2036c53d2cc5242b0d8f49d84dd3400a0b310478f1f76de55a"
 
 
-@pytest.mark.parametrize(("old", "new", "want"), [
+@each_case(("old", "new", "want"), [
     # dropwizard/dropwizard's Renovate "update cimg/openjdk docker tag to v21.0.5" (b624547db6)
     ("cimg/openjdk:21.0.4", f"cimg/openjdk:21.0.5@{OPENJDK}",
      ("docker", "cimg/openjdk", "21.0.4", f"21.0.5@{OPENJDK}")),
@@ -267,7 +267,7 @@ def test_an_orb_is_named_by_its_key_too(tmp_path: Path) -> None:
         assert [(c.name, c.alias, c.to_version) for c in delta.changes] == [("circleci/windows", "win", "5.1.1")]
 
 
-@pytest.mark.parametrize(("old", "new", "want"), [
+@each_case(("old", "new", "want"), [
     ("sast@2.0.2", "sast@2.1.0", ("gitlab-component", "$CI_SERVER_FQDN/components/sast/sast", "2.0.2", "2.1.0")),
     ('HELM_VERSION: "v3.15.2"', 'HELM_VERSION: "v3.16.0"', ("tool", "helm/helm", "v3.15.2", "v3.16.0")),
     ("image: python:3.12.4-slim", "image: python:3.12.5-slim", ("docker", "python", "3.12.4-slim", "3.12.5-slim")),

@@ -353,7 +353,7 @@ def test_annotations_are_bounded() -> None:
     assert time.process_time() - started < 10
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "# renovate: datasource=npm\nversion: 1.0.0\n",  # no name
     "# renovate: github=a/b github-releases=c/d\nversion: 1.0.0\n",  # two sources, no depName: ambiguous
     "# renovate: depName=x\n\nversion: 1.0.0\n",  # not directly below
@@ -391,7 +391,7 @@ def test_values_alias_sharing_is_bounded() -> None:
     assert {(d.name, d.version) for d in deps} == {("a/b", "1")}
 
 
-@pytest.mark.parametrize("body", [b"image: [", b"\xff\xfe", b"a: b\n---\nc: d\n"])
+@each_case("body", [b"image: [", b"\xff\xfe", b"a: b\n---\nc: d\n"])
 def test_values_that_do_not_parse_are_problems(body: bytes) -> None:
     with pytest.raises(ManifestError):
         helmvalues.parse_values("values.yaml", body)
@@ -485,7 +485,7 @@ def test_compose_images_from_tree_and_patch(tmp_path: Path) -> None:
     assert images == {("postgres", "16.1"), ("redis", "7.2@sha256:" + "a" * 64)}  # a variable names no image
 
 
-@pytest.mark.parametrize("path, base, head, want", [
+@each_case("path, base, head, want", [
     (".nvmrc", b"v20.11.0\n", b"v20.11.1\n", ("node", "v20.11.0", "v20.11.1")),
     ("app/.python-version", b"3.12.4\n", b"3.12.5\n", ("python", "3.12.4", "3.12.5")),
     (".tool-versions", b"nodejs 20.11.0\ngolang 1.22.0\n", b"nodejs 20.11.0\ngolang 1.22.1\n",

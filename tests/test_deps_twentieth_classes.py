@@ -255,7 +255,7 @@ def test_gradle_9_5_wrapper_retry_keys_ride_on_the_bump(tmp_path: Path, added: s
         assert not delta.problems, delta.problems
 
 
-@pytest.mark.parametrize("added", ["retries=-1\n", "retries=1e9\n", "retryBackOffMs=soon\n", "retries=1\\\n  0\n",
+@each_case("added", ["retries=-1\n", "retries=1e9\n", "retryBackOffMs=soon\n", "retries=1\\\n  0\n",
                                    "distributionSha256Sum=0\n", "retriesUrl=https\\\\://mirror.example/\n"])
 def test_other_wrapper_edits_beside_a_bump_stay_partial(tmp_path: Path, added: str) -> None:
     repo, base, head = edited_commits(tmp_path, {WRAPPER_PATH: WRAPPER}, {WRAPPER_PATH: {

@@ -315,7 +315,7 @@ def test_what_the_package_list_already_shows_is_not_repeated() -> None:
                                                                                           "5.94.0")]
 
 
-@pytest.mark.parametrize(("old", "new"), [
+@each_case(("old", "new"), [
     ("version: link:../../libs/shared", "version: link:../../libs/other"),  # a link: the whole-file reader's
     ("version: 5.78.0(esbuild@0.23.1)", "version: evil@5.94.0"),  # an alias: another package, not a move
     ("version: 5.78.0(esbuild@0.23.1)", "version: 5.78.0(esbuild@0.18.20)"),  # only the peers moved
@@ -385,7 +385,7 @@ def test_hatch_envs_are_read_whole() -> None:
     assert any(name == "notebook-app" for name, _, _ in deps), deps  # a context-formatted URL, by its name
 
 
-@pytest.mark.parametrize("doc", [
+@each_case("doc", [
     {"tool": {"hatch": {"envs": {"x": "not a table"}}}},
     {"tool": {"hatch": {"envs": ["x"]}}},
     {"tool": {"hatch": {"envs": {"x": {"dependencies": "pytest"}}}}},

@@ -91,7 +91,7 @@ module "registry" {
 _SUBNETS = "git::https://github.com/cloudposse/terraform-aws-dynamic-subnets.git"
 
 
-@pytest.mark.parametrize(("old", "new", "name", "before", "after", "label"), [
+@each_case(("old", "new", "name", "before", "after", "label"), [
     ("dynamic-subnets.git?ref=tags/0.3.6", "dynamic-subnets.git?ref=tags/0.31.0", _SUBNETS, "0.3.6", "0.31.0",
      "subnets"),  # cloudposse 380dce4dbc43
     ("terraform-aws-vpc.git?ref=tags/0.3.4", "terraform-aws-vpc.git?ref=refs/tags/0.18.0",

@@ -95,7 +95,7 @@ def test_a_glob_file_pattern(tmp_path: Path) -> None:
     assert ("docker", "docker.io/example/build", "1.25.1", "1.25.3") in moves(tree)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("config, why", [
+@each_case("config, why", [
     (_config({**GO_MANAGER, "depNameTemplate": "{{{replace 'x' 'y' depName}}}"}), "a template is not a name"),
     (_config({**GO_MANAGER, "matchStrings": ["^(?<currentValue>[0-9.+)"]}), "a pattern that does not compile"),
     (_config({**GO_MANAGER, "matchStrings": ["^(?<version>[0-9.]+)"]}), "no currentValue group"),

@@ -112,7 +112,7 @@ def test_the_whole_file_reader(body: str, expected: list[tuple[str, str]]) -> No
     assert [(d.name, d.version) for d in parse_answers(ANSWERS_PATH, body.encode())] == expected
 
 
-@pytest.mark.parametrize("body", ["- a list\n", "_commit: [v1, v2]\n_src_path: x\n: : :\n", "a: b\n---\nc: d\n"])
+@each_case("body", ["- a list\n", "_commit: [v1, v2]\n_src_path: x\n: : :\n", "a: b\n---\nc: d\n"])
 def test_a_malformed_answers_file_is_a_finding(body: str) -> None:
     with pytest.raises(ManifestError):
         parse_answers(ANSWERS_PATH, body.encode())

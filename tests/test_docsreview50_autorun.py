@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import Case, committed, gated_rules
 from conftest import POLICY_DIR
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 from test_redteam35_tool_autorun import EVIL, FOLDER_OPEN, SETTINGS, TASKS, WORKSPACE_TASK
 
 YOLO = '{\n  "chat.tools.autoApprove": true\n}\n'
@@ -53,7 +53,7 @@ def _linked_case(root: Path, base_files: dict[str, str], links: dict[str, str]) 
     return Case(repo, base, head, patch, packet)
 
 
-@pytest.mark.parametrize("path", sorted(BINARY_NEW))
+@each_case("path", sorted(BINARY_NEW))
 def test_a_new_editor_file_the_patch_shows_as_binary_needs_a_human(tmp_path: Path, path: str) -> None:
     """Default policy from the patch alone: reviewed (before: exit 0, nothing named)."""
     case = committed(tmp_path, {}, {path: BINARY_NEW[path]})  # type: ignore[dict-item]

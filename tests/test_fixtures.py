@@ -51,9 +51,7 @@ deps: {enable: [deps], outcome: deny}
     assert expect.sets[0].findings[0] == ExpectedFinding("core", "core.ci", paths=(".github/workflows/ci.yml",), line=6)
 
 
-@pytest.mark.parametrize(
-    ("text", "line", "needle"),
-    [
+@each_case(("text", "line", "needle"), [
         ("default:\n  outcome: revew\n", 2, "unknown outcome"),
         ("default: {outcome: [}\n", 1, "not valid YAML"),
         ("default:\n  findings: []\n", 2, "has no outcome"),
@@ -63,8 +61,7 @@ deps: {enable: [deps], outcome: deny}
         ("packet: {model: x}\ndefault: {outcome: allow}\n", 1, "unknown option 'model'"),
         ("default: {outcome: allow, findings: [{policy: core, level: review}]}\n", 1, "cannot expect deny/review"),
         ("- a list\n", 1, "must be a mapping"),
-    ],
-)
+    ])
 def test_malformed_expectation_names_file_and_line(tmp_path: Path, text: str, line: int, needle: str) -> None:
     path = write(tmp_path / "expect.yaml", text)
     with pytest.raises(FixtureError) as caught:

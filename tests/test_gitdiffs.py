@@ -8,6 +8,7 @@ from pathlib import Path
 import gitdiffs
 import pytest
 from gitdiffs import file_patch
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 
@@ -52,7 +53,7 @@ def test_a_blob_whose_seven_digits_another_object_shares_moves_to_a_fresh_reposi
     assert gitdiffs._ORACLE[0] is not oracle and not oracle.folder.exists()
 
 
-@pytest.mark.parametrize("options", [(), ("--binary",), ("-M", "--binary"), ("-C", "--find-copies-harder"),
+@each_case("options", [(), ("--binary",), ("-M", "--binary"), ("-C", "--find-copies-harder"),
                                      ("--no-renames",), ("--full-index",)])
 def test_commit_patch_is_what_git_diff_writes(tmp_path: Path, options: tuple[str, ...]) -> None:
     """commit_patch against `git diff OPTIONS BASE HEAD` in the repository itself: renames (followed by default, as

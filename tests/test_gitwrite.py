@@ -13,6 +13,7 @@ from pathlib import Path
 import gitwrite
 import pytest
 from gitrepo import GIT_ENV, INIT_CONFIG, SETTINGS, GitRepo
+from tables import each_case
 
 CONFIG = INIT_CONFIG + SETTINGS
 NAMES = ["a", "b", "a-b", "a.b", "a0", "A", "_x", "z+1", "v@2", "deep", "src", "x.yaml",
@@ -61,7 +62,7 @@ def edit(rng: random.Random, roots: list[Path]) -> None:
                 path.chmod(0o755 if action == "exec" else 0o644)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@each_case("seed", range(12))
 def test_commits_are_the_ones_git_makes(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     ours, theirs = GitRepo(tmp_path / "ours"), GitRepo(tmp_path / "theirs")

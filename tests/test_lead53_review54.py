@@ -44,7 +44,7 @@ def test_test_data_inside_a_vendored_copy_stays_deps(root: str, folder: str, nam
     assert found.bucket == "deps", (path, found.rule)
 
 
-@pytest.mark.parametrize("path", ["__tests__/data/go.mod", "packages/a/__tests__/data/package.json",
+@each_case("path", ["__tests__/data/go.mod", "packages/a/__tests__/data/package.json",
                                   "src/__tests__/data/.tool-versions"])
 def test_a_projects_own_jest_test_data_is_still_lowered(path: str) -> None:
     found = RULES.match(path)

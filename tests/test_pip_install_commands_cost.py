@@ -9,8 +9,8 @@ file (ANY, the safe side), so the bound loses no file.
 
 from __future__ import annotations
 
-import pytest
 from cpucost import assert_linear
+from tables import each_case
 
 from gatekeeper.classify import pipinstalls
 from gatekeeper.classify.pipinstalls import ANY, installed_requirements
@@ -25,7 +25,7 @@ SHAPES = {
 }
 
 
-@pytest.mark.parametrize("unit", SHAPES.values(), ids=SHAPES.keys())
+@each_case("unit", SHAPES.values(), ids=SHAPES.keys())
 def test_many_installer_words_are_read_in_linear_time(unit: str) -> None:
     assert_linear(installed_requirements, unit * 64, unit * 256, budget=0.5)
 
@@ -41,7 +41,7 @@ def test_a_segment_past_the_bound_names_every_word_it_holds() -> None:
     assert {f"req{n}.txt" for n in range(pipinstalls.MAX_COMMANDS + 4)} <= set(found)
 
 
-@pytest.mark.parametrize(("line", "named"), [
+@each_case(("line", "named"), [
     ("pip install --upgrade pip -r requirements.txt", ["requirements.txt"]),
     ("python -m pip install -U pip setuptools wheel -c constraints.txt", ["constraints.txt"]),
     ("uv pip sync requirements/dev.txt && pip-sync b.txt", ["requirements/dev.txt", "b.txt"]),

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import pytest
 from cpucost import assert_linear, least_cpu
+from tables import each_case
 
 from gatekeeper.classify import manifestreads, sniff, vendoredci, yamlroots
 from gatekeeper.classify.contextrules import ContextRules
@@ -67,7 +68,7 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
 }
 
 
-@pytest.mark.parametrize(("read", "head", "filler", "tail"), list(SHAPES.values()), ids=list(SHAPES))
+@each_case(("read", "head", "filler", "tail"), list(SHAPES.values()), ids=list(SHAPES))
 def test_a_hostile_text_is_read_in_linear_time(read: Callable[[str], object], head: str, filler: str,
                                               tail: str) -> None:
     def text(kib: int) -> str:
@@ -111,7 +112,7 @@ def _answer(pattern: re.Pattern[str], text: str, call: str) -> object:
     return None if m is None else (m.span(), m.groups())
 
 
-@pytest.mark.parametrize("name", list(OLD))
+@each_case("name", list(OLD))
 def test_the_linear_patterns_answer_as_the_old_ones_did(name: str) -> None:
     new, source, call = OLD[name]
     old = re.compile(source, new.flags)

@@ -17,6 +17,7 @@ import pytest
 from conftest import POLICY_DIR
 from gitrepo import two_commits
 from incli import run_cli, tree_gate
+from tables import each_case
 
 _FILLER = "".join(f"  Queue{n}:\n    Type: AWS::SQS::Queue\n    Properties:\n      DelaySeconds: {n}\n"
                   for n in range(12))
@@ -67,7 +68,7 @@ def _patch_gate(tmp_path: Path, path: str, base: str | None, head: str,
     return gated.returncode, json.loads(str(gated.stdout)), files[path]
 
 
-@pytest.mark.parametrize(("path", "base", "head"), HIDDEN, ids=[case[0] for case in HIDDEN])
+@each_case(("path", "base", "head"), HIDDEN, ids=[case[0] for case in HIDDEN])
 def test_hidden_infrastructure_in_a_deps_named_yaml_needs_context(tmp_path: Path, path: str, base: str,
                                                                    head: str) -> None:
     code, decision, found = _patch_gate(tmp_path, path, base, head)
@@ -75,14 +76,14 @@ def test_hidden_infrastructure_in_a_deps_named_yaml_needs_context(tmp_path: Path
     assert code == 3, decision
 
 
-@pytest.mark.parametrize(("path", "base", "head"), BUMPS, ids=[f"{n}-{case[0]}" for n, case in enumerate(BUMPS)])
+@each_case(("path", "base", "head"), BUMPS, ids=[f"{n}-{case[0]}" for n, case in enumerate(BUMPS)])
 def test_an_ordinary_bump_stays_settled(tmp_path: Path, path: str, base: str, head: str) -> None:
     code, decision, found = _patch_gate(tmp_path, path, base, head)
     assert found["bucket"] == "deps" and "needs-context" not in found["tags"], found
     assert code == 0, decision
 
 
-@pytest.mark.parametrize(("path", "base", "head"), HIDDEN, ids=[case[0] for case in HIDDEN])
+@each_case(("path", "base", "head"), HIDDEN, ids=[case[0] for case in HIDDEN])
 def test_a_hunk_without_context_lines_is_not_proof(tmp_path: Path, path: str, base: str, head: str) -> None:
     """`git diff -U0` shows the changed line alone: neither the template's keys nor the ecosystem's."""
     code, decision, found = _patch_gate(tmp_path, path, base, head, "-U0")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
@@ -33,7 +32,7 @@ def test_a_dependency_file_is_deps(path: str) -> None:
     assert got.bucket == "deps", got
 
 
-@pytest.mark.parametrize("path", LEFT)
+@each_case("path", LEFT)
 def test_look_alikes_keep_their_class(path: str) -> None:
     assert RULES.match(path).bucket != "deps"
 

@@ -114,7 +114,7 @@ def test_ordinary_dockerfiles_read_as_before(text: str) -> None:
     assert [i for i in images if i[0] != "docker/dockerfile"] == [("golang", "1.22"), ("alpine", "3.19")]
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     BASE + "RUN <<EOF\nFROM evil.example/tools:1\n",  # never closed
     BASE + 'RUN echo "x <<b"\nFROM evil.example/tools:1 AS t\nCOPY <<EOF /y\nb\nEOF\n',  # a quote before `<<`
     BASE + "COPY <<$NAME /x\nFROM evil.example/tools:1\n$NAME\n",  # a word the reader does not bound

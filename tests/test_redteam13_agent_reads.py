@@ -16,7 +16,7 @@ import os
 import posixpath
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.incli import reviewed_paths, tree_gate
@@ -65,7 +65,7 @@ def _repo(root: Path, config: str, text: str, named: str) -> tuple[GitRepo, str,
     return repo, base, repo.commit("head")
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@each_case("case", list(CASES))
 def test_a_file_an_agent_configuration_imports_or_runs_is_a_guardrail(tmp_path: Path, case: str) -> None:
     config, text, folder, written = CASES[case]
     assert written in text
@@ -88,7 +88,7 @@ QUIET = {
 }
 
 
-@pytest.mark.parametrize("case", list(QUIET))
+@each_case("case", list(QUIET))
 def test_a_path_the_agent_does_not_load_stays_allowed(tmp_path: Path, case: str) -> None:
     config, text = QUIET[case]
     repo, base, head = _repo(tmp_path / "repo", config, text, "docs/agent-rules.md")

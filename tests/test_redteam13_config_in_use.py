@@ -20,8 +20,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from conftest import POLICY_DIR
+from tables import each_case
 
 from gatekeeper.policy.bundle import bundle_digest
 from tests.gitrepo import GitRepo
@@ -91,7 +91,7 @@ def _scene(root: Path, layout: str, edit: str, copy: bool) -> tuple[GitRepo, str
     return repo, base, repo.commit("head"), changed
 
 
-@pytest.mark.parametrize(("layout", "edit"), CASES, ids=[f"{layout}-{edit}" for layout, edit in CASES])
+@each_case(("layout", "edit"), CASES, ids=[f"{layout}-{edit}" for layout, edit in CASES])
 def test_a_change_to_the_bundle_the_gate_reads_is_a_guardrail_edit(tmp_path: Path, layout: str, edit: str) -> None:
     repo, base, head, changed = _scene(tmp_path / "repo", layout, edit, copy=False)
     code, decision = _gate(repo, base, head, LAYOUTS[layout][2], LAYOUTS[layout][3])
@@ -100,7 +100,7 @@ def test_a_change_to_the_bundle_the_gate_reads_is_a_guardrail_edit(tmp_path: Pat
     assert reviewed_paths(decision, "guardrails.edit") == set(changed)
 
 
-@pytest.mark.parametrize("layout", list(LAYOUTS))
+@each_case("layout", list(LAYOUTS))
 def test_the_same_change_to_a_bundle_the_gate_does_not_read_stays_allowed(tmp_path: Path, layout: str) -> None:
     repo, base, head, changed = _scene(tmp_path / "repo", layout, "policy-rewritten", copy=True)
     assert changed == ["examples/bundle/core/policy.rego"]
@@ -130,7 +130,7 @@ TRUST_EDITS: dict[str, Callable[[Path], Path]] = {
 TRUST_CASES = [(where, edit) for where in ("security/allowed_signers", "keys/ci.txt") for edit in TRUST_EDITS]
 
 
-@pytest.mark.parametrize(("where", "edit"), TRUST_CASES, ids=[f"{w}-{e}" for w, e in TRUST_CASES])
+@each_case(("where", "edit"), TRUST_CASES, ids=[f"{w}-{e}" for w, e in TRUST_CASES])
 def test_a_change_to_the_trusted_signers_the_gate_reads_is_a_guardrail_edit(tmp_path: Path, where: str,
                                                                               edit: str) -> None:
     repo = GitRepo(tmp_path / "repo")

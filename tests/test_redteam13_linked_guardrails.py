@@ -63,7 +63,7 @@ def _repo(root: Path, links: list[tuple[str, str]], edited: str) -> tuple[GitRep
     return repo, base, repo.commit("head")
 
 
-@pytest.mark.parametrize(("guarded", "kind"), CASES, ids=[f"{g}-{k}" for g, k in CASES])
+@each_case(("guarded", "kind"), CASES, ids=[f"{g}-{k}" for g, k in CASES])
 def test_an_edit_reached_at_a_guardrail_path_is_a_guardrail_edit(tmp_path: Path, guarded: str, kind: str) -> None:
     links, edited = _layouts(guarded)[kind]
     repo, base, head = _repo(tmp_path / "repo", links, edited)

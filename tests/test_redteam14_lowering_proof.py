@@ -108,7 +108,7 @@ def test_setuptools_reads_the_requirement(tmp_path: Path) -> None:
             "options.extras_require", {})), (name, found.command_options)
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     TOOLS, "[tool:pytest]\naddopts = -q\n\n[coverage:run]\nbranch = true\n",
     "[flake8]\nmax-line-length = 100\n# [options] in a comment\n",
 ])

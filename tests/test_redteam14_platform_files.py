@@ -33,7 +33,7 @@ def test_a_platform_definition_is_named(path: str) -> None:
     assert (decided.bucket, decided.rule) == NAMED[path]
 
 
-@pytest.mark.parametrize("path", NOT_NAMED)
+@each_case("path", NOT_NAMED)
 def test_look_alikes_keep_their_class(path: str) -> None:
     assert RULES.match(path).bucket == "src"
 

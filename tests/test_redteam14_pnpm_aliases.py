@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.npm import parse_pnpm_lock
@@ -68,7 +69,7 @@ def test_a_package_locked_under_another_name_needs_a_human(capsys: pytest.Captur
     assert "pnpm-lock.yaml" in reviewed, decision["reasons"]
 
 
-@pytest.mark.parametrize("form", sorted(FORMS))
+@each_case("form", sorted(FORMS))
 def test_the_aliased_package_is_direct(form: str) -> None:
     _base, head = _case(form, "evil", "4.17.21")
     found = {d.name: d.direct for d in parse_pnpm_lock("pnpm-lock.yaml", head["pnpm-lock.yaml"].encode())}

@@ -33,7 +33,7 @@ def test_swiftpm_configuration_is_deps(path: str) -> None:
     assert (decided.bucket, decided.rule) == ("deps", "deps.swiftpm.settings")
 
 
-@pytest.mark.parametrize("path", NOT_DEPS)
+@each_case("path", NOT_DEPS)
 def test_look_alikes_keep_their_class(path: str) -> None:
     assert RULES.match(path).rule != "deps.swiftpm.settings"
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GIT_ENV
 from incli import run_cli
+from tables import each_case
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = ROOT / "policies"
@@ -78,7 +79,7 @@ SHADOWS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SHADOWS))
+@each_case("name", sorted(SHADOWS))
 def test_a_name_two_refs_answer_to_is_refused(origin: tuple[Path, str, str], tmp_path: Path, name: str) -> None:
     repo, base, head = _copy(origin, tmp_path)
     tree, ref, target = SHADOWS[name]

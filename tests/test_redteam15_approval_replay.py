@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.attest import approvals
 from gatekeeper.attest.keys import generate, load_signer
@@ -110,7 +111,7 @@ def _edit_policy(folder: Path) -> None:
     rego.write_text(rego.read_text() + "\n# a comment the approver never saw\n")
 
 
-@pytest.mark.parametrize("change", ["revision", "name", "policy-text", "params"])
+@each_case("change", ["revision", "name", "policy-text", "params"])
 def test_an_approval_does_not_travel_to_another_bundle(signed: Path, tmp_path: Path, change: str) -> None:
     home = _copy(signed, tmp_path)
     _approve(home, "alice")

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GIT_ENV
 from incli import run_cli
+from tables import each_case
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = ROOT / "policies"
@@ -101,7 +102,7 @@ CONFIGS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@each_case("name", sorted(CONFIGS))
 def test_a_clones_config_starts_no_program(tmp_path: Path, name: str, clones: dict[str, Path]) -> None:
     repo, script = _configured(tmp_path, name, clones)
     done = run_cli(["gate", "--tree", "main..pr", "--format", "json"], cwd=repo, text=True)
@@ -110,7 +111,7 @@ def test_a_clones_config_starts_no_program(tmp_path: Path, name: str, clones: di
     assert not marker.exists(), f"{name}: git ran {marker.read_text()!r}"
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@each_case("name", sorted(CONFIGS))
 def test_a_packet_gate_in_such_a_checkout_starts_no_program_either(tmp_path: Path, name: str,
                                                                   clones: dict[str, Path]) -> None:
     """Without --tree the bundle is the checkout's ./policies, and the gate asks git for its commit and state."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from incli import run_cli
+from tables import each_case
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = ROOT / "policies"
@@ -32,7 +33,7 @@ def _gate(work: Path, log: Path | str) -> tuple[int, str]:
     return done.returncode, str(done.stderr)
 
 
-@pytest.mark.parametrize("kind", ["dangling-outside", "empty-file", "another-log", "relative-up", "link-to-link"])
+@each_case("kind", ["dangling-outside", "empty-file", "another-log", "relative-up", "link-to-link"])
 def test_a_linked_log_is_refused_and_nothing_is_written_through_it(tmp_path: Path, kind: str) -> None:
     work, outside = tmp_path / "checkout", tmp_path / "outside"
     work.mkdir()

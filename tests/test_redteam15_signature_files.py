@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from forkcli import fork_cli
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.attest.keys import generate, load_signer
 from gatekeeper.attest.packet import sign_packet
@@ -70,7 +71,7 @@ def _gate(home: Path, *extra: str) -> subprocess.CompletedProcess[str]:
         pytest.fail("the gate blocked on a signature file")
 
 
-@pytest.mark.parametrize("kind", ["fifo", "link-to-fifo", "folder", "huge"])
+@each_case("kind", ["fifo", "link-to-fifo", "folder", "huge"])
 def test_a_packet_signature_that_is_no_regular_file_is_a_deny_at_once(signed: Path, tmp_path: Path, kind: str) -> None:
     home = tmp_path / "w"
     shutil.copytree(signed, home)
@@ -81,7 +82,7 @@ def test_a_packet_signature_that_is_no_regular_file_is_a_deny_at_once(signed: Pa
     assert attestation["failed"] is True and attestation["verified"] is False
 
 
-@pytest.mark.parametrize("kind", ["fifo", "link-to-fifo", "folder", "huge"])
+@each_case("kind", ["fifo", "link-to-fifo", "folder", "huge"])
 def test_an_approval_file_that_is_no_regular_file_is_not_counted_at_once(signed: Path, tmp_path: Path,
                                                                           kind: str) -> None:
     home = tmp_path / "w"

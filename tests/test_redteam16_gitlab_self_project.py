@@ -65,7 +65,7 @@ def test_what_names_no_project() -> None:
         assert project_path(url) is None, url
 
 
-@pytest.mark.parametrize("case", INCLUDES)
+@each_case("case", INCLUDES)
 def test_this_projects_own_file_is_ci(tmp_path: Path, case: str) -> None:
     changed = CHANGED.get(case, "templates/deploy.yml")
     repo = _repo(tmp_path / "repo", INCLUDES[case], changed, "git@gitlab.example.com:acme/app.git")

@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.symlinks import opened
 from gatekeeper.cli import main
@@ -84,7 +85,7 @@ def _repo(root: Path, files: dict[str, str], links: list[tuple[str, str]], edits
     return repo, base, repo.commit("head")
 
 
-@pytest.mark.parametrize(("reader", "kind"), LAYOUTS)
+@each_case(("reader", "kind"), LAYOUTS)
 def test_a_named_path_reached_through_links_is_classified_as_named(tmp_path: Path, reader: str, kind: str) -> None:
     files, named, bucket, _flags = READERS[reader]
     links, real = _layouts(named)[kind]
@@ -134,7 +135,7 @@ LINKED_READERS = {
 }
 
 
-@pytest.mark.parametrize("case", LINKED_READERS)
+@each_case("case", LINKED_READERS)
 def test_a_reader_file_that_is_a_link_is_read_where_it_is(tmp_path: Path, case: str) -> None:
     links, files, changed, bucket = LINKED_READERS[case]
     repo, _base, _head = _repo(tmp_path / "repo", {**files, changed: "x\n"}, links,
@@ -161,7 +162,7 @@ def test_links_that_name_nothing_stay_unnamed(tmp_path: Path) -> None:
         "scratch/run.sh": "src", "other/fix.json": "src", "elsewhere/dev.txt": "src"}, got
 
 
-@pytest.mark.parametrize("reader", READERS)
+@each_case("reader", READERS)
 def test_the_gate_asks_for_a_human(tmp_path: Path, reader: str) -> None:
     files, named, _bucket, flags = READERS[reader]
     links, real = _layouts(named)["folder-link"]

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.deps.pypi import included_files, parse_requirements, requirements_residue
@@ -54,8 +55,7 @@ def _names(path: str, data: bytes) -> list[str]:
     return sorted(d.name for d in parse_requirements(path, data))
 
 
-@pytest.mark.parametrize("brk", BREAKS)
-@pytest.mark.parametrize("ending", ENDINGS)
+@each_case("brk, ending", [(brk, ending) for brk in BREAKS for ending in ENDINGS])
 def test_the_delta_joins_lines_as_pip_does(tmp_path: Path, ending: str, brk: str) -> None:
     text = f"flask==3.0.1\n{ENDINGS[ending]}\n{HIDDEN}\n".replace("\n", BREAKS[brk])
     path = tmp_path / "requirements.txt"

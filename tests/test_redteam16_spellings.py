@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.cli import main
 from tests.gitrepo import two_commits
@@ -64,8 +65,7 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
 }
 
 
-@pytest.mark.parametrize("spelling", SPELLINGS)
-@pytest.mark.parametrize("reader", READERS)
+@each_case("spelling, reader", [(spelling, reader) for spelling in SPELLINGS for reader in READERS])
 def test_a_name_spelled_as_a_checkout_folds_it_names_the_file(tmp_path: Path, reader: str, spelling: str) -> None:
     text, named, changed, bucket, _flags = READERS[reader]
     repo, _base, _head = two_commits(tmp_path / "repo", {**text(SPELLINGS[spelling](named)), changed: "x\n"},
@@ -75,8 +75,7 @@ def test_a_name_spelled_as_a_checkout_folds_it_names_the_file(tmp_path: Path, re
     assert got["docs/cafe.txt"].bucket not in ("ci", "iac", "deps")
 
 
-@pytest.mark.parametrize("form", ["NFD", "NFC"])
-@pytest.mark.parametrize("reader", READERS)
+@each_case("form, reader", [(form, reader) for form in ["NFD", "NFC"] for reader in READERS])
 def test_a_file_added_in_the_other_normal_form_is_the_named_file(tmp_path: Path, reader: str, form: str) -> None:
     # The reader names the NFC folder (or file); the change adds the file in NFD (a Mac writes it into the NFC
     # folder), or the reader's text is in NFD and the change adds the NFC spelling.

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.incli import tree_gate
@@ -25,7 +25,7 @@ def _gate(repo: GitRepo, old: str, new: str, *extra: str) -> tuple[int, list[dic
     return code, decision["reasons"]
 
 
-@pytest.mark.parametrize(("uses", "definition"), [
+@each_case(("uses", "definition"), [
     ("tools/setup", "tools/setup/Action.yml"), ("tools/setup", "tools/setup/ACTION.YAML"),
     ("Tools/Setup", "tools/setup/action.yml"), ("", "Action.yml"),
 ])

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
+from tables import each_case
 
 from gatekeeper.cli import main
 
@@ -43,7 +44,7 @@ def _gate_patch(tmp_path: Path, base: str, head: str) -> tuple[int, list[dict[st
     return code, json.loads(out.getvalue())["reasons"], repo.root / "requirements.txt"
 
 
-@pytest.mark.parametrize("variant", HIDDEN)
+@each_case("variant", HIDDEN)
 def test_a_hidden_line_under_a_declaration_the_patch_leaves_out_is_reviewed(tmp_path: Path, variant: str) -> None:
     declaration = f"# -*- coding: {variant.split()[0]} -*-\n"
     code, reasons, head = _gate_patch(tmp_path, f"{declaration}{FILLER}flask==3.0.0\n",

@@ -141,7 +141,7 @@ def test_every_install_makes_the_file_it_reads_deps(tmp_path: Path, capsys: pyte
     assert {path: buckets[path] for path in LOOK_ALIKE_FILES} == dict.fromkeys(LOOK_ALIKE_FILES, "src")
 
 
-@pytest.mark.parametrize("name", ["folded", "cd", "cluster", "dockerfile", "multistage", "setuptools"])
+@each_case("name", ["folded", "cd", "cluster", "dockerfile", "multistage", "setuptools"])
 def test_the_gate_reviews_the_edit(tmp_path: Path, name: str) -> None:
     installer, text = _installer(name)
     repo, old, new = two_commits(tmp_path / "repo", {installer: text, f"tools/{name}.txt": "six==1.16.0\n"},

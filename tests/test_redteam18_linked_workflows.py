@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import GitRepo
 from incli import tree_gate
+from tables import each_case
 
 STEPS = ("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./tools/setup\n"
          "      - run: pip install -r tools/r.txt && bash tools/go.sh\n")
@@ -27,7 +27,7 @@ LAYOUTS = {  # name: ({link: target}, where the workflow file is)
 }
 
 
-@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@each_case("layout", sorted(LAYOUTS))
 def test_a_workflow_in_a_linked_folder_is_read(tmp_path: Path, layout: str) -> None:
     links, where = LAYOUTS[layout]
     repo = GitRepo(tmp_path / "repo")

@@ -15,9 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.attest.decision import sign_decision
 from gatekeeper.attest.keys import generate, load_signer, parse_trust
@@ -38,8 +38,7 @@ open(os.environ["GATEKEEPER_MODEL_REPORT"], "w").write('{"model": "model-\\ud800
 STRANGE = ["model-\ud800", "\udcff", "caf\udce9.txt", "\U0001f600\ud83d", "\x00\x1f\x7f", "\u2028\u2029", "\ufeff"]
 
 
-@pytest.mark.parametrize("value", STRANGE)
-@pytest.mark.parametrize("where", ["model", "path"])
+@each_case("value, where", [(value, where) for value in STRANGE for where in ["model", "path"]])
 def test_the_runner_signs_whatever_string_the_packet_holds(tmp_path: Path, value: str, where: str) -> None:
     private, _, trusted = generate("runner", tmp_path / "keys")
     packet = {"diff": {"sha256": "ab" * 32}, "model": {"reported": value if where == "model" else "m"},

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import two_commits
 from tests.incli import tree_gate
@@ -35,7 +35,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@each_case("case", sorted(CASES))
 def test_a_file_compose_hands_its_containers_is_iac(tmp_path: Path, case: str) -> None:
     base, head, target = CASES[case]
     repo, first, last = two_commits(tmp_path / "repo", base, head)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import two_commits
 from tests.incli import run_cli
@@ -45,7 +45,7 @@ def _deps(repo_root: Path, *args: str) -> dict:
     return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("swap", sorted(SWAPS))
+@each_case("swap", sorted(SWAPS))
 def test_a_swapped_run_image_is_a_problem(tmp_path: Path, swap: str) -> None:
     repo, base, head = two_commits(tmp_path / "repo", {"Makefile": MAKEFILE.format(extra="")},
                                    {"Makefile": SWAPS[swap]})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.cargorun import packages
 from tests.gitrepo import two_commits
@@ -27,7 +27,7 @@ FILES = {"Cargo.toml": '[workspace]\nmembers = ["xtask", "tools/gen"]\n',
          "tools/gen/src/main.rs": MAIN, "src/lib.rs": "pub fn add() {}\n"}
 
 
-@pytest.mark.parametrize(("command", "target"), [
+@each_case(("command", "target"), [
     ("cargo xtask tidy --keep-going", "xtask/src/main.rs"),
     ("cargo xtask run-tests sqlite", "xtask/src/tidy/mod.rs"),
     ("cargo +nightly xtask dist", "xtask/src/main.rs"),
@@ -49,7 +49,7 @@ def test_the_package_a_ci_job_runs_is_ci(tmp_path: Path, command: str, target: s
     assert tree_files(repo, f"{base}..{head}")[target].bucket == "ci"
 
 
-@pytest.mark.parametrize("command", ["cargo test --workspace", "cargo run -- --help", "cargo run -p gen",
+@each_case("command", ["cargo test --workspace", "cargo run -- --help", "cargo run -p gen",
                                      "cargo run --manifest-path Cargo.toml", "# cargo xtask is run by hand"])
 def test_the_project_s_own_code_stays_src(tmp_path: Path, command: str) -> None:
     repo, base, head = two_commits(tmp_path / "repo", {**FILES, ".github/workflows/ci.yml": STEPS + f"      - run: "

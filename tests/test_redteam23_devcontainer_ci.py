@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.devcontainers import configurations
 from tests.gitrepo import two_commits
@@ -45,8 +46,7 @@ EDITS = {  # the edited file: (BASE, HEAD), and the files beside it
 }
 
 
-@pytest.mark.parametrize("target", sorted(EDITS))
-@pytest.mark.parametrize("workflow", sorted(WORKFLOWS))
+@each_case("target, workflow", [(target, workflow) for target in sorted(EDITS) for workflow in sorted(WORKFLOWS)])
 def test_the_dev_container_a_ci_job_brings_up_is_ci(tmp_path: Path, workflow: str, target: str) -> None:
     old, new = EDITS[target]
     repo, base, head = two_commits(tmp_path / "repo", {**WORKFLOWS[workflow], target: old}, {target: new})

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import two_commits
 from tests.incli import run_cli
@@ -37,7 +37,7 @@ SETTINGS = ("vendor/github.com/acme/lib/.travis.yml", "vendor/gopkg.in/yaml.v2/.
             "vendor/symfony/console/.travis.yml", "Carthage/Checkouts/Alamofire/.travis.yml")
 
 
-@pytest.mark.parametrize("path", ATTACKS)
+@each_case("path", ATTACKS)
 def test_a_manifest_under_a_settings_name_in_an_installed_folder_needs_context(tmp_path: Path, path: str) -> None:
     repo, _, _ = two_commits(tmp_path / "repo", {path: DEPLOYMENT},
                              {path: DEPLOYMENT.replace("web:1.0", "web:1.0-debug")})
@@ -46,7 +46,7 @@ def test_a_manifest_under_a_settings_name_in_an_installed_folder_needs_context(t
     assert patch.bucket == "iac" or "needs-context" in patch.tags, patch
 
 
-@pytest.mark.parametrize("path", SETTINGS)
+@each_case("path", SETTINGS)
 def test_a_module_s_own_settings_at_its_place_stay_settled(tmp_path: Path, path: str) -> None:
     repo, _, _ = two_commits(tmp_path / "repo", {path: TRAVIS}, {path: TRAVIS.replace("go test", "go test -race")})
     patch = patch_files(repo, tmp_path)[path]

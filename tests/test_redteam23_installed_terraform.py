@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
@@ -44,8 +43,8 @@ def test_terraform_in_installed_code_is_iac_by_path(folder: str, name: str) -> N
     assert rules.match(f"{folder}/net/{name}").bucket == "iac"
 
 
-@pytest.mark.parametrize("root", sorted(SOURCES))
-@pytest.mark.parametrize("folder", ("node_modules", "bower_components", "Carthage/Checkouts", ".yarn/unplugged"))
+@each_case("root, folder", [(root, folder) for root in sorted(SOURCES)
+           for folder in ("node_modules", "bower_components", "Carthage/Checkouts", ".yarn/unplugged")])
 def test_a_sourced_installed_module_is_iac_with_the_commits_and_from_a_patch(tmp_path: Path, folder: str,
                                                                              root: str) -> None:
     target = f"{folder}/net/main.tf"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 from test_redteam23_cargo_run import EVIL, FILES, STEPS
 
 from gatekeeper.classify.cargorun import Config, config, packages
@@ -26,7 +26,7 @@ ALIASES = ('[alias]\nxtask = "run --package xtask --"\ncodegen = "run --package 
            'x = ["run", "--manifest-path", "tools/gen/Cargo.toml", "--"]\nb2 = "x"\nbuild = "run -p xtask"\n')
 
 
-@pytest.mark.parametrize(("steps", "target"), [
+@each_case(("steps", "target"), [
     ("      - run: cargo codegen --check\n", "xtask/src/main.rs"),
     ("      - run: cargo x dist\n", "tools/gen/src/main.rs"),
     ("      - run: cargo -q b2\n", "tools/gen/src/main.rs"),  # an alias of an alias
@@ -65,7 +65,7 @@ def test_each_tree_reads_its_own_aliases(tmp_path: Path) -> None:
     assert found["tools/gen/src/main.rs"].bucket == "ci" and found[".cargo/config.toml"].bucket == "deps"
 
 
-@pytest.mark.parametrize("steps", [
+@each_case("steps", [
     "      - run: cargo test --workspace\n        working-directory: tools/gen\n",  # tests: the project's own
     "      - run: cd tools/gen && cargo run -p gen\n",  # a named package: not followed (red team 23)
     "      - run: cargo build\n",  # `build` is built in: the alias table's `build` never runs
@@ -92,7 +92,7 @@ def test_aliases_and_packages_read_as_cargo_does() -> None:
 SCRIPT = "#!/bin/sh\nexec \"$@\"\n"
 
 
-@pytest.mark.parametrize("settings", [
+@each_case("settings", [
     '[build]\nrustc-wrapper = "tools/wrap.sh"\n',
     "[target.'cfg(all())']\nrunner = \"sh tools/wrap.sh --quiet\"\n",
     '[target.x86_64-unknown-linux-gnu]\nlinker = "./tools/wrap.sh"\n',

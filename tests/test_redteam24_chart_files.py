@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.chartfiles import read_by
 from tests.gitrepo import two_commits
@@ -29,7 +29,7 @@ def _template(read: str) -> str:
             f"{{{{ {read} | indent 4 }}}}\n")
 
 
-@pytest.mark.parametrize(("read", "path"), [
+@each_case(("read", "path"), [
     ('.Files.Get "pint.json"', "charts/web/pint.json"),
     ('.Files.Get ".simplecov"', "charts/web/.simplecov"),
     ('.Files.Get "README.md"', "charts/web/README.md"),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from gitdiffs import commit_patch
+from tables import each_case
 
 from gatekeeper.cli import main
 from tests.gitrepo import two_commits
@@ -33,7 +34,7 @@ EDITS = {
 BASE = {path: DC for path in EDITS} | {".devcontainer/setup.sh": SETUP, "README.md": "x\n"}
 
 
-@pytest.mark.parametrize("path", sorted(EDITS))
+@each_case("path", sorted(EDITS))
 def test_from_a_patch_a_dev_container_edit_needs_context(tmp_path: Path, path: str) -> None:
     repo, base, head = two_commits(tmp_path / "repo", BASE, {path: EDITS[path]})
     found = patch_files(repo, tmp_path, f"{base}..{head}")[path]

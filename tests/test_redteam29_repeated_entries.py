@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from changecase import both_modes
+from tables import each_case
 
 PYPROJECT = '[project]\nname = "a"\nversion = "1"\ndependencies = [\n{}]\n'
 FORMS = {  # name: (path, how a list of requirements is written in it)
@@ -44,7 +44,7 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(variants()) == len(FORMS) * len(ASKS) * len(SPELLINGS) == 16
 
 
-@pytest.mark.parametrize("variant", variants(), ids=lambda v: v[0])
+@each_case("variant", variants(), ids=lambda v: v[0])
 def test_a_second_entry_asking_for_more_beside_a_bump_needs_a_human(tmp_path: Path, variant: Any) -> None:
     _, base, head = variant
     for mode, (code, decision) in zip(("patch", "tree"), both_modes(tmp_path, base, head), strict=True):

@@ -80,7 +80,7 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(VARIANTS) == 18
 
 
-@pytest.mark.parametrize(("name", "folder"), VARIANTS)
+@each_case(("name", "folder"), VARIANTS)
 def test_a_swift_package_moved_in_the_project_file_needs_a_human(tmp_path: Path, name: str, folder: str) -> None:
     gates = both_modes(tmp_path, {folder + PROJECT: BASE}, {folder + PROJECT: ATTACKS[name]})
     for mode, (code, decision) in zip(("patch", "tree"), gates, strict=True):

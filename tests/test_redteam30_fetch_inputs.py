@@ -169,7 +169,7 @@ def test_a_move_from_a_release_to_a_pseudo_version_needs_a_human(tmp_path: Path,
         assert (code, decision["outcome"]) == (3, "review"), (new, tree, decision["reasons"])
 
 
-@pytest.mark.parametrize(("old", "new"), [("v1.2.3", "v1.2.4"), ("v1.2.3", "v1.2.4-rc.1"),
+@each_case(("old", "new"), [("v1.2.3", "v1.2.4"), ("v1.2.3", "v1.2.4-rc.1"),
                                           ("v0.0.0-20230101000000-abcdefabcdef", "v0.0.0-20240101000000-123456123456"),
                                           ("v1.2.4-0.20240101000000-abcdefabcdef", "v1.2.4")])
 def test_a_release_bump_or_a_bump_between_pseudo_versions_still_passes(tmp_path: Path, old: str, new: str) -> None:

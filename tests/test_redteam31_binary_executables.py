@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from sizecase import PROGRAMS, Files, rule_ids, size_gates
+from tables import each_case
 
 PATHS = ["bin/tool", "tools/linux/helper"]
 FORMS = ["modified", "renamed and modified"]
@@ -26,7 +27,7 @@ def _gates(root: Path, base: Files, head: Files, gone: tuple[str, ...] = ()) -> 
     return size_gates(root, base, head, ("--binary", "-M"), gone=gone)
 
 
-@pytest.mark.parametrize(("kind", "path", "form"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
+@each_case(("kind", "path", "form"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
 def test_a_compiled_program_replaced_in_place_is_refused(tmp_path: Path, kind: str, path: str, form: str) -> None:
     program = PROGRAMS[kind]
     target = path + "-new" if form.startswith("renamed") else path
@@ -56,8 +57,8 @@ def test_what_ships_no_new_compiled_program_stays_allowed(tmp_path: Path, name: 
         assert "size.binary_executable" not in rule_ids(decision)
 
 
-@pytest.mark.parametrize(("kind", "path"), [(kind, path) for kind in PROGRAMS for path in PATHS],
-                         ids=[f"{kind}-{path}" for kind in PROGRAMS for path in PATHS])
+@each_case(("kind", "path"), [(kind, path) for kind in PROGRAMS for path in PATHS], ids=[f"{kind}-{path}"
+           for kind in PROGRAMS for path in PATHS])
 def test_a_committed_program_made_executable_is_refused_with_the_commits(tmp_path: Path, kind: str, path: str) -> None:
     """`chmod +x` of a compiled program committed at 100644: the patch shows a mode change and no bytes, so it was
     tagged `executable` only. With the commits HEAD's blob is read as git diffs it (a NUL in its first 8,000
@@ -73,7 +74,7 @@ def test_a_committed_program_made_executable_is_refused_with_the_commits(tmp_pat
     assert [r["paths"] for r in decision["reasons"] if r["rule"] == "core.needs_context"] == [[path]], decision
 
 
-@pytest.mark.parametrize("name", ["tools/run.sh", "tools/run.py", "lib/run.so.txt", "app/run.js"])
+@each_case("name", ["tools/run.sh", "tools/run.py", "lib/run.so.txt", "app/run.js"])
 def test_a_file_made_executable_whose_bytes_the_patch_does_not_show_needs_context(tmp_path: Path, name: str) -> None:
     """From the patch alone: a file made executable (100644 -> 100755) keeps bytes the patch does not show, which may
     be a compiled program whatever its name (a suffix-less one is needs-context already); `--tree` reads them. The
@@ -113,8 +114,7 @@ def _text_form(tmp_path: Path, base: Files, head: Files, *options: str) -> list[
         tmp_path, base, head, ("--text", "--full-index", *options), modes=("patch", "packet and tree"), check=as_text)]
 
 
-@pytest.mark.parametrize("kind", PROGRAMS)
-@pytest.mark.parametrize("form", ["added", "replaced"])
+@each_case("kind, form", [(kind, form) for kind in PROGRAMS for form in ["added", "replaced"]])
 def test_a_compiled_program_as_text_lines_is_refused(tmp_path: Path, kind: str, form: str) -> None:
     """A text hunk holding NUL bytes is a file git itself would diff as binary: tagged binary from the lines shown
     (before: tagged executable only, allowed with --tree)."""

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 CDK_JSON = '{"app": "npx ts-node bin/app.ts"}\n'
 TS_HEAD = ("import * as path from 'path';\nimport * as fs from 'fs';\n"
@@ -55,7 +56,7 @@ LOOK_ALIKES: dict[str, tuple[str, str, str, bool]] = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(ASSETS))
+@each_case("case", sorted(ASSETS))
 def test_a_file_a_cdk_app_uploads_is_iac(tmp_path: Path, case: str) -> None:
     program, text, target = ASSETS[case]
     repo, base, head = two_commits(tmp_path / "repo", {"cdk.json": CDK_JSON, program: text, target: CONF},

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import patch_entries
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 GH = "on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 AZ = "trigger: [main]\npool:\n  vmImage: ubuntu-latest\nsteps:\n- task: {task}\n  inputs:\n{inputs}"
@@ -72,7 +72,7 @@ LOOK_ALIKES: dict[str, tuple[str, str]] = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(DEPLOYS))
+@each_case("case", sorted(DEPLOYS))
 def test_a_settings_file_a_deploy_command_names_is_iac(tmp_path: Path, case: str) -> None:
     definition, text, beside, target = DEPLOYS[case]
     repo, base, head = two_commits(tmp_path / "repo", {definition: text, target: SETTINGS, **beside},
@@ -85,7 +85,7 @@ def test_a_settings_file_a_deploy_command_names_is_iac(tmp_path: Path, case: str
     assert shown["bucket"] in ("ci", "iac") or "needs-context" in shown["tags"], shown
 
 
-@pytest.mark.parametrize("case", sorted(LOOK_ALIKES))
+@each_case("case", sorted(LOOK_ALIKES))
 def test_a_look_alike_names_no_settings_file(tmp_path: Path, case: str) -> None:
     definition, text = LOOK_ALIKES[case]
     repo, base, head = two_commits(tmp_path / "repo", {definition: text, "conf/prod.json": SETTINGS, **STACK},

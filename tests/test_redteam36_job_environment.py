@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 WORKFLOW = ("on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
             "{step}      - run: make test\n")
@@ -57,7 +58,7 @@ CONTROLS = {
 }
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@each_case("name", VARIANTS)
 def test_a_file_fed_to_the_jobs_environment_is_ci(tmp_path: Path, name: str) -> None:
     base, path, text = VARIANTS[name]
     case = committed(tmp_path, base, {path: text})

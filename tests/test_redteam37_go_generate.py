@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 STEPS = ("on: push\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
          "      - run: {}\n")
@@ -41,7 +41,7 @@ def _case(tmp_path: Path, name: str):
     return committed(tmp_path, base | ({path: old} if old is not None else {}), {path: new})
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@each_case("name", VARIANTS)
 def test_a_directive_go_generate_runs_in_ci_is_ci(tmp_path: Path, name: str) -> None:
     path = VARIANTS[name][2]
     code, named = gated_rules(_case(tmp_path, name), True)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 STEPS = ("on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
          "      - run: {}\n")
@@ -65,7 +65,7 @@ def _case(tmp_path: Path, name: str):
     return committed(tmp_path, {".github/workflows/ci.yml": STEPS.format(command), **base}, head)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@each_case("name", VARIANTS)
 def test_what_head_s_copy_makes_the_job_run_is_ci(tmp_path: Path, name: str) -> None:
     target = VARIANTS[name][3]
     case = _case(tmp_path, name)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
 from tables import each_case
 
@@ -62,7 +61,7 @@ def test_a_run_control_line_that_runs_a_program_is_ci(tmp_path: Path, name: str,
         assert code == 3 and named.get("core.ci") == [name], (tree, named)  # before: other, exit 0
 
 
-@pytest.mark.parametrize(("name", "line"), CALM)
+@each_case(("name", "line"), CALM)
 def test_a_line_that_runs_nothing_keeps_its_class(tmp_path: Path, name: str, line: str) -> None:
     case = committed(tmp_path, _base(name), {name: FLAGS + line + "\n"})
     for tree in (False, True):
@@ -87,7 +86,7 @@ QUOTED = {
 }
 
 
-@pytest.mark.parametrize("form", QUOTED)
+@each_case("form", QUOTED)
 def test_a_script_a_quoted_whole_option_runs_is_ci(tmp_path: Path, form: str) -> None:
     base = _base(".bazelrc") | {".bazelrc": FLAGS + QUOTED[form] + "\n", "tools/st.sh": "#!/bin/sh\necho STABLE 1\n"}
     case = committed(tmp_path, base, {"tools/st.sh": f"#!/bin/sh\n{FETCH}\n"})
@@ -112,7 +111,7 @@ PROGRAMS = {
 }
 
 
-@pytest.mark.parametrize("program", PROGRAMS)
+@each_case("program", PROGRAMS)
 def test_a_program_bazel_runs_as_its_shell_or_server_is_ci(tmp_path: Path, program: str) -> None:
     line, path = PROGRAMS[program]
     case = committed(tmp_path, _base(".bazelrc"), {".bazelrc": FLAGS + line + "\n"})

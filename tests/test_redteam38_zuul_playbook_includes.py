@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 ZUUL = "- job:\n    name: deploy\n    run: playbooks/deploy.yaml\n"
 CALM_TASKS = "- name: say\n  debug:\n    msg: ok\n"
@@ -38,7 +38,7 @@ FORMS = {  # name: (the playbook's text, {the files it reaches: BASE's text}, th
 }
 
 
-@pytest.mark.parametrize("form", FORMS)
+@each_case("form", FORMS)
 def test_what_a_zuul_playbook_includes_is_ci(tmp_path: Path, form: str) -> None:
     playbook, reached, edited = FORMS[form]
     base = {".zuul.yaml": ZUUL, "playbooks/deploy.yaml": playbook, **reached}

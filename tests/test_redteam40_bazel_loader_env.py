@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from changecase import committed, gated_rules
 from tables import each_case
 
@@ -55,7 +54,7 @@ def _base(path: str) -> dict[str, str]:
     return {".github/workflows/ci.yml": WORKFLOW, "MODULE.bazel": 'module(name = "app")\n', path: FLAGS}
 
 
-@pytest.mark.parametrize("line", ("build --action_env=BASH_ENV=/tmp/env.sh",
+@each_case("line", ("build --action_env=BASH_ENV=/tmp/env.sh",
                                   "build --repo_env=NODE_OPTIONS=--require=/tmp/hook.js",
                                   "common --host_action_env=JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar",
                                   "build --action_env=GOFLAGS=-toolexec=/tmp/x.sh",
@@ -84,7 +83,7 @@ SCRIPTS = {
 # run-control hooks look up script-like files only (red team 38's limit, kept); the line itself is ci above.
 
 
-@pytest.mark.parametrize("line", SCRIPTS)
+@each_case("line", SCRIPTS)
 def test_a_file_the_line_loads_is_ci_with_the_tree(tmp_path: Path, line: str) -> None:
     path = SCRIPTS[line]
     base = _base(".bazelrc") | {".bazelrc": FLAGS + line + "\n", path: "#!/bin/sh\ntrue\n"}

@@ -91,7 +91,7 @@ def test_a_file_a_job_loads_by_a_variable_or_setting_is_ci(buckets: dict[str, tu
     assert buckets[loaded][0] == "ci", buckets[loaded]  # main 2b38496: src/other/deps
 
 
-@pytest.mark.parametrize("name", ["bash-env-dotfile", "git-config-global", "pythonpath", "rubyopt-glued"])
+@each_case("name", ["bash-env-dotfile", "git-config-global", "pythonpath", "rubyopt-glued"])
 def test_the_gate_reviews_its_edit(tmp_path: Path, name: str) -> None:
     files, loaded = VARIANTS[name]
     case = committed(tmp_path, {"Makefile": "test:\n\ttrue\n", **files, loaded: "export X=1\n"},

@@ -116,8 +116,8 @@ def _fails_closed(seen: Delta, truth: Delta) -> None:
     assert not missed, (missed, seen)
 
 
-@pytest.mark.parametrize("path", sorted(WRITERS))
-@pytest.mark.parametrize("kind", ["from-non-manifest", "from-non-manifest-100", "other-folder", "copy", "copy-100"])
+@each_case("path, kind", [(path, kind) for path in sorted(WRITERS)
+           for kind in ["from-non-manifest", "from-non-manifest-100", "other-folder", "copy", "copy-100"]])
 def test_rename_or_copy_does_not_hide_the_unchanged_lines(tmp_path: Path, path: str, kind: str) -> None:
     write = WRITERS[path]
     bump = not kind.endswith("-100")
@@ -220,7 +220,7 @@ POM = """<project>
 """
 
 
-@pytest.mark.parametrize("version", ["&#49;.0.0", "2.0.0&#45;alpha", "&#x31;.9.0", "2.0.0&#45;SNAPSHOT", "2.0.1&amp;"])
+@each_case("version", ["&#49;.0.0", "2.0.0&#45;alpha", "&#x31;.9.0", "2.0.0&#45;SNAPSHOT", "2.0.1&amp;"])
 def test_a_pom_character_reference_is_not_read_literally(tmp_path: Path, version: str) -> None:
     """Maven reads `&#49;.0.0` as 1.0.0 (a downgrade the whole files show): the hunk must not read a
     version that orders nothing, nor hide the real one from the advisories; it is a `partial` problem."""
@@ -321,8 +321,7 @@ PNPM_FORMS = [
 ]
 
 
-@pytest.mark.parametrize("form", PNPM_FORMS)
-@pytest.mark.parametrize("context", [1, 3])
+@each_case("form, context", [(form, context) for form in PNPM_FORMS for context in [1, 3]])
 def test_a_pnpm_key_in_another_form_is_not_skipped(tmp_path: Path, form: str, context: int) -> None:
     extra = "".join(form.format(n=f"evil{i}") for i in range(5))
     path = "pnpm-lock.yaml"

@@ -8,8 +8,8 @@ import subprocess
 import tracemalloc
 from pathlib import Path
 
-import pytest
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.diff import parse_patch_stream
 from gatekeeper.errors import PatchError
@@ -31,14 +31,11 @@ def _peak_bytes(data: bytes) -> int:
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize(
-    "header",
-    [
+@each_case("header", [
         b"a/x" + b" " * 60_000 + b"b/x",  # every space a split point
         b"a/" + b"x " * 30_000 + b"b/x",
         b"a/x" + b' "' * 30_000 + b'"',  # quoted-second-name candidates
-    ],
-)
+    ])
 def test_header_with_many_split_points_stays_small(header: bytes) -> None:
     data = b"diff --git " + header + b"\nold mode 100644\nnew mode 100755\n"
     # Reading every split of a 60 KB header as two new byte strings took ~5 GB and 8 s.

@@ -262,14 +262,11 @@ def test_tags_survive_every_real_form(git_repo: GitRepo, rules: RuleSet) -> None
     assert "symlink" in tags["file"] and "submodule" in tags["vendor/lib"]
 
 
-@pytest.mark.parametrize(
-    "lines",
-    [
+@each_case("lines", [
         b"old mode 100755\nnew mode 100644\nindex 1111111..2222222 100644\n",  # git takes 100644 as the old mode
         b"new file mode 100644\nindex 0000000..2222222 120000\n",
         b"deleted file mode 100644\nindex 1111111..0000000 100644\n",
-    ],
-)
+    ])
 def test_index_mode_beside_mode_lines_is_refused(lines: bytes) -> None:
     hunk = b"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n" if lines.startswith(b"old") else b""
     with pytest.raises(PatchError, match="index' line with a mode beside mode lines"):

@@ -6,7 +6,6 @@ directives, which are comments) before the first FROM; they are skipped, continu
 
 from __future__ import annotations
 
-import pytest
 from gitrepo import GitRepo
 from tables import each_case
 from test_classify_context import RULES, tree_files
@@ -28,7 +27,7 @@ def test_args_before_from_still_make_a_dockerfile(text: str) -> None:
     assert found is not None and found.rule == "iac.content.dockerfile"
 
 
-@pytest.mark.parametrize("text", NOT_DOCKERFILES)
+@each_case("text", NOT_DOCKERFILES)
 def test_a_file_whose_first_instruction_after_args_is_not_from_is_not_one(text: str) -> None:
     found = sniff("app/web", text.encode(), RULES.context)
     assert found is None or found.rule != "iac.content.dockerfile"

@@ -11,6 +11,7 @@ import pytest
 from conftest import POLICY_DIR
 from forkcli import fork_cli
 from gitrepo import GitRepo
+from tables import each_case
 
 import gatekeeper.verify as verify
 from gatekeeper.cli import main
@@ -103,9 +104,7 @@ def test_patch_and_packet_the_same_file(made: tuple[Path, Path], capsys: pytest.
         assert len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize(
-    "data",
-    [
+@each_case("data", [
         b"\xef\xbb\xbf{}",
         "{}".encode("utf-16"),
         b"[" * 200_000 + b"]" * 200_000,
@@ -114,8 +113,7 @@ def test_patch_and_packet_the_same_file(made: tuple[Path, Path], capsys: pytest.
         b'{"a": 1, "a": 2}',
         b"null",
         b"",
-    ],
-)
+    ])
 def test_malformed_packets_are_packet_errors(tmp_path: Path, data: bytes) -> None:
     bad = tmp_path / "bad.json"
     bad.write_bytes(data)

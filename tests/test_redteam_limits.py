@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.ci.github_action import _read_decision, read_inputs
 from gatekeeper.classify import load_rules
@@ -111,7 +112,7 @@ def bundle(tmp_path: Path) -> Path:
 # --- JSON inputs -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", list(_json_variants()))
+@each_case("variant", list(_json_variants()))
 def test_packet(variant: str, tmp_path: Path) -> None:
     path = _write(tmp_path / "packet.json", _json_variants()[variant])
     _assert_refused(lambda: load_packet(path), path)
@@ -135,27 +136,27 @@ def test_bundle_manifest_cli(bundle: Path, capsys: pytest.CaptureFixture[str]) -
     _assert_cli_refused(["policy", "list", "--policy", str(bundle)], path, capsys)
 
 
-@pytest.mark.parametrize("variant", list(_json_variants()))
+@each_case("variant", list(_json_variants()))
 def test_run_state(variant: str, tmp_path: Path) -> None:
     run = RunDir(tmp_path / "runs", "20260101T000000Z-00000000")
     path = _write(run.state, _json_variants()[variant])
     _assert_refused(lambda: run_state.load(run), path)
 
 
-@pytest.mark.parametrize("variant", list(_json_variants()))
+@each_case("variant", list(_json_variants()))
 def test_ci_event_payload(variant: str, tmp_path: Path) -> None:
     path = _write(tmp_path / "event.json", _json_variants()[variant])
     env = {"INPUT_PACKET": "k", "INPUT_PATCH": "p", "GITHUB_EVENT_PATH": str(path)}
     _assert_refused(lambda: read_inputs(env), path)
 
 
-@pytest.mark.parametrize("variant", list(_json_variants()))
+@each_case("variant", list(_json_variants()))
 def test_gate_decision_read_by_the_action_is_unusable_not_a_crash(variant: str, tmp_path: Path) -> None:
     path = _write(tmp_path / "decision.json", _json_variants()[variant])
     assert _read_decision(path) is None  # the action then fails closed: "the gate wrote no decision"
 
 
-@pytest.mark.parametrize("variant", list(_json_variants()))
+@each_case("variant", list(_json_variants()))
 def test_model_report_written_by_the_generator_is_ignored_with_a_warning(variant: str, tmp_path: Path) -> None:
     run = RunDir(tmp_path / "runs", "20260101T000000Z-00000000")
     if _json_variants()[variant] == SPARSE:
@@ -169,7 +170,7 @@ def test_model_report_written_by_the_generator_is_ignored_with_a_warning(variant
 # --- YAML inputs -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", list(_yaml_variants()))
+@each_case("variant", list(_yaml_variants()))
 def test_project_config(variant: str, tmp_path: Path) -> None:
     path = _write(tmp_path / "gatekeeper.yaml", _yaml_variants()[variant])
     _assert_refused(lambda: load_project_config(tmp_path), path)
@@ -203,7 +204,7 @@ def _metadata(yaml_text: str) -> str:
     return f"# METADATA\n{body}\npackage gatekeeper.policies.core\n\nimport rego.v1\n"
 
 
-@pytest.mark.parametrize("variant", [v for v in _yaml_variants() if v != "huge"])
+@each_case("variant", [v for v in _yaml_variants() if v != "huge"])
 def test_policy_metadata(variant: str, tmp_path: Path) -> None:
     path = tmp_path / "policy.rego"
     _assert_refused(lambda: parse_metadata(_metadata(_yaml_variants()[variant]), str(path), "core"), path)
@@ -214,7 +215,7 @@ def test_policy_metadata_cli(bundle: Path, capsys: pytest.CaptureFixture[str]) -
     _assert_cli_refused(["policy", "list", "--policy", str(bundle)], path, capsys)
 
 
-@pytest.mark.parametrize("variant", list(_yaml_variants()))
+@each_case("variant", list(_yaml_variants()))
 def test_fixture_expectation(variant: str, tmp_path: Path) -> None:
     path = _write(tmp_path / "case" / "expect.yaml", _yaml_variants()[variant])
     _assert_refused(lambda: load_expectation(path), path)

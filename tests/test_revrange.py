@@ -49,7 +49,7 @@ def test_names_commits_merge_base_and_work_tree(tmp_path: Path) -> None:
     assert revs.objects_dir == str((repo.root / ".git" / "objects").resolve())
 
 
-@pytest.mark.parametrize("text", ["-x..pr", "main..--output=x", "main..pr\0", "ma in..pr", "main..pr\n"])
+@each_case("text", ["-x..pr", "main..--output=x", "main..pr\0", "ma in..pr", "main..pr\n"])
 def test_a_name_git_could_read_as_an_option_is_refused_before_git_runs(tmp_path: Path, text: str) -> None:
     # No repository at all: the refusal comes before any git process could be told anything.
     with pytest.raises(UsageError, match="not a revision"):

@@ -97,8 +97,7 @@ def _rules(decision: dict) -> set[str]:
 URLS = ["local", "https://github.com/acme/app", "git@github.com:acme/app.git", "https://github.com/acme/fork"]
 
 
-@pytest.mark.parametrize("env_name", sorted(CI_ENVS))
-@pytest.mark.parametrize("url", URLS)
+@each_case("env_name, url", [(env_name, url) for env_name in sorted(CI_ENVS) for url in URLS])
 def test_a_signed_packet_from_a_patch_alone_is_bound_to_nothing_here(fork_run, tmp_path: Path, env_name: str,
                                                                        url: str) -> None:
     """No `--tree`, no `--base-commit`: whatever the CI and the URL, the claims are unverified (before: verified and
@@ -112,7 +111,7 @@ def test_a_signed_packet_from_a_patch_alone_is_bound_to_nothing_here(fork_run, t
     assert "--base-commit" in decision["attestation"]["reason"], decision["attestation"]["reason"]
 
 
-@pytest.mark.parametrize("env_name", sorted(CI_ENVS))
+@each_case("env_name", sorted(CI_ENVS))
 def test_the_wrong_base_commit_does_not_bind(fork_run, tmp_path: Path, env_name: str) -> None:
     """Upstream's main named as the base: the fork's run is for another change."""
     packet = _resigned(fork_run, tmp_path, "https://github.com/acme/app")
@@ -123,7 +122,7 @@ def test_the_wrong_base_commit_does_not_bind(fork_run, tmp_path: Path, env_name:
     assert code == 3
 
 
-@pytest.mark.parametrize("env_name", sorted(CI_ENVS))
+@each_case("env_name", sorted(CI_ENVS))
 def test_the_runs_own_base_binds_it(fork_run, tmp_path: Path, env_name: str) -> None:
     """The honest control: the base the run cloned, the CI's repository (upper case hex too): verified, allowed."""
     packet = _resigned(fork_run, tmp_path, "https://github.com/acme/app.git")
@@ -132,7 +131,7 @@ def test_the_runs_own_base_binds_it(fork_run, tmp_path: Path, env_name: str) -> 
     assert code == 0 and decision["outcome"] == "allow", decision["reasons"]
 
 
-@pytest.mark.parametrize(("named", "verified"), [
+@each_case(("named", "verified"), [
     ("https://github.com/acme/app", True), ("git@github.com:Acme/App.git", True), ("github.com/acme/app", True),
     ("https://github.com/acme/fork", False), ("https://gitlab.example/acme/app", False),
 ])

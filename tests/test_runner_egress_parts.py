@@ -179,7 +179,7 @@ def test_a_flood_is_capped_and_counted_as_unrecorded(tmp_path: Path, monkeypatch
     assert {"host": "unrecorded", "count": 7} in egress["refused_by_host"]
 
 
-@pytest.mark.parametrize(("earlier", "lines", "reason"), [
+@each_case(("earlier", "lines", "reason"), [
     ([], [], "sent no egress status"),  # the shim never said: not recorded
     ([], [_line({**STATUS, "recording": "unavailable", "error": "no catch-all device: EPERM"})], "EPERM"),
     ([], [_line({**STATUS, "recording": "yes please"})], "could not record"),  # anything but "recorded" is not

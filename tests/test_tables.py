@@ -50,7 +50,7 @@ def test_every_failing_case_is_named_with_its_message_and_the_rest_still_run() -
     assert "[n='xxxx" in message and "...(502 characters)]" in message and "[n=1]" not in message
 
 
-@pytest.mark.parametrize(("ids", "named"), [(["one", "two"], "[two]"), (lambda v: f"<{v}>", "[<b>-<2>]"),
+@each_case(("ids", "named"), [(["one", "two"], "[two]"), (lambda v: f"<{v}>", "[<b>-<2>]"),
                                             (None, "[s='b', k=2]")])
 def test_a_failing_case_is_named_by_its_ids(ids: object, named: str) -> None:
     @each_case("s, k", [("a", 1), ("b", 2)], ids=ids)  # type: ignore[arg-type]
@@ -113,3 +113,31 @@ def test_each_cases_folder_is_its_own_inside_the_tests_folder(tmp_path: Path) ->
     assert FOLDERS == [tmp_path / "case0", tmp_path / "case1", tmp_path / "case2"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["case0", "case1", "case2"]
     assert [sorted(c.name for c in p.iterdir()) for p in FOLDERS] == [["a"], ["b"], ["a"]]
+
+
+def test_a_pytest_param_case_gives_its_values_and_is_named_by_its_id() -> None:
+    # A table written for parametrize may hold `pytest.param(..., id=...)` cases: each gives its values (not the
+    # ParameterSet itself) and a failing one is named by its id; one without an id by its values.
+    got: list[tuple[str, int]] = []
+
+    @each_case("s, k", [pytest.param("a", 1, id="first"), ("b", 2), pytest.param("c", 3)])
+    def check(s: str, k: int) -> None:
+        got.append((s, k))
+        assert k == 1, f"{s} is not first"
+
+    with pytest.raises(AssertionError, match=r"^2 of 3 cases failed:\n") as failure:
+        check()
+    assert got == [("a", 1), ("b", 2), ("c", 3)]
+    assert "[s='b', k=2] b is not first" in str(failure.value) and "[s='c', k=3] c is not first" in str(failure.value)
+    single: list[object] = []
+    each_case("v", [pytest.param([1, 2], id="pair"), 3])(lambda v: single.append(v))()
+    assert single == [[1, 2], 3]
+    with pytest.raises(AssertionError) as named:
+        each_case("v", [pytest.param(0, id="pair")])(lambda v: (_ for _ in ()).throw(AssertionError("no")))()
+    assert "[pair] no" in str(named.value)
+
+
+def test_a_case_with_marks_stays_parametrized() -> None:
+    # A mark on one case (skip, xfail) means something only to pytest: such a table cannot run as one test.
+    with pytest.raises(AssertionError, match="marks"):
+        each_case("n", [1, pytest.param(2, marks=pytest.mark.xfail)])

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 from incli import reviewed_paths, run_cli, tree_classify, tree_gate
+from tables import each_case
 
 DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: {n}\n"
 BINDING = ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: all{n}\nroleRef:\n"
@@ -58,7 +59,7 @@ def test_test_data_showing_ci_or_infrastructure_is_that_with_the_commits(tmp_pat
     assert all(found[path]["tier"] == "content" and "test data never lowers" in found[path]["evidence"] for path in IDS)
 
 
-@pytest.mark.parametrize(("path", "text", "bucket"), CASES, ids=IDS)
+@each_case(("path", "text", "bucket"), CASES, ids=IDS)
 def test_the_default_gate_reviews_an_edit_of_each(tmp_path: Path, path: str, text: str, bucket: str) -> None:
     repo, base, head = two_commits(tmp_path / "r", {path: text.format(n=1)}, {path: text.format(n=2)})
     code, decision = tree_gate(repo.root, base, head)

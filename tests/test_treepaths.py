@@ -4,6 +4,7 @@ listing (gatekeeper/catfile.py): each answers what testing, or reading, entry by
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 
 from gatekeeper.catfile import CatFileError, tree_entries
 from gatekeeper.classify.treepaths import where
@@ -43,7 +44,7 @@ def test_tree_entries_reads_every_entry_and_canonical_modes() -> None:
         ("100755", b"run.sh", "00200a" + "03" * 17), ("120000", b"link", "04" * 20), ("160000", b"sub", "05" * 20)]
 
 
-@pytest.mark.parametrize(("data", "what"), [
+@each_case(("data", "what"), [
     (_tree_object((b"100644", b"ok", b"\x01" * 20)) + b"100644 cut\0" + b"\x01" * 5, "a malformed tree object"),
     (_tree_object((b"100644", b"ok", b"\x01" * 20), (b"100844", b"bad", b"\x01" * 20)),
      "a malformed mode in a tree object"),

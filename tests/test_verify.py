@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from diffcheck import make_bundle
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 from gatekeeper.cli import main
@@ -155,17 +156,14 @@ def test_schema_errors_name_the_field(packet: dict[str, Any], tmp_path: Path, ed
     assert str(info.value).startswith(str(tmp_path / message))
 
 
-@pytest.mark.parametrize(
-    ("content", "message"),
-    [
+@each_case(("content", "message"), [
         (b'{"a": 1,\n "a": 2}', "duplicate key 'a'"),
         (b'{"a": NaN}', "NaN is not valid JSON"),
         (b'{\n\n "a": }', "packet.json:3: not valid JSON"),
         (b"\xff\xfe{}", "not UTF-8"),
         (b"[]", "packet.json: $: [] is not of type 'object'"),
         (b"[" * 100000 + b"]" * 100000, "packet.json:1: nested deeper than 64 levels"),
-    ],
-)
+    ])
 def test_unreadable_packets(tmp_path: Path, content: bytes, message: str) -> None:
     target = tmp_path / "packet.json"
     target.write_bytes(content)

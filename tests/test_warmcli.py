@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from tables import each_case
 from warmcli import served
 
 BIN = Path(sys.executable).parent
@@ -49,7 +50,7 @@ def run(script: str, work: Path, first_on_path: Path) -> tuple[int, str, str]:
     return done.returncode, done.stdout.replace(str(work), "WORK"), done.stderr.replace(str(work), "WORK")
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=["usage-error", "folder-umask-stdin", "env-pipe", "exit-2"])
+@each_case("script", SCRIPTS, ids=["usage-error", "folder-umask-stdin", "env-pipe", "exit-2"])
 def test_a_script_sees_the_served_command_as_the_installed_one(script: str, folders: tuple[Path, Path],
                                                                tmp_path: Path) -> None:
     work, warm = folders
