@@ -5,8 +5,11 @@ sends to xdist's controller, the controller's bookkeeping), which for a table of
 case costs. A table whose cases only read (no function-scoped fixture, nothing written) runs as one test: every case
 still runs and is asserted, and a failure names every case that failed, with its arguments and its own message.
 A table whose only function-scoped fixture is `tmp_path` may write there: each case gets a new empty folder of its own
-(`tmp_path/case<N>`), as each test got one; a table that asks for any other function-scoped fixture (`monkeypatch`,
-`capsys`, `git_repo`, ...) stays parametrized, since its cases would share it.
+(`tmp_path/case<N>`), as each test got one; so may one that asks for `git_repo` (an empty repository, conftest.py):
+each case gets a new one in its own folder (`case<N>/repo`, the `tmp_path/repo` the fixture makes), and `tmp_path`
+is that folder. A table that asks for any other function-scoped fixture (`monkeypatch`, `capsys`, ...) stays
+parametrized, since its cases would share it.
+A case that calls `pytest.skip()` skips itself only (the table is skipped when every case skipped).
 A case may be a `pytest.param` (its values; a failure names it by its id); one with marks (skip, xfail) means
 something only to pytest, and its table stays parametrized.
 `-k` can no longer pick one case; run the test and read the list.
@@ -20,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import pytest
+from gitrepo import GitRepo
 
 _PARAM = type(pytest.param(None))  # pytest's ParameterSet, not exported under its own name
 
@@ -54,23 +58,34 @@ def each_case(argnames: str | Sequence[str], cases: Iterable[Any],
 
         @functools.wraps(test)
         def run_every_case(**fixtures: Any) -> None:
-            failed = []
-            folder = fixtures.get("tmp_path")
+            failed, skipped = [], []
+            repo = fixtures.get("git_repo")
+            if repo is not None:  # conftest's `git_repo` is `GitRepo(tmp_path / "repo")`: each case its own, so made
+                assert isinstance(repo, GitRepo) and repo.root.name == "repo", repo
+                assert fixtures.get("tmp_path", repo.root.parent) == repo.root.parent, "git_repo outside tmp_path"
+            folder = repo.root.parent if repo is not None else fixtures.get("tmp_path")
             for index, case in enumerate(table):
                 values = (case,) if single and index not in params else tuple(case)
                 assert len(values) == len(names), (test.__name__, case)
                 if folder is not None:  # each case its own new empty folder, as `tmp_path` gave each test
-                    fixtures["tmp_path"] = folder / f"case{index}"
-                    fixtures["tmp_path"].mkdir()
+                    (folder / f"case{index}").mkdir()
+                    if "tmp_path" in fixtures:
+                        fixtures["tmp_path"] = folder / f"case{index}"
+                    if repo is not None:
+                        fixtures["git_repo"] = GitRepo(folder / f"case{index}" / "repo")
                 try:
                     test(**fixtures, **dict(zip(names, values, strict=True)))
                 except (AssertionError, pytest.fail.Exception) as error:
                     failed.append(f"[{label(index, values)}] {error}")
+                except pytest.skip.Exception as skip:  # that case skipped, as its own test was: the others still run
+                    skipped.append(f"[{label(index, values)}] {skip.msg}")
                 except Exception as error:
                     error.add_note(f"in the case [{label(index, values)}] of {test.__name__}")
                     raise
             if failed:
                 raise AssertionError(f"{len(failed)} of {len(table)} cases failed:\n" + "\n".join(failed))
+            if len(skipped) == len(table):
+                pytest.skip("every case skipped: " + "; ".join(skipped))
 
         # pytest reads the fixtures a test asks for from its signature: the table's names are not fixtures.
         run_every_case.__signature__ = signature.replace(  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ it. Application variables and `COMPOSE_PROJECT_NAME` stay `src`."""
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
@@ -27,7 +27,7 @@ DEBUG = """services:
 BASE_ENV = "APP_NAME=shop\nLOG_LEVEL=info\n"
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     (".env", BASE_ENV + "COMPOSE_FILE: compose.yaml:compose.debug.yaml\n"),
     (".env", 'APP_NAME="shop" COMPOSE_FILE=compose.yaml:compose.debug.yaml\nLOG_LEVEL=info\n'),
     (".env", BASE_ENV + "exportCOMPOSE_PROFILES=debug\n"),
@@ -48,7 +48,7 @@ def test_compose_settings_in_env_files_are_iac(git_repo: GitRepo, path: str, tex
     assert (item.bucket, item.rule) == ("iac", "iac.content.compose-env"), item
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     (".env", BASE_ENV + "COMPOSE_PROJECT_NAME=shop\n"),
     (".env", BASE_ENV + "MY_COMPOSE_FILE=compose.yaml\nDOCKER_HOSTNAME=web\n"),
     (".env.local", BASE_ENV + "DATABASE_URL=postgres://shop@localhost/shop\n"),

@@ -6,7 +6,7 @@ definition's names were `ci`; the sweep14 merge had only the `source:` spelling 
 
 from __future__ import annotations
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
@@ -27,7 +27,7 @@ ROOT_TRAVIS = {
 }
 
 
-@pytest.mark.parametrize("spelling", sorted(ROOT_TRAVIS))
+@each_case("spelling", sorted(ROOT_TRAVIS))
 def test_what_a_root_travis_file_imports_runs(git_repo: GitRepo, spelling: str) -> None:
     git_repo.write("README.md", "# a Go service with its vendored modules\n")
     git_repo.write("go.mod", "module example.invalid/svc\n\ngo 1.22\n")

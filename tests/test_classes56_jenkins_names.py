@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
@@ -34,15 +34,16 @@ def _commit(repo: GitRepo, files: dict[str, str]) -> None:
     repo.commit("head")
 
 
-@pytest.mark.parametrize("path", ["jobs/release.pipeline", "build/deploy.gvy", "Release.PIPELINE", "tools/x.GVY"])
-@pytest.mark.parametrize("text", [DECLARATIVE, SCRIPTED])
+@each_case("path, text", [(path, text)
+           for path in ["jobs/release.pipeline", "build/deploy.gvy", "Release.PIPELINE", "tools/x.GVY"]
+           for text in [DECLARATIVE, SCRIPTED]])
 def test_a_pipeline_under_another_name_is_ci(git_repo: GitRepo, tmp_path: Path, path: str, text: str) -> None:
     _commit(git_repo, {path: text})
     for files in (tree_files(git_repo), patch_files(git_repo, tmp_path)):
         assert (files[path].bucket, files[path].rule) == ("ci", "ci.content.jenkins-pipeline"), files[path]
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("kitty/shaders/custom/crt-blue.pipeline", SHADER), ("src/main/groovy/app/Greeter.gvy", GROOVY_CLASS),
     ("ml/train.pipeline", OTHER_TOOL)])
 def test_look_alikes_keep_their_class(git_repo: GitRepo, tmp_path: Path, path: str, text: str) -> None:
@@ -51,7 +52,7 @@ def test_look_alikes_keep_their_class(git_repo: GitRepo, tmp_path: Path, path: s
         assert files[path].bucket == "src", files[path]
 
 
-@pytest.mark.parametrize("form", ['load "lib/deploy.gvy"', "load('lib/deploy.gvy')", 'def d = load "lib/deploy.gvy"'])
+@each_case("form", ['load "lib/deploy.gvy"', "load('lib/deploy.gvy')", 'def d = load "lib/deploy.gvy"'])
 def test_a_file_a_jenkinsfile_loads_is_ci_with_the_tree(git_repo: GitRepo, form: str) -> None:
     git_repo.write("Jenkinsfile", f"node {{\n  {form}\n  stage('b') {{ sh 'make' }}\n}}\n")
     git_repo.write("lib/deploy.gvy", LOADABLE)

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from gitdiffs import commit_patch
+from tables import each_case
 
 from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
@@ -187,7 +187,7 @@ def test_content_comes_from_commits_never_the_working_tree(git_repo: GitRepo) ->
     assert tree_files(git_repo)["ops/a.yaml"].bucket == "src"
 
 
-@pytest.mark.parametrize(("marker", "inside", "bucket"), [
+@each_case(("marker", "inside", "bucket"), [
     ("Chart.yaml", "files/nginx.conf", "iac"),
     ("kustomization.yml", "patches/replicas.yaml", "iac"),
     ("Kustomization", "base/service.json", "iac"),

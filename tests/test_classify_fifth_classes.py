@@ -467,7 +467,7 @@ def test_an_inventory_file_marks_its_ansible_project_and_the_certificates_it_ins
     assert files["tests/fixtures/server.pem"].bucket == "src"  # test data stays test data
 
 
-@pytest.mark.parametrize("edit", ["repoint", "rename-definition", "break-shape"])
+@each_case("edit", ["repoint", "rename-definition", "break-shape"])
 def test_a_change_cannot_edit_its_task_definition_to_free_the_script(git_repo: GitRepo, edit: str) -> None:
     """The change rewrites run.sh and, in the same commit, makes the task name something else, moves the
     definition away, or breaks its shape: the base's definition still names the script."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from tests.gitrepo import GitRepo
@@ -41,7 +40,7 @@ def test_path_rules_of_the_fiftieth_round(path: str, bucket: str, rule: str | No
     assert_path_rule(path, bucket, rule)
 
 
-@pytest.mark.parametrize("spelling", [
+@each_case("spelling", [
     "${{ github.action_path }}/dist/upload.sh", "${GITHUB_ACTION_PATH}/dist/upload.sh",
     "$GITHUB_ACTION_PATH/dist/upload.sh", "bash ${{ github.action_path }}/dist/upload.sh"])
 def test_a_script_the_root_action_runs_is_ci(git_repo: GitRepo, spelling: str) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from tests.gitrepo import GitRepo
@@ -53,7 +52,7 @@ def test_path_rules_of_the_fifty_eighth_round(path: str, bucket: str, rule: str 
     assert_path_rule(path, bucket, rule)
 
 
-@pytest.mark.parametrize("command", [
+@each_case("command", [
     "uv run --no-project mirror.py", "uv run mirror.py", "uv run --script mirror.py", "python3 mirror.py",
     "python mirror.py --check", "pipx run mirror.py", "./mirror.py",
 ])

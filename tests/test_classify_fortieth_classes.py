@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from tests.gitrepo import GitRepo
@@ -100,7 +99,7 @@ _PROGRAM = "#!/usr/bin/env node\n\nimport { Command } from 'commander';\nconst p
 _R_PACKAGE = "Package: tidyfoo\nType: Package\nTitle: Tidy Foo\nVersion: 0.1.0\nImports:\n    dplyr (>= 1.0.0)\n"
 
 
-@pytest.mark.parametrize(("path", "text", "bucket"), [
+@each_case(("path", "text", "bucket"), [
     ("examples/description", _PROGRAM, "src"),  # Commander's example program of that name
     ("docs/DESCRIPTION", "A short text about the tool, shown on the download page.\n", "src"),
     ("DESCRIPTION", _R_PACKAGE, "deps"),  # an R package's own

@@ -47,7 +47,7 @@ def patch_files(repo: GitRepo, tmp: Path) -> dict[str, ClassifiedFile]:
     return {f.change.path: f for f in files}
 
 
-@pytest.mark.parametrize(("marker", "inside", "bucket"), [
+@each_case(("marker", "inside", "bucket"), [
     # documentation is never claimed, build files and placeholders are not configuration
     ("Chart.yaml", "README.md", "src"),
     ("Chart.yaml", "CHANGELOG.md", "src"),

@@ -116,7 +116,7 @@ def test_the_context_reads_the_last_file_of_a_long_patch(git_repo: GitRepo, tmp_
     assert shown.path == "zz/pipeline.yaml" and shown.data.startswith(b"apiVersion: tekton.dev/v1\nkind: Pipeline\n")
 
 
-@pytest.mark.parametrize("before", [-5, -1, 0, 1])
+@each_case("before", [-5, -1, 0, 1])
 def test_a_header_on_the_edge_of_the_read_buffer(git_repo: GitRepo, tmp_path: Path, before: int) -> None:
     """The second section's `diff --git` line starts `before` bytes from the end of the first buffer read (it
     straddles it, or the buffer ends at the newline before it): it is found whole."""

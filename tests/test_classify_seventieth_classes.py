@@ -13,6 +13,7 @@ repositories fetched for it, weighted to CI, measured blind first), with the loo
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import added_files
@@ -84,8 +85,8 @@ SHAPES = [
 ]
 
 
-@pytest.mark.parametrize(("module", "path", "command", "extra", "folder"), SHAPES)
-@pytest.mark.parametrize("task", [GOYEK_TASK, MAGE_TASK])
+@each_case("module, path, command, extra, folder, task", [(module, path, command, extra, folder, task)
+           for module, path, command, extra, folder in SHAPES for task in [GOYEK_TASK, MAGE_TASK]])
 def test_the_task_package_a_ci_run_go_program_imports_is_ci(git_repo: GitRepo, module: str, path: str, command: str,
                                                             extra: dict[str, str], folder: str, task: str) -> None:
     package = folder.rpartition("/")[2] or "workflow"
@@ -119,7 +120,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("command", "main", "folder", "task"), LOOK_ALIKES)
+@each_case(("command", "main", "folder", "task"), LOOK_ALIKES)
 def test_a_task_package_no_ci_program_imports_stays_src(git_repo: GitRepo, command: str, main: str, folder: str,
                                                        task: str) -> None:
     files = added_files(git_repo, {

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
@@ -149,7 +148,7 @@ def test_the_sixteenth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path:
 
 
 # The sixteenth round's new `other` names, then the seventeenth's.
-@pytest.mark.parametrize("path", [".ameba.yml", "testbench.yaml", ".project", ".markdown-lint.yml",
+@each_case("path", [".ameba.yml", "testbench.yaml", ".project", ".markdown-lint.yml",
                                   ".chglog/config.yml", ".dredd/dredd.local.yml",
                                   ".github/.well-known/funding-manifest-urls"])
 def test_a_manifest_saved_under_a_new_other_name_is_still_reviewed(

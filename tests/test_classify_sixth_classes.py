@@ -188,7 +188,7 @@ def test_config_management_projects_claim_what_they_apply(git_repo: GitRepo) -> 
         assert files[path].bucket == "src", path
 
 
-@pytest.mark.parametrize(("marker", "inside"), [
+@each_case(("marker", "inside"), [
     ("cookbooks-src/nginx/metadata.rb", "cookbooks-src/nginx/resources/site.rb"),
     ("modules/nginx/manifests/init.pp", "modules/nginx/types/size.pp"),
     ("formula/nginx/init.sls", "formula/nginx/map.jinja"),

@@ -157,7 +157,7 @@ runs:
 """
 
 
-@pytest.mark.parametrize("readme", ["README.md", "README", "README.rst", "docs/README.md", "README.zh-CN.md"])
+@each_case("readme", ["README.md", "README", "README.rst", "docs/README.md", "README.zh-CN.md"])
 def test_a_local_actions_readme_stays_a_document(git_repo: GitRepo, tmp_path: Path, readme: str) -> None:
     """TykTechnologies/github-actions' shape: `uses: ./jira-linter`; the action's definition, its script and a data
     file it keeps are ci (GitHub runs the folder), its README documents are src, as in `.github/actions/`."""
@@ -175,7 +175,7 @@ def test_a_local_actions_readme_stays_a_document(git_repo: GitRepo, tmp_path: Pa
     assert files[f"jira-linter/{readme}"].bucket == "src", files[f"jira-linter/{readme}"]
 
 
-@pytest.mark.parametrize("path", ["jira-linter/README.yml", "jira-linter/README.json", "jira-linter/readme.sh",
+@each_case("path", ["jira-linter/README.yml", "jira-linter/README.json", "jira-linter/readme.sh",
                                   "jira-linter/README.md.sh"])
 def test_readme_named_code_in_a_local_action_stays_ci(git_repo: GitRepo, path: str) -> None:
     """Only README documents: a README named YAML, JSON or script in the action's folder is what the runner may load."""
@@ -233,7 +233,7 @@ def _generator_repo(git_repo: GitRepo, parser: str) -> None:
     git_repo.commit("head")
 
 
-@pytest.mark.parametrize(("form", "module"), DIRNAME_IMPORTS)
+@each_case(("form", "module"), DIRNAME_IMPORTS)
 def test_modules_a_ci_script_loads_by_its_dirname_are_ci(git_repo: GitRepo, form: str, module: str) -> None:
     _generator_repo(git_repo, form)
     files = tree_files(git_repo)
@@ -243,7 +243,7 @@ def test_modules_a_ci_script_loads_by_its_dirname_are_ci(git_repo: GitRepo, form
         assert files[path].bucket not in ("ci", "iac"), files[path]
 
 
-@pytest.mark.parametrize("form", DIRNAME_LOOK_ALIKES)
+@each_case("form", DIRNAME_LOOK_ALIKES)
 def test_dirname_look_alikes_import_nothing(git_repo: GitRepo, form: str) -> None:
     _generator_repo(git_repo, form)
     files = tree_files(git_repo)
@@ -285,8 +285,8 @@ SOURCEHUT_VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize(("source", "command", "script"), SOURCEHUT_VARIANTS)
-@pytest.mark.parametrize("manifest", [".builds/test.yml", ".build.yml"])
+@each_case("source, command, script, manifest", [(source, command, script, manifest)
+           for source, command, script in SOURCEHUT_VARIANTS for manifest in [".builds/test.yml", ".build.yml"]])
 def test_a_sourcehut_tasks_paths_below_its_clone_are_the_repositorys(git_repo: GitRepo, source: str, command: str,
                                                                      script: str, manifest: str) -> None:
     files = added_files(git_repo, {manifest: SOURCEHUT_BASE.format(source=source, command=command),
@@ -295,7 +295,7 @@ def test_a_sourcehut_tasks_paths_below_its_clone_are_the_repositorys(git_repo: G
     assert files["tools/other"].bucket not in ("ci", "iac"), files["tools/other"]
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     # another folder than the clone's name
     (".builds/test.yml", SOURCEHUT_BASE.format(source="https://git.sr.ht/~user/proj", command="other/bin/check")),
     # a GitHub workflow: no clone folder (the checkout is the working folder)
@@ -342,7 +342,7 @@ MULTIBUILD_VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize(("definition", "text", "config"), MULTIBUILD_VARIANTS)
+@each_case(("definition", "text", "config"), MULTIBUILD_VARIANTS)
 def test_multibuilds_project_hooks_are_ci(git_repo: GitRepo, definition: str, text: str, config: str) -> None:
     git_repo.write("README.md", "# wheels\n")
     git_repo.commit("base")
@@ -356,7 +356,7 @@ def test_multibuilds_project_hooks_are_ci(git_repo: GitRepo, definition: str, te
     assert files["tools/other.sh"].bucket not in ("ci", "iac"), files["tools/other.sh"]
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     # no multibuild: a root config.sh a person sources
     "language: python\nscript:\n  - pytest\n",
     # multibuild named, not sourced

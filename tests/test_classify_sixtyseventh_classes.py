@@ -64,7 +64,7 @@ RECIPE_LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("command", "recipe"), RECIPE_COMMANDS)
+@each_case(("command", "recipe"), RECIPE_COMMANDS)
 def test_a_recipe_a_builder_runs_in_a_step_is_ci(git_repo: GitRepo, command: str, recipe: str) -> None:
     files = added_files(git_repo, {".github/workflows/release.yml": WORKFLOW,
                                    ".github/workflows/build/action.yml": ACTION.format(command=command),
@@ -74,7 +74,7 @@ def test_a_recipe_a_builder_runs_in_a_step_is_ci(git_repo: GitRepo, command: str
     assert files["packaging/other.spec"].bucket not in ("ci", "iac"), files["packaging/other.spec"]
 
 
-@pytest.mark.parametrize("line", RECIPE_LOOK_ALIKES)
+@each_case("line", RECIPE_LOOK_ALIKES)
 def test_a_spec_no_builder_runs_stays_where_it_was(git_repo: GitRepo, line: str) -> None:
     git_repo.write("README.md", "# app\n")
     git_repo.commit("base")

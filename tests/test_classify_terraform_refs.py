@@ -9,7 +9,6 @@ import random
 import time
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify import tfrefs
@@ -30,7 +29,7 @@ FORMS = {
 }
 
 
-@pytest.mark.parametrize("form", list(FORMS))
+@each_case("form", list(FORMS))
 def test_a_file_a_module_reads_is_iac(git_repo: GitRepo, form: str) -> None:
     target = FORMS[form]
     git_repo.write("mod/main.tf", f'resource "x" "y" {{\n  {form}}}\n')

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.commits import commits_patch
@@ -143,7 +144,7 @@ HOSTILE_CONFIG = [
 ]
 
 
-@pytest.mark.parametrize(("key", "value"), HOSTILE_CONFIG)
+@each_case(("key", "value"), HOSTILE_CONFIG)
 def test_repository_config_cannot_change_the_derived_patch(
     key: str, value: str, git_repo: GitRepo, tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ import zlib
 import pytest
 from diffcheck import assert_matches_git, parse_bytes
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.diff import lines as lines_module
 from gatekeeper.errors import PatchError
@@ -85,7 +86,7 @@ def test_control_and_non_utf8_names(git_repo: GitRepo, quotepath: str) -> None:
     assert "control character" in (by_path["new\nline.txt"].unsafe or "")
 
 
-@pytest.mark.parametrize("flags", [(), ("-M",), ("--no-renames",), ("-M50%",)])
+@each_case("flags", [(), ("-M",), ("--no-renames",), ("-M50%",)])
 def test_renames_with_and_without_edits(git_repo: GitRepo, flags: tuple[str, ...]) -> None:
     body = "".join(f"line {i}\n" for i in range(40))
     git_repo.write("src/pure.py", body)
@@ -106,7 +107,7 @@ def test_renames_with_and_without_edits(git_repo: GitRepo, flags: tuple[str, ...
         assert (edited.old_path, edited.additions, edited.deletions) == ("src/edited.py", 1, 0)
 
 
-@pytest.mark.parametrize("flags", [("-C",), ("-C", "--find-copies-harder"), ("-C", "-C")])
+@each_case("flags", [("-C",), ("-C", "--find-copies-harder"), ("-C", "-C")])
 def test_copies(git_repo: GitRepo, flags: tuple[str, ...]) -> None:
     body = "".join(f"copy me {i}\n" for i in range(30))
     git_repo.write("orig.txt", body)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 from diffcheck import parse_bytes
 from gitrepo import GitRepo
+from tables import each_case
 
 
 def _patch_renaming(git_repo: GitRepo, new_name: bytes) -> bytes:
@@ -14,9 +14,7 @@ def _patch_renaming(git_repo: GitRepo, new_name: bytes) -> bytes:
     return git_repo.staged_patch().replace(b"victim.txt", new_name)
 
 
-@pytest.mark.parametrize(
-    ("name", "reason"),
-    [
+@each_case(("name", "reason"), [
         (b"../outside.txt", "'..'"),
         (b"a/../../x", "'..'"),
         (b".git/config", ".git"),
@@ -27,8 +25,7 @@ def _patch_renaming(git_repo: GitRepo, new_name: bytes) -> bytes:
         (b"x/\xc2\x85y", "control character"),
         (b"dir//x", "empty path component"),
         (b"./x", "'.'"),
-    ],
-)
+    ])
 def test_unsafe_paths_are_marked_not_raised(git_repo: GitRepo, name: bytes, reason: str) -> None:
     (change,) = parse_bytes(_patch_renaming(git_repo, name))
     assert change.unsafe is not None and reason in change.unsafe

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
@@ -70,7 +71,7 @@ def test_a_jcasc_job_dsl_list_at_its_key_column_is_ci(git_repo: GitRepo, tmp_pat
             assert got[f"conf/{name}.yaml"][0] == "src", (name, got[f"conf/{name}.yaml"])
 
 
-@pytest.mark.parametrize("extension", ("groovy", "gvy", "pipeline"))
+@each_case("extension", ("groovy", "gvy", "pipeline"))
 def test_a_pipeline_wrapped_on_one_line_is_ci(git_repo: GitRepo, tmp_path: Path, extension: str) -> None:
     files = {f"pipelines/{name}.{extension}": text for name, text in JENKINS.items()}
     files |= {f"src/{name}.{extension}": text for name, text in JENKINS_LOOK_ALIKES.items()}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.tfrefs import is_configuration, named_paths
@@ -38,7 +37,7 @@ FORMS = [(name, call, make) for call in CALLS
 FORMS += [("ops/build.pkr.json", 'file("${path.root}/boot.sh")', _json)]
 
 
-@pytest.mark.parametrize(("config", "call", "make"), FORMS, ids=[f"{c}:{call}" for c, call, _ in FORMS])
+@each_case(("config", "call", "make"), FORMS, ids=[f"{c}:{call}" for c, call, _ in FORMS])
 def test_a_path_inside_an_interpolation_is_read(git_repo: GitRepo, config: str, call: str, make: object) -> None:
     assert callable(make)
     git_repo.write(config, make(call))

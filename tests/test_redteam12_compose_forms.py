@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo, two_commits
 from incli import tree_gate
+from tables import each_case
 from test_classify_context import tree_files
 
 from gatekeeper.model import ClassifiedFile
@@ -39,7 +40,7 @@ LEFT = {
 }
 
 
-@pytest.mark.parametrize("form", sorted(FORMS))
+@each_case("form", sorted(FORMS))
 def test_a_compose_file_in_any_yaml_form_is_iac(git_repo: GitRepo, form: str) -> None:
     got = _added(git_repo, *FORMS[form])
     assert (got.bucket, got.rule) == ("iac", "iac.content.compose"), (got.rule, got.evidence)

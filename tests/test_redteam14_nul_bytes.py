@@ -9,8 +9,8 @@ raise; a YAML file past its NUL stays unread: tests/test_classify_sniff.py)."""
 
 from __future__ import annotations
 
-import pytest
 from gitrepo import GitRepo
+from tables import each_case
 from test_classify_context import tree_files
 
 INVENTORY = b"[web]\nweb1 ansible_host=10.0.0.1\n\n[db:children]\nweb\n"  # file content: not contacted
@@ -21,7 +21,7 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("path", VARIANTS)
+@each_case("path", VARIANTS)
 def test_a_nul_byte_does_not_hide_an_inventory(git_repo: GitRepo, path: str) -> None:
     git_repo.write("README.md", "x\n")
     git_repo.commit("base")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
@@ -42,8 +43,7 @@ WRAPPED = {
 EXTENSIONS = ("groovy", "gvy", "pipeline")
 
 
-@pytest.mark.parametrize("extension", EXTENSIONS)
-@pytest.mark.parametrize("name", WRAPPED)
+@each_case("extension, name", [(extension, name) for extension in EXTENSIONS for name in WRAPPED])
 def test_a_wrapped_pipeline_is_ci(git_repo: GitRepo, tmp_path: Path, name: str, extension: str) -> None:
     path = f"pipelines/deploy.{extension}"
     git_repo.write("README.md", "x\n")
@@ -71,7 +71,7 @@ LOOK_ALIKES = {
 }
 
 
-@pytest.mark.parametrize("name", LOOK_ALIKES)
+@each_case("name", LOOK_ALIKES)
 def test_look_alikes_stay_src(git_repo: GitRepo, tmp_path: Path, name: str) -> None:
     git_repo.write("README.md", "x\n")
     git_repo.commit("base")

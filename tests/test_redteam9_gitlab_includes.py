@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.gitlabincludes import EVERY_YAML, included, matches
 from gatekeeper.classify.sniff import FULL_READ
@@ -65,7 +65,7 @@ ATTACKS = {
 }
 
 
-@pytest.mark.parametrize("name", list(ATTACKS))
+@each_case("name", list(ATTACKS))
 def test_an_included_file_in_any_yaml_form_is_ci(git_repo: GitRepo, name: str) -> None:
     root, target = ATTACKS[name]
     git_repo.write(".gitlab-ci.yml", root)
@@ -78,7 +78,7 @@ def test_an_included_file_in_any_yaml_form_is_ci(git_repo: GitRepo, name: str) -
     assert (got.bucket, got.rule) == ("ci", "ci.context.gitlab-include"), name
 
 
-@pytest.mark.parametrize("name", ["double-quoted key", "alias as the local path", "child pipeline",
+@each_case("name", ["double-quoted key", "alias as the local path", "child pipeline",
                                   "variable in the path"])
 def test_the_forms_also_name_files_an_included_file_includes(git_repo: GitRepo, name: str) -> None:
     root, target = ATTACKS[name]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import kustomizerefs
 from gatekeeper.classify.kustomizerefs import referenced
@@ -64,7 +65,7 @@ ATTACKS = {
 }
 
 
-@pytest.mark.parametrize("name", list(ATTACKS))
+@each_case("name", list(ATTACKS))
 def test_a_file_a_kustomization_names_is_iac(git_repo: GitRepo, name: str) -> None:
     files, target, content = ATTACKS[name]
     for path, text in {**BASE, **files}.items():

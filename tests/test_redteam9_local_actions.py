@@ -8,6 +8,7 @@ ci (`ci.context.local-action`)."""
 from __future__ import annotations
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import localactions
 from gatekeeper.classify.localactions import local_uses
@@ -42,7 +43,7 @@ ATTACKS = {
 }
 
 
-@pytest.mark.parametrize("name", list(ATTACKS))
+@each_case("name", list(ATTACKS))
 def test_a_local_actions_files_are_ci(git_repo: GitRepo, name: str) -> None:
     uses, files, target = ATTACKS[name]
     git_repo.write(".github/workflows/ci.yml", WORKFLOW.format(uses=uses))
@@ -56,7 +57,7 @@ def test_a_local_actions_files_are_ci(git_repo: GitRepo, name: str) -> None:
     assert ".github/workflows/ci.yml" in (got.evidence or "")
 
 
-@pytest.mark.parametrize(("main", "target"), [
+@each_case(("main", "target"), [
     ("dist/index.js", "dist/index.js"), ("dist/index.js", "dist/licenses.txt"), ("index.js", "index.js")])
 def test_the_root_action_a_workflow_runs_counts_by_what_it_runs(git_repo: GitRepo, main: str, target: str) -> None:
     git_repo.write(".github/workflows/test.yml", WORKFLOW.format(uses="./"))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from gitdiffs import commit_patch
+from tables import each_case
 
 from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
@@ -115,7 +116,7 @@ def _reviewed(found: tuple[str, str, tuple[str, ...]]) -> bool:
     return found[0] in SENSITIVE or "needs-context" in found[2]
 
 
-@pytest.mark.parametrize("name", sorted(DISGUISED))
+@each_case("name", sorted(DISGUISED))
 def test_a_stack_dressed_as_a_handler_stays_iac(git_repo: GitRepo, name: str) -> None:
     _project(git_repo)
     git_repo.commit("base")
@@ -125,7 +126,7 @@ def test_a_stack_dressed_as_a_handler_stays_iac(git_repo: GitRepo, name: str) ->
     assert _tree(git_repo)[path][0] == "iac"
 
 
-@pytest.mark.parametrize("stop", STOPS)
+@each_case("stop", STOPS)
 def test_a_stop_file_added_beside_a_new_stack_does_not_cut_it_out(git_repo: GitRepo, tmp_path: Path,
                                                                     stop: str) -> None:
     _project(git_repo)
@@ -138,7 +139,7 @@ def test_a_stop_file_added_beside_a_new_stack_does_not_cut_it_out(git_repo: GitR
     assert _reviewed(_patch(git_repo, tmp_path)["billing/lib/db/db-stack.ts"])
 
 
-@pytest.mark.parametrize("name", ["plain.ts", *sorted(DISGUISED)])
+@each_case("name", ["plain.ts", *sorted(DISGUISED)])
 def test_a_stack_added_inside_a_function_folder_stays_iac(git_repo: GitRepo, name: str) -> None:
     """The function's own package.json is on both sides, so the stop is real; the file is still a stack."""
     _project(git_repo)
@@ -149,7 +150,7 @@ def test_a_stack_added_inside_a_function_folder_stays_iac(git_repo: GitRepo, nam
     assert _tree(git_repo)[path][0] == "iac"
 
 
-@pytest.mark.parametrize("name", sorted(DISGUISED))
+@each_case("name", sorted(DISGUISED))
 def test_a_stack_added_with_its_own_stop_file_and_disguised_import_is_reviewed_in_patch_mode(
         git_repo: GitRepo, tmp_path: Path, name: str) -> None:
     _project(git_repo)
@@ -168,7 +169,7 @@ TEST_DATA = ["testdata/deploy.yaml", "tests/fixtures/deploy.yaml", "src/__fixtur
              "test/fixtures/expected/deploy.yaml", "spec/fixtures/k8s/deploy.yaml"]
 
 
-@pytest.mark.parametrize("target", TEST_DATA)
+@each_case("target", TEST_DATA)
 def test_moving_a_manifest_into_test_data_is_still_an_infrastructure_change(
         git_repo: GitRepo, tmp_path: Path, target: str) -> None:
     """The deployment leaves the folder the cluster is applied from: a reviewer calls that an iac change."""
@@ -186,7 +187,7 @@ def test_moving_a_manifest_into_test_data_is_still_an_infrastructure_change(
     assert _reviewed(patched[target])
 
 
-@pytest.mark.parametrize("name", ["plain.ts", *sorted(DISGUISED)])
+@each_case("name", ["plain.ts", *sorted(DISGUISED)])
 def test_a_function_turned_into_a_stack_in_place_stays_iac(git_repo: GitRepo, tmp_path: Path, name: str) -> None:
     """The function's folder keeps its package.json on both sides; its index file becomes a stack. (A patch
     alone that names no marker cannot tell a CDK project's function from any other source file whose import
@@ -222,7 +223,7 @@ def test_removing_the_marker_or_the_stop_file_in_the_same_change_does_not_lower(
     assert found["billing/lambda/orders/index.ts"][0] == "iac"
 
 
-@pytest.mark.parametrize("suffix", ["example", "sample", "dist"])
+@each_case("suffix", ["example", "sample", "dist"])
 def test_a_manifest_renamed_to_or_added_as_a_copy_stays_iac(git_repo: GitRepo, tmp_path: Path, suffix: str) -> None:
     git_repo.write("web/web.yaml", MANIFEST)
     git_repo.write(".github/workflows/ci.yml", "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps: []\n")
@@ -263,7 +264,7 @@ HONEST = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(HONEST))
+@each_case("name", sorted(HONEST))
 def test_real_function_code_stays_src(git_repo: GitRepo, name: str) -> None:
     """The fixes must not raise what they were built for: a function's own code, beside its manifest or not."""
     _project(git_repo)

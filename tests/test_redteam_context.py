@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
@@ -118,7 +119,7 @@ def test_head_cannot_launder_a_base_manifest_by_renaming_and_rewriting(git_repo:
     assert files["ops/deploy.json"].bucket == "iac"
 
 
-@pytest.mark.parametrize("padding", ["", "\n\n\n", "# c\n" * 50, "\ufeff", "---\n", "%YAML 1.2\n---\n"])
+@each_case("padding", ["", "\n\n\n", "# c\n" * 50, "\ufeff", "---\n", "%YAML 1.2\n---\n"])
 def test_header_variants_an_agent_might_write(git_repo: GitRepo, padding: str) -> None:
     git_repo.write("README.md", "x\n")
     git_repo.commit("base")

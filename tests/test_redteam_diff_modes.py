@@ -78,10 +78,8 @@ def test_only_the_modes_git_writes_are_accepted(mode: str) -> None:
                 parse(patch)
 
 
-@pytest.mark.parametrize(
-    ("mode", "git_writes"),
-    [("120644", "120000"), ("100711", "100755"), ("100664", "100644"), ("160644", "160000"), ("000644", "100644")],
-)
+@each_case(("mode", "git_writes"), [("120644", "120000"), ("100711", "100755"), ("100664", "100644"),
+                                    ("160644", "160000"), ("000644", "100644")])
 def test_git_normalises_the_modes_we_refuse(git_repo: GitRepo, mode: str, git_writes: str) -> None:
     # Why they are refused: git makes a link, an executable or a gitlink of them.
     git_repo.write("README.md", "x\n")
@@ -176,7 +174,7 @@ def test_gate_reviews_a_symlink_whose_target_is_unknown(git_repo: GitRepo, tmp_p
     assert main(["gate", str(packet), "--patch", str(patch)]) == 3
 
 
-@pytest.mark.parametrize(("old", "new"), [(b"100644", b"120000"), (b"120000", b"100644"), (b"100755", b"160000")])
+@each_case(("old", "new"), [(b"100644", b"120000"), (b"120000", b"100644"), (b"100755", b"160000")])
 def test_a_type_change_inside_one_section_is_refused_as_git_does(git_repo: GitRepo, old: bytes, new: bytes) -> None:
     # git writes a type change as a deletion and an addition; one section that changes the type
     # (a file whose content would become a link target) is refused by git apply, and by us.

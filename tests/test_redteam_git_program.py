@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 from incli import run_cli
+from tables import each_case
 
 from gatekeeper.gitcmd import absolute_path, scrubbed_git_env
 
@@ -53,7 +54,7 @@ def _cli(args: list[str], cwd: Path, path: str) -> subprocess.CompletedProcess[s
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("relative", ["node_modules/.bin", "", ".", "bin"])
+@each_case("relative", ["node_modules/.bin", "", ".", "bin"])
 def test_a_git_in_the_checkout_is_never_run_by_the_gate(git_repo: GitRepo, tmp_path: Path, relative: str) -> None:
     canary = tmp_path / "ran-planted-git"
     repo = _checkout(git_repo, canary)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tables import each_case
 
 from gatekeeper.classify.gitlabincludes import included
 from tests.gitrepo import GitRepo
@@ -28,7 +28,7 @@ FORMS = {
 }
 
 
-@pytest.mark.parametrize("root", list(FORMS))
+@each_case("root", list(FORMS))
 def test_a_file_the_root_pipeline_includes_is_ci(git_repo: GitRepo, tmp_path: Path, root: str) -> None:
     git_repo.write(".gitlab-ci.yml", "stages: [test]\n" + root)
     git_repo.write("misc/pipe.yml", "# helper\n")

@@ -12,6 +12,7 @@ import json
 
 import pytest
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.deps.sources import tree_delta
@@ -46,7 +47,7 @@ def _delta(repo: GitRepo, path: str, base: str, head: str) -> object:
         return tree_delta(git, "main~1", "main")
 
 
-@pytest.mark.parametrize(("path", "make", "old", "new", "hook"), CASES)
+@each_case(("path", "make", "old", "new", "hook"), CASES)
 def test_an_install_hook_beside_a_bump_is_a_problem(git_repo: GitRepo, path: str, make: object, old: str,
                                                     new: str, hook: str) -> None:
     assert callable(make)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 from gitrepo import GitRepo
+from tables import each_case
 from test_classify_context import tree_files
 
 from gatekeeper.cli import main
@@ -31,7 +32,7 @@ def _repo(repo: GitRepo, marker: str = "kustomization.yaml") -> None:
     repo.commit("base")
 
 
-@pytest.mark.parametrize("marker", ["kustomization.yaml", "kustomization.yml", "Kustomization"])
+@each_case("marker", ["kustomization.yaml", "kustomization.yml", "Kustomization"])
 def test_a_listed_manifest_of_any_name_is_iac(git_repo: GitRepo, marker: str) -> None:
     _repo(git_repo, marker)
     for name in NAMES:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.deps.sources import patch_delta, tree_delta
@@ -137,13 +138,13 @@ def _problems(repo: GitRepo, path: str, base: str, head: str) -> list[str]:
     return [p.manifest for p in delta.problems if p.kind == "partial"]
 
 
-@pytest.mark.parametrize(("path", "url"), ATTACKS)
+@each_case(("path", "url"), ATTACKS)
 def test_a_bump_whose_location_moves_elsewhere_is_a_problem(git_repo: GitRepo, path: str, url: str) -> None:
     make, old, new, base_url, _, _ = CASES[path]
     assert _problems(git_repo, path, make(old, base_url, {}), make(new, url, {})) == [path]
 
 
-@pytest.mark.parametrize("path", sorted(CASES))
+@each_case("path", sorted(CASES))
 def test_an_ordinary_bump_is_no_problem(git_repo: GitRepo, path: str) -> None:
     make, old, new, base_url, bump_url, _ = CASES[path]
     assert _problems(git_repo, path, make(old, base_url, {}), make(new, bump_url, {})) == []
@@ -198,14 +199,14 @@ def _patch_problems(repo: GitRepo, tmp_path: Path, path: str, base: str, head: s
     return [p.manifest for p in patch_delta(patch).problems]
 
 
-@pytest.mark.parametrize(("path", "url"), ATTACKS)
+@each_case(("path", "url"), ATTACKS)
 def test_from_the_patch_alone_a_bump_whose_location_moves_is_a_problem(git_repo: GitRepo, tmp_path: Path, path: str,
                                                                       url: str) -> None:
     make, old, new, base_url, _, _ = CASES[path]
     assert _patch_problems(git_repo, tmp_path, path, make(old, base_url, {}), make(new, url, {})) == [path]
 
 
-@pytest.mark.parametrize("path", sorted(CASES))
+@each_case("path", sorted(CASES))
 def test_from_the_patch_alone_an_ordinary_bump_is_no_problem(git_repo: GitRepo, tmp_path: Path, path: str) -> None:
     if path == "bun.lock":
         pytest.skip("bun.lock is never read from hunks (a problem by design: run with --tree)")

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.deps.sources import patch_delta, tree_delta
@@ -138,7 +139,7 @@ def test_a_locked_source_moved_under_its_version_is_a_problem(git_repo: GitRepo,
     assert [p.manifest for p in delta.problems if p.kind == "partial"] == [path], delta
 
 
-@pytest.mark.parametrize("path", sorted(LOCKFILES))
+@each_case("path", sorted(LOCKFILES))
 def test_an_ordinary_lockfile_change_is_no_problem(git_repo: GitRepo, path: str) -> None:
     """A new transitive entry beside an unchanged one: the delta shows it, nothing is a problem."""
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, None)
@@ -175,7 +176,7 @@ def test_from_the_patch_alone_a_moved_source_beside_a_bump_is_a_problem(git_repo
     assert [p.manifest for p in delta.problems] == [path], delta
 
 
-@pytest.mark.parametrize("path", sorted(LOCKFILES))
+@each_case("path", sorted(LOCKFILES))
 def test_from_the_patch_alone_a_plain_bump_reads(git_repo: GitRepo, tmp_path: Path, path: str) -> None:
     """A bump reads from the hunks (NuGet's lockfile is never read from hunks: a problem, by design; a v1
     package-lock's entries are, since the hunk shows each entry's name and version together)."""

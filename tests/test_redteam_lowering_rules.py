@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import GitRepo
+from tables import each_case
 from test_classify_context import patch_files, tree_files
 
 DEPLOYMENT = """apiVersion: apps/v1
@@ -29,7 +29,7 @@ spec:
 PLACES = ["app/.vscode/web.yaml", "app/.idea/web.yaml", "releasenotes/notes/web.yaml"]
 
 
-@pytest.mark.parametrize("place", PLACES)
+@each_case("place", PLACES)
 def test_a_manifest_under_a_lowering_rule_needs_context_from_a_patch(git_repo: GitRepo, tmp_path: Path,
                                                                     place: str) -> None:
     git_repo.write("README.md", "x\n")
@@ -44,7 +44,7 @@ def test_a_manifest_under_a_lowering_rule_needs_context_from_a_patch(git_repo: G
     assert tree_files(git_repo)[place].bucket == "iac"
 
 
-@pytest.mark.parametrize("place", [".vscode/extensions.json", "deploy/.vscode/launch.md", "releasenotes/README.md"])
+@each_case("place", [".vscode/extensions.json", "deploy/.vscode/launch.md", "releasenotes/README.md"])
 def test_the_rules_still_settle_what_no_content_can_raise(git_repo: GitRepo, tmp_path: Path, place: str) -> None:
     git_repo.write(place, "{}\n" + "\n" * 12 + "x\n")
     git_repo.commit("base")

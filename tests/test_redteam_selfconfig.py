@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 
@@ -219,7 +220,7 @@ def _replace_by_file(repo: GitRepo, folder: str) -> None:
     repo.write(folder, "not a folder any more\n")
 
 
-@pytest.mark.parametrize(("name", "change", "refused"), GUARD_CASES, ids=[case[0] for case in GUARD_CASES])
+@each_case(("name", "change", "refused"), GUARD_CASES, ids=[case[0] for case in GUARD_CASES])
 def test_guard_on_names_git_writes(
     name: str, change: Callable[[GitRepo], None], refused: bool, git_repo: GitRepo, tmp_path: Path
 ) -> None:

@@ -7,6 +7,7 @@ import inspect
 from pathlib import Path
 
 import pytest
+from gitrepo import GitRepo
 from tables import each_case
 
 SEEN: list[tuple[int, str, int]] = []
@@ -141,3 +142,47 @@ def test_a_case_with_marks_stays_parametrized() -> None:
     # A mark on one case (skip, xfail) means something only to pytest: such a table cannot run as one test.
     with pytest.raises(AssertionError, match="marks"):
         each_case("n", [1, pytest.param(2, marks=pytest.mark.xfail)])
+
+
+REPOS: list[Path] = []
+
+
+@each_case("name", ["a", "b", "a"])
+def test_a_table_with_git_repo_gives_each_case_a_new_empty_repository(git_repo: GitRepo, name: str) -> None:
+    assert sorted(p.name for p in git_repo.root.iterdir()) == [".git"], "a case sees another case's files"
+    git_repo.write(name, name)
+    git_repo.commit(name)  # the third case's commit would be the second in one shared repository
+    assert git_repo.git("rev-list", "--count", "HEAD") == b"1\n"
+    REPOS.append(git_repo.root)
+
+
+def test_each_cases_repository_is_its_own_where_the_fixture_puts_it(tmp_path: Path) -> None:
+    REPOS.clear()
+    test_a_table_with_git_repo_gives_each_case_a_new_empty_repository(git_repo=GitRepo(tmp_path / "repo"))
+    assert REPOS == [tmp_path / f"case{n}" / "repo" for n in range(3)]
+    REPOS.clear()
+    both = each_case("n", [1, 2])(lambda git_repo, tmp_path, n: REPOS.extend([git_repo.root, tmp_path]))
+    both(git_repo=GitRepo(tmp_path / "two" / "repo"), tmp_path=tmp_path / "two")
+    assert REPOS == [tmp_path / "two" / "case0" / "repo", tmp_path / "two" / "case0",
+                     tmp_path / "two" / "case1" / "repo", tmp_path / "two" / "case1"]
+
+
+def test_a_case_that_skips_skips_itself_only() -> None:
+    # A parametrized test's `pytest.skip()` skipped its own case: in a table it must not end the table, so the cases
+    # after it still run and fail where they fail; a table whose every case skipped is skipped, with their reasons.
+    ran: list[int] = []
+
+    def check(n: int) -> None:
+        ran.append(n)
+        if n % 2:
+            pytest.skip(f"{n} is odd")
+        assert n < 4, f"{n} is too big"
+
+    with pytest.raises(AssertionError, match=r"^1 of 5 cases failed:\n\[n=4\] 4 is too big") as failure:
+        each_case("n", [1, 2, 3, 4, 5])(check)()
+    assert ran == [1, 2, 3, 4, 5] and "skip" not in str(failure.value)
+    ran.clear()
+    each_case("n", [1, 2, 3])(check)()  # two skipped, one passed: the test passes
+    assert ran == [1, 2, 3]
+    with pytest.raises(pytest.skip.Exception, match=r"every case skipped: \[n=1\] 1 is odd; \[n=3\] 3 is odd"):
+        each_case("n", [1, 3])(check)()

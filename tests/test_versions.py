@@ -10,6 +10,7 @@ import pytest
 from bundlecopy import bundle_copy, edit
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from tables import each_case
 
 from gatekeeper.cli import main
 from gatekeeper.policy.bundle import load_bundle
@@ -68,7 +69,7 @@ def test_since_needs_a_minor_bump_for_a_new_rule_id_and_a_major_for_a_removed_on
     assert status == "fail" and "removed" in message and "major bump" in message
 
 
-@pytest.mark.parametrize("rev", ["--output=/tmp/x", "no-such-rev", ""])
+@each_case("rev", ["--output=/tmp/x", "no-such-rev", ""])
 def test_since_refuses_what_is_not_a_revision(git_repo: GitRepo, rev: str) -> None:
     from gatekeeper.errors import UsageError
 
