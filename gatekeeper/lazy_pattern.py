@@ -34,22 +34,25 @@ _MIN_RUN = 3
 
 
 class _Lazy:
-    __slots__ = ("_source", "_flags", *_FORWARDED)
+    __slots__ = ("_source", "_flags", "_compiled", *_FORWARDED)
 
     def __init__(self, source: str | bytes, flags: int) -> None:
         self._source, self._flags = source, flags
+        self._compiled: re.Pattern[Any] | None = None
 
     def __getattr__(self, name: str) -> object:
-        # Reached only while a slot is still empty, i.e. before the first use (and for unknown names).
-        compiled = re.compile(self._source, self._flags)
-        for attr in _FORWARDED:
-            setattr(self, attr, getattr(compiled, attr))
-        runs = required_literal(self._source, self._flags)
-        if runs is not None:
-            self.search = _guarded_search(compiled, runs)
-        starts = line_starts(self._source, self._flags)
-        if starts is not None:
-            self.search = _line_guarded(self.search, starts)
+        # Reached only while a slot is still empty: before the first use, at the first `search` (its guards are
+        # worked out then, from one parse of the text: a pattern only ever matched, as the classification globs
+        # are, is parsed once, by `re`), and for unknown names.
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self._source, self._flags)
+            for attr in _FORWARDED:
+                if attr != "search":
+                    setattr(self, attr, getattr(compiled, attr))
+        if name == "search":
+            self.search = _searching(compiled, self._source, self._flags)
+            return self.search
         return getattr(self, name) if name in _FORWARDED else getattr(compiled, name)
 
     def __repr__(self) -> str:
@@ -59,6 +62,22 @@ class _Lazy:
 def lazy(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
     """`re.compile(pattern, flags)`, done at the first use (a bad pattern raises re.error then, not here)."""
     return cast("re.Pattern[AnyStr]", _Lazy(pattern, flags))
+
+
+def _searching(compiled: re.Pattern[Any], source: str | bytes, flags: int) -> Callable[..., re.Match[Any] | None]:
+    """`compiled.search`, behind the guards its text allows (required_literal, line_starts)."""
+    try:
+        parsed = sre_parse.parse(source, flags)
+    except re.error:
+        return compiled.search
+    search = compiled.search
+    runs = _required_runs(parsed, source)
+    if runs is not None:
+        search = _guarded_search(compiled, runs)
+    starts = _line_starts(parsed, source)
+    if starts is not None:
+        search = _line_guarded(search, starts)
+    return search
 
 
 def _guarded_search(compiled: re.Pattern[Any], runs: tuple[Any, ...]) -> Callable[..., re.Match[Any] | None]:
@@ -118,6 +137,11 @@ def line_starts(source: str | bytes, flags: int = 0) -> tuple[str | bytes, ...] 
         parsed = sre_parse.parse(source, flags)
     except re.error:
         return None
+    return _line_starts(parsed, source)
+
+
+def _line_starts(parsed: Any, source: str | bytes) -> tuple[str | bytes, ...] | None:
+    """line_starts of the parsed pattern `source`."""
     if not parsed.state.flags & re.MULTILINE or parsed.state.flags & (re.IGNORECASE | re.LOCALE):
         return None
     items = list(parsed)
@@ -146,8 +170,18 @@ def required_literal(source: str | bytes, flags: int = 0) -> tuple[str | bytes, 
     lookarounds, conditionals and case-insensitive parts are skipped (nothing in them is certain, or spelled one
     way).
     """
-    items = _case_sensitive_items(source, flags)
-    found = None if items is None else _required(items)
+    try:
+        parsed = sre_parse.parse(source, flags)
+    except re.error:
+        return None
+    return _required_runs(parsed, source)
+
+
+def _required_runs(parsed: Any, source: str | bytes) -> tuple[str | bytes, ...] | None:
+    """required_literal of the parsed pattern `source`."""
+    if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
+        return None
+    found = _required(list(parsed))
     if found is None:
         return None
     if isinstance(source, bytes):

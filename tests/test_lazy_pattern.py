@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import pkgutil
 import re
+import time
 import zlib
 from pathlib import Path
+from re import _parser as sre_parse  # type: ignore[attr-defined]
 
 import pytest
 from regex_texts import matched_texts
@@ -183,3 +186,24 @@ def test_line_guard_finds_what_re_finds() -> None:
                 assert (got.span() if got else None) == (expected.span() if expected else None), (text, pos, endpos)
     lock = '{\n  "name": "web",\n  "version": "1.0.0",\n  "jobs": []\n}\n' * 2000
     assert pattern.search(lock) is None and compiled.search(lock) is None
+
+
+@each_case("first", ["fullmatch", "search"])
+def test_a_pattern_is_parsed_once_to_compile_and_once_more_at_its_first_search(first: str) -> None:
+    """The guards are worked out at the first `search`, from one parse of the text: a pattern only ever matched (the
+    classification globs) is parsed once, by `re` (main's parsed it three times at its first use, ~10 ms before a
+    10,000-file gate forks its engine child)."""
+    source = rf"^[ \t]*key_{first}_{os.getpid()}_{time.monotonic_ns()}[ \t]*:"  # in no cache of `re`
+    parsed: list[object] = []
+    real = sre_parse.parse
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sre_parse, "parse", lambda *args, **kwargs: parsed.append(args[0]) or real(*args, **kwargs))
+        pattern = lazy(source, re.M)
+        key = source[7:source.index("[", 7)]
+        if first == "fullmatch":
+            assert pattern.fullmatch(f"  {key}:") and pattern.groups == 0 and pattern.pattern == source
+            assert parsed == [source]
+        assert pattern.search(f"{key}:\n  {key} :", 1).start() == len(key) + 2
+        assert pattern.search(f"x{key}:") is None and pattern.search(f"x {key}:\nkey:") is None
+    assert parsed == [source, source]
+    assert "guarded" in pattern.search.__qualname__  # the line guard, over the run's

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from gatekeeper.diff.binary import block_header, data_line_problem
 from gatekeeper.diff.gitnames import git_find_name, squash_slash
-from gatekeeper.diff.paths import QuoteError, needs_quoting, plain_or_quoted, side_name, strip_prefix
+from gatekeeper.diff.paths import DEV_NULL, QuoteError, needs_quoting, plain_or_quoted, side_name, strip_prefix
 from gatekeeper.diff.section import LINK_DATA_CAP, MODE, REAL_MODES, SYMLINK, Section, finish, merge_type_change
 from gatekeeper.errors import PatchError, where
 from gatekeeper.lazy_pattern import lazy
@@ -132,7 +132,11 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
             raise fail("a NUL byte in a patch header line", number, "git never writes one; " + _RETAKE)
         if line.startswith(b"diff --git "):
             if state in (HEADER, AFTER_HUNK, BIN_AFTER, DONE):
-                yield from emit(_finish(section, fail))
+                change = _finish(section, fail)
+                if pending is None and change.status != "deleted":  # nothing to pair: emit's answer, without it
+                    yield checked(change)
+                else:
+                    yield from emit(change)
             elif state != BETWEEN:
                 raise _early_end(state, number, fail, old_left, new_left)
             section = Section(line=number, header=line[11:])
@@ -213,6 +217,16 @@ def _finish(section: Section, fail: _Fail) -> FileChange:
 
 
 def _side(text: bytes, number: int, fail: _Fail) -> bytes | None:
+    if b"//" not in text and not needs_quoting(text):
+        # Nearly every line's name: nothing git would quote (so no quote and no tab either) and no doubled slash. Then
+        # side_name reads the text itself and _as_git_reads returns at once: the general reading below, without its
+        # calls (~10 ms of a 10,000-file patch; tests/test_diff_sides.py).
+        if text == DEV_NULL:
+            return None
+        stripped = strip_prefix(text)
+        if stripped is None:
+            raise _no_prefix(number, fail)
+        return stripped
     try:
         name = side_name(text)
     except QuoteError as exc:
@@ -221,13 +235,14 @@ def _side(text: bytes, number: int, fail: _Fail) -> bytes | None:
         return None
     stripped = strip_prefix(name)
     if stripped is None:
-        raise fail(
-            "a ---/+++ name has no 'a/' or 'b/' prefix",
-            number,
-            "make the patch with git's default prefixes (not --no-prefix)",
-        )
+        raise _no_prefix(number, fail)
     _as_git_reads(text, stripped, 1, number, fail)
     return stripped
+
+
+def _no_prefix(number: int, fail: _Fail) -> PatchError:
+    return fail("a ---/+++ name has no 'a/' or 'b/' prefix", number,
+                "make the patch with git's default prefixes (not --no-prefix)")
 
 
 def _as_git_reads(text: bytes, ours: bytes, strip: int, number: int, fail: _Fail) -> None:

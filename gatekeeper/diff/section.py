@@ -97,6 +97,18 @@ def _named_paths(s: Section, name: str) -> tuple[bytes | None, bytes | None, Sta
 
 
 def _resolve_names(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
+    new = s.plus
+    if (new is not None and s.minus == new and s.header == b"a/" + new + b" b/" + new and s.new_file_mode is None
+            and s.deleted_mode is None and s.rename_from is None and s.rename_to is None and s.copy_from is None
+            and s.copy_to is None and b" " not in new and not needs_quoting(new)):
+        # Nearly every section: the same name on both sides, written in the header as git writes it, nothing git would
+        # quote. The general reading below answers (new, new, None) for it, after its checks' calls (~3 µs a file;
+        # tests/test_diff_sides.py).
+        return new, new, None
+    return _resolve_named(s, name)
+
+
+def _resolve_named(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
     problem = _header_form_problem(s.header)
     if problem:
         raise _fail(f"the 'diff --git' header is not as git writes it: {problem}", name, s.line, _HEADER_HINT)

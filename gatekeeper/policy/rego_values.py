@@ -39,6 +39,26 @@ def _percent(match: re.Match[str]) -> str:
     return f"%{code - 0xDC00 if code >= 0xDC80 else code:02X}"
 
 
+class _Untyped:
+    """The input builder's calls of the C library that take a pointer, bytes or a count, without declared argument
+    types: `lib[name]` is a new function object, the library's own (`lib.name`, typed) is left as it is."""
+
+    __slots__ = ("typed", "regoInputString", "regoInputNull", "regoInputObjectItem", "regoInputObject",
+                 "regoInputArray")
+
+    def __init__(self, lib: Any) -> None:
+        self.typed = lib
+        self.regoInputString, self.regoInputNull = _untyped(lib, "regoInputString"), _untyped(lib, "regoInputNull")
+        self.regoInputObjectItem = _untyped(lib, "regoInputObjectItem")
+        self.regoInputObject, self.regoInputArray = _untyped(lib, "regoInputObject"), _untyped(lib, "regoInputArray")
+
+
+def _untyped(lib: Any, name: str) -> Any:
+    func = lib[name]  # a new function object: the library's own (`lib.name`) keeps its declared types
+    func.restype = ctypes.c_uint32
+    return func
+
+
 class InputBuilder:
     """Build an input document on a C input handle piece by piece (a stack machine, like the C API).
 
@@ -46,13 +66,17 @@ class InputBuilder:
     `object(n)` fold the last n values / entries.
     This is the gate's hot path (a 10,000-file change is ~500,000 C calls), hence the inlined scalar
     cases and the byte cache; only the object/array constructors' return codes are checked, as they
-    are the calls that fail on a malformed stack.
+    are the calls that fail on a malformed stack. The calls that take only the handle, bytes and a
+    count go through the library's functions without declared argument types (`_untyped`): ctypes
+    then passes the handle (a `c_void_p`) and the bytes as they are instead of converting each
+    argument through its declared type (a 10,000-file input: 363 -> 341 ms); numbers keep their
+    declared C types (int64, double, bool).
     """
 
     __slots__ = ("_lib", "_handle", "_cache", "restore", "failed", "value")
 
     def __init__(self, lib: Any, handle: int) -> None:
-        self._lib, self._handle = lib, handle
+        self._lib, self._handle = _Untyped(lib), ctypes.c_void_p(handle)
         self._cache: dict[str, bytes] = {}
         self.restore: dict[str, str] = {}  # {encoded: original} of every string that needed encoding
         self.failed = 0
@@ -84,8 +108,8 @@ class InputBuilder:
 
     def _pusher(self) -> Any:
         lib, handle, cache, encode = self._lib, self._handle, self._cache, self._encode
-        push_str, push_int, push_float = lib.regoInputString, lib.regoInputInt, lib.regoInputFloat
-        push_bool, push_null, item = lib.regoInputBoolean, lib.regoInputNull, lib.regoInputObjectItem
+        push_str, push_int, push_float = lib.regoInputString, lib.typed.regoInputInt, lib.typed.regoInputFloat
+        push_bool, push_null, item = lib.typed.regoInputBoolean, lib.regoInputNull, lib.regoInputObjectItem
         make_object, make_array = lib.regoInputObject, lib.regoInputArray
 
         def scalar(value: Any) -> None:
