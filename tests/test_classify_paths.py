@@ -1006,6 +1006,7 @@ OTHER = [
     "src/AdapterTestUtilities/.github/FUNDING.yml",  # a split package's funding links (other.nested-github-community)
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "Dockerfiles/snmptraps/alpine/conf/etc/snmp/snmptrapd.conf",  # other.image-server-settings, the sixty-ninth set
+    "src/CsvHelper/CsvHelper.net5.0.v3.ncrunchproject",  # other.dotnet-ide-settings, the seventy-first set
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".trunk/configs/.checkov.yaml",  # trunk's linters' settings (other.dev-tool-settings, the thirty-third set)
     ".github/snippet-bot.yml",
