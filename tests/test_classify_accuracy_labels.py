@@ -37,7 +37,8 @@ their own deployment and infrastructure repositories, 144 files drawn as the six
 way, and so was the sixty-ninth (sixtyninth.tsv, 30 newly fetched ordinary repositories across languages, 180 files
 drawn as the sixtieth's).
 The seventieth (seventieth.tsv, 21 newly fetched ordinary repositories weighted to CI, 203 files drawn as the
-sixty-seventh's) was measured blind too.
+sixty-seventh's) was measured blind too, and so was the seventy-second (seventysecond.tsv, 28 newly fetched ordinary
+applications that deploy themselves, 203 files weighted to their infrastructure, CI and deploy folders).
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "sixtyseventh.tsv",
               SETS / "sixtyeighth.tsv",
               SETS / "sixtyninth.tsv",
-              SETS / "seventieth.tsv"]
+              SETS / "seventieth.tsv",
+              SETS / "seventysecond.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 
