@@ -82,7 +82,8 @@ def test_a_playbooks_templates_npmrc_is_iac_with_the_commits(git_repo: GitRepo, 
 
 
 def test_a_roles_files_npmrc_is_iac_with_the_commits(git_repo: GitRepo) -> None:
-    git_repo.write("roles/node/tasks/main.yml", "---\n- name: npmrc\n  copy:\n    src: .npmrc\n    dest: /root/.npmrc\n")
+    git_repo.write("roles/node/tasks/main.yml",
+                   "---\n- name: npmrc\n  copy:\n    src: .npmrc\n    dest: /root/.npmrc\n")
     git_repo.write("roles/node/files/.npmrc", "registry = https://registry.npmjs.org/\n")
     git_repo.commit("base")
     git_repo.write("roles/node/files/.npmrc", "registry = https://npm.example.invalid/\n")
