@@ -39,7 +39,8 @@ drawn as the sixtieth's).
 The seventieth (seventieth.tsv, 21 newly fetched ordinary repositories weighted to CI, 203 files drawn as the
 sixty-seventh's) was measured blind too.
 The seventy-first (seventyfirst.tsv, 34 newly fetched ordinary repositories across languages, 204 files drawn as the
-sixtieth's) was measured blind the same way.
+sixtieth's) was measured blind the same way, and so was the seventy-second (seventysecond.tsv, 28 newly fetched ordinary
+applications that deploy themselves, 203 files weighted to their infrastructure, CI and deploy folders).
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "sixtyeighth.tsv",
               SETS / "sixtyninth.tsv",
               SETS / "seventieth.tsv",
-              SETS / "seventyfirst.tsv"]
+              SETS / "seventyfirst.tsv",
+              SETS / "seventysecond.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 

@@ -230,6 +230,7 @@ DEPS = [
     ("bun.lockb", "npm", "lockfile"),
     ("bun.lock", "npm", "lockfile"),
     (".npmrc", "npm", None),
+    ("provision/playbooks/templates/.npmrc", "other", None),  # a playbook installs it (weak, seventy-second set)
     (".nvmrc", "npm", "toolchain"),
     (".node-version", "npm", "toolchain"),
     ("deno.lock", "deno", "lockfile"),
@@ -722,6 +723,7 @@ def test_every_open_name_in_an_ansible_variables_folder_is_reviewed(rules: RuleS
 
 
 FORGE_OTHER = [
+    "migrations/alembic.ini", "parts/tray.f3d",  # tool settings and models (other.tool-settings-and-models, 72nd set)
     ".cmake-format", ".codacy.yml", "dynamic_theme/idx-template.nix",  # thirty-sixth set
     "site-modules/.DS_Store",  # desktop folder metadata (other.os-metadata)
     ".gitlab/duo/mr-review-instructions.yaml",  # GitLab Duo's review instructions (the twenty-seventh set)
@@ -1187,6 +1189,7 @@ GUARDRAIL = [
     ".gitleaksignore",
     "services/api/.gitleaksignore",
     ".gitleaks.toml",
+    ".gitleaks/config.toml",
     ".trivyignore",
     ".trivyignore.yaml",
     ".snyk",

@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 # not placed: a Kubernetes object named `web.verified.yaml` in a manifests folder is applied with the folder; so are
 # YAML and JSON files named like Gemfile fragments (a GitLab job `Gemfile-ci.yml` a pipeline includes; attack 30).
 # Build hooks a tool runs by name (`build.rs`, red team 37) are code: a crate CI runs by path keeps its ci.
-# Dotfiles kept without their dot (the fifty-sixth set) are settings, unless a Salt state, role or image installs them.
+# Dotfiles kept without their dot (the fifty-sixth set) are settings, unless a Salt state, role or image installs them;
+# package-manager settings in a files/ or templates/ folder are deps, unless a playbook, role or state installs them
+# (the seventy-second set).
 WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
                         "testdata.snapshot-files", "deps.bundler.fragments", "deps.build-hooks",
-                        "other.dotfiles", "deps.gradle.dependency-guard"})
+                        "other.dotfiles", "deps.gradle.dependency-guard", "deps.installed-settings"})
 C = TypeVar("C")
 
 
