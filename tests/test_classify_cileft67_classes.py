@@ -19,7 +19,7 @@ import pytest
 from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, named_paths, one_tree_runs, yaml_quoted
 from cpucost import assert_linear
 
-from gatekeeper.classify import datawords
+from gatekeeper.classify import datawords, fedruns
 
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
 
@@ -202,3 +202,63 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
         return datawords.unrun(datawords.unread(line))
 
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+
+
+# A shell function that runs its argument, and the words `echo`/`printf` feed to `xargs` a shell runs
+FUNCTIONS = [
+    'run() {{ bash "$1"; }}\nrun {f}\n',
+    'run() {{\n  echo "running $1"\n  bash "$1"\n}}\nrun {f} --fast\n',
+    'function step {{\n  "$@"\n}}\nstep {f} all\n',
+    'retry() {{ for i in 1 2 3; do "$@" && return 0; sleep 1; done; return 1; }}\nretry {f}\n',
+    'with_log() {{ echo "+ $*"; "$@" 2>&1 | tee -a log.txt; }}\nwith_log ./{f}\n',
+    'run_py() {{ python3 "$@"; }}\nrun_py {f} --check\n',
+    'load_lib() {{ source "$1"; }}\nload_lib {f}\n',
+    'function go_step() {{ sudo -E bash "${{1}}"; }}\ngo_step {f}\n',
+]
+FED = ["echo {f} | xargs bash", "printf '%s\\n' {f} tools/other | xargs -n1 sh", "echo {f} | xargs -I{{}} bash {{}}",
+       "echo {f} | xargs -n 1 python3"]
+
+
+@pytest.mark.parametrize("definition", ["ci/all.sh", ".gitlab-ci.yml"])
+@pytest.mark.parametrize("form", FUNCTIONS)
+def test_a_shell_function_that_runs_its_argument_names_it(definition: str, form: str) -> None:
+    text = form.format(f="tools/gen")
+    if definition.endswith(".yml"):
+        text = "test:\n  script:\n    - |\n" + "".join(f"      {line}\n" for line in text.splitlines())
+    assert "tools/gen" in named_paths(definition, text), text
+
+
+@pytest.mark.parametrize("line", FED)
+def test_words_fed_to_a_shell_through_xargs_are_run(line: str) -> None:
+    assert "tools/gen" in _named(line.format(f="tools/gen"))
+
+
+# look-alikes: a function that only prints or reads its argument, a call of another name, a comment, xargs into a
+# reader or a linter
+NOT_RUN = [
+    'log() {{ echo "$1"; }}\nlog {f}\n', 'check() {{ test -f "$1"; }}\ncheck {f}\n',
+    'count() {{ wc -l "$1"; }}\ncount {f}\n', 'run() {{ bash "$1"; }}\necho run {f}\n',
+    'run() {{ bash "$1"; }}\n# run {f}\n', 'run() {{ bash "$1"; }}\nrunner {f}\n',
+    'say() {{ local f="$1"; echo "$f"; }}\nsay {f}\n',
+    "echo {f} | xargs cat\n", "echo {f} | xargs shellcheck\n", "echo {f} | xargs -n1 wc -l\n",
+    "# echo {f} | xargs bash\n",
+]
+
+
+@pytest.mark.parametrize("form", NOT_RUN)
+def test_a_function_or_xargs_that_runs_nothing_names_nothing(form: str) -> None:
+    assert "tools/gen" not in named_paths("ci/all.sh", "#!/bin/bash\n" + form.format(f="tools/gen"))
+
+
+def test_many_functions_and_calls_are_read_in_linear_time() -> None:
+    unit = 'f{n}() { bash "$1"; }\nf{n} tools/x{n}\necho tools/x{n} | xargs -n1 bash\n'
+
+    def read(text: str) -> object:
+        return fedruns.function_runs(text), [fedruns.xargs_runs(line) for line in text.splitlines()]
+
+    def text(size: int) -> str:
+        out = "".join(unit.replace("{n}", str(n)) for n in range(size // len(unit)))
+        return out + 'run() {\n' + "  echo x\n" * (size // 8) + "}\n"  # and a long body
+
+    assert_linear(read, text(64 * 1024), text(256 * 1024), budget=2.0)
+    assert len(fedruns.function_runs(text(64 * 1024))) == fedruns.MAX_FUNCTIONS  # the bound: the first 32 runners

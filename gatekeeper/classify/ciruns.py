@@ -39,6 +39,7 @@ from gatekeeper.classify import (
     daggermods,
     datawords,
     envrcloads,
+    fedruns,
     gitlabincludes,
     gorun,
     jobdsl,
@@ -249,7 +250,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
-            if commands else []  # attack 36: the folders it puts on PATH
+            + fedruns.function_runs(source) if commands else []  # attack 36: the folders it puts on PATH; cileft67
         lines = source.splitlines()
         for at, line in enumerate(lines):
             words = [word for word in _SPLIT.split(line) if word]
@@ -260,6 +261,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
             scanned = words if data is line else [word for word in _SPLIT.split(data) if word]
             distinct = dict.fromkeys(scanned)  # each word read once (a line of 50,000 `a.sh`: 0.5 CPU-s)
             scripts += [word for word in distinct if _runnable(word)]  # and `-r./boot.rb` (ruby, RUBYOPT: red team 40)
+            scripts += fedruns.xargs_runs(line) if commands else []  # `echo tools/gen | xargs bash` (cileft67)
             scripts += [word[2:] for word in distinct
                         if word[:1] == "-" and word[1:2].isalpha() and _runnable(word[2:])]
             if "compose" in line.lower() or "stack" in line:
