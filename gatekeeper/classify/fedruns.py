@@ -43,7 +43,7 @@ def function_runs(text: str) -> list[str]:
     lines = text.splitlines()
     starts = {number: hit[1] or hit[2] for number, line in enumerate(lines) if "{" in line
               and (hit := _DEFINED.match(line)) is not None}
-    runners = set()
+    runners: set[str] = set()
     for number, name in starts.items():
         if len(runners) >= MAX_FUNCTIONS:
             break
