@@ -39,6 +39,7 @@ from gatekeeper.classify import (
     daggermods,
     datawords,
     envrcloads,
+    fedruns,
     gitlabincludes,
     gorun,
     jobdsl,
@@ -207,7 +208,9 @@ def _package(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     except (ValueError, AssertionError, LimitError):
         return [], [], []
     scripts = manifest.get("scripts")
-    found = named("\n".join(str(value) for value in scripts.values())) if isinstance(scripts, dict) else ([], [], [])
+    # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67)
+    found = named("\n".join(str(value) for value in scripts.values()), strings=False) \
+        if isinstance(scripts, dict) else ([], [], [])
     workspaces = manifest.get("workspaces")
     workspaces = workspaces.get("packages") if isinstance(workspaces, dict) else workspaces
     packages = [str(glob) for glob in workspaces if isinstance(glob, str)] if isinstance(workspaces, list) else []
@@ -247,15 +250,18 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
-            if commands else []  # attack 36: the folders it puts on PATH
+            + fedruns.function_runs(source) if commands else []  # attack 36: the folders it puts on PATH; cileft67
         lines = source.splitlines()
         for at, line in enumerate(lines):
             words = [word for word in _SPLIT.split(line) if word]
             # an exclude list's paths, a read-only line's operands are data (datawords.py); a folder's words stay
-            data = datawords.unrun(line, lines[at + 1] if at + 1 < len(lines) else "") if commands else line
+            # and a program's read call's literal path (`File.read('lib/x/version.rb')`, cileft67)
+            read = datawords.unread(line)
+            data = datawords.unrun(read, lines[at + 1] if at + 1 < len(lines) else "") if commands else read
             scanned = words if data is line else [word for word in _SPLIT.split(data) if word]
             distinct = dict.fromkeys(scanned)  # each word read once (a line of 50,000 `a.sh`: 0.5 CPU-s)
             scripts += [word for word in distinct if _runnable(word)]  # and `-r./boot.rb` (ruby, RUBYOPT: red team 40)
+            scripts += fedruns.xargs_runs(line) if commands else []  # `echo tools/gen | xargs bash` (cileft67)
             scripts += [word[2:] for word in distinct
                         if word[:1] == "-" and word[1:2].isalpha() and _runnable(word[2:])]
             if "compose" in line.lower() or "stack" in line:

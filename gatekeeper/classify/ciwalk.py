@@ -29,7 +29,7 @@ from gatekeeper.classify import (
     taskstarts,
     vendoredci,
 )
-from gatekeeper.classify.gotasks import GO_GENERATE, go_generated, task_files
+from gatekeeper.classify.gotasks import GO_GENERATE, go_generated, mage_files, task_files
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -192,6 +192,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         for named, rule_evidence in reached:
             found.setdefault(named, rule_evidence)
         for named, rule_evidence in task_files(tree, read_blob, found):  # the Go task packages CI's programs import
+            found.setdefault(named, rule_evidence)
+        for named, rule_evidence in mage_files(tree, read_blob, found):  # what mage runs where CI runs it
             found.setdefault(named, rule_evidence)
     return found
 

@@ -16,23 +16,34 @@ word are never run, and the blind sets found each made a file `ci` that no job r
   read as a command line they ran pytest (every `conftest.py` `ci`), tox or pre-commit. Their lines that name a file
   (`-r dev.txt`, `-e ./tools/plugin`, `./vendor/pkg`) stay (pipinstalls.py reads those too).
 
+- **A build's input** (cileft67). `ncc build src/setup.ts`, `obuild src/index.ts`, `tsdown src/index.ts`, `esbuild
+  src/x.ts --bundle`, `swag init -g routes.go`: a bundler, compiler or generator turns the product's source into an
+  artefact; the source is read, not run (BUILDERS; a line of builders, readers and `rm`/`mkdir` only, as above). The
+  value of an option that loads a file as the tool's own code (`-c rollup.config.mjs`, `--config`, `--plugin`,
+  `--project`) stays named; a line that runs what it built (`&& node dist/x.js`), `ncc run`, `bun x.ts` are no builds.
+- **A program's read call** (unread). `File.read('lib/acme/version.rb')` in a Rakefile, `open('pkg/_version.py')`,
+  `fs.readFileSync('src/x.ts')`: its literal path is data, unless the line hands something to `eval`, `exec`,
+  `instance_eval`, `load`, `require`, `Function`, `compile` (then every word stays).
+
 Loading stays `ci`: a settings file a tool loads, a module a program imports, a script a shell sources are code CI runs
-(docs/classification.md, "ci left 66").
+(docs/classification.md, "ci left 66" and "ci left 67").
 """
 
 from __future__ import annotations
 
 import re
 
+from gatekeeper.classify import wrappers
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["EXCLUDES", "READERS", "is_package_list", "package_commands", "unrun"]
+__all__ = ["BUILDERS", "EXCLUDES", "READERS", "is_package_list", "package_commands", "unread", "unrun"]
 
 # The options whose value is a list of paths a tool leaves out (flake8, pycodestyle, mypy, black, ruff, pylint, pytest,
 # coverage, isort, bandit, codespell, grep/rsync/tar, cargo's `--exclude`).
 EXCLUDES = frozenset({"--exclude", "--extend-exclude", "--exclude-dir", "--exclude-dirs", "--ignore", "--ignore-glob",
                       "--ignore-paths", "--ignore-patterns", "--omit", "--skip", "--skip-glob", "--extend-skip",
-                      "--extend-skip-glob", "--per-file-ignores", "--extend-ignore-paths", "--deselect"})
+                      "--extend-skip-glob", "--per-file-ignores", "--extend-ignore-paths", "--deselect",
+                      "--force-exclude", "--exclude-from"})  # black's regex; rsync's and tar's file of patterns
 _EXCLUDE = lazy(r"(?<![\w-])(--[a-z][a-z-]{1,30}+)(?:=|[ \t]++)(?!-)(?:'[^'\n]{0,4096}+'|\"[^\"\n]{0,4096}+\"|"
                       r"[^\s;&|)]{1,4096}+)")
 # Programs that only read their operands (or print them): a file they are handed is data. `awk` is not one (its
@@ -41,7 +52,25 @@ READERS = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "sed
                      "cmp", "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "cksum", "b2sum", "stat", "file",
                      "ls", "du", "test", "[", "[[", "echo", "printf", "true", "basename", "dirname", "realpath",
                      "readlink"})
-_MAY_READ = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in READERS)) + r")(?![\w.-])")
+# Bundlers, compilers and generators whose operands are the product's source they build (cileft67), with the
+# subcommand that builds where the program also runs things (`ncc run`, `bun x.ts`, `vite` serving); and commands that
+# only remove or make folders (`rimraf dist && tsup …`)
+BUILDERS: dict[str, frozenset[str] | None] = {
+    **dict.fromkeys(("obuild", "tsdown", "tsup", "unbuild", "esbuild", "rollup", "rolldown", "webpack", "microbundle",
+                     "tsc", "babel", "swc", "pkgroll", "bunchee", "rm", "rimraf", "mkdir"), None),
+    "ncc": frozenset({"build"}), "bun": frozenset({"build"}), "vite": frozenset({"build"}),
+    "parcel": frozenset({"build"}), "swag": frozenset({"init", "fmt"})}
+# a builder's options whose value it loads as its own code or settings (a config, a plugin, a tsconfig): named
+_LOADS = frozenset({"-c", "--config", "--configPlugin", "-p", "--plugin", "--project", "--tsconfig", "--config-file",
+                    "--configFile", "--config-name", "--require", "-r"})
+_MAY_READ = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in {*READERS, *BUILDERS}))
+                 + r")(?![\w.-])")
+_RUNS_TEXT = lazy(r"(?<![\w-])(?:eval|source)(?![\w-])")
+# A program's read call with a literal path (Ruby, Python, Node); a line that may run what it read keeps its words
+_READ_CALL = lazy(r"(?<![\w.])(?:(?:File|IO)\.(?:read|readlines|binread|foreach)|(?:fs\.|fsp\.|fs\.promises\.)?+"
+                  r"readFile(?:Sync)?+|open)[ \t]*+\(?+[ \t]*+(['\"])([^'\"\n]{1,1024}+)\1")
+_EVALS = lazy(r"(?<![\w.])(?:eval|exec|instance_eval|class_eval|module_eval|load|require|require_relative|Function|"
+              r"compile|run_path|runInNewContext|runInThisContext|execfile)(?!\w)")
 # A shell word before a command that runs nothing of its own (a keyword, an export of an assignment)
 _SAFE = frozenset({"if", "then", "elif", "else", "fi", "!", "export", "local", "readonly", "declare", "-", "]", "]]"})
 _ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -69,6 +98,16 @@ _FILE_LINE = lazy(r"^[ \t]*(?:-[rce]|--(?:requirement|constraint|editable)|\.{0,
                         r"|\.(?:txt|in|py|whl|gz|zip|toml|cfg)\b|\$\{?\w", re.IGNORECASE)
 
 
+def unread(line: str) -> str:
+    """`line` without the literal paths a program's read calls name (`File.read('lib/x/version.rb')`), unless it may
+    run what it reads; else `line` itself."""
+    if "(" not in line and "File." not in line and "IO." not in line or _READ_CALL.search(line) is None:
+        return line
+    if _EVALS.search(line) is not None:
+        return line
+    return _READ_CALL.sub(lambda hit: hit[0].replace(hit[2], "Q"), line)
+
+
 def unrun(line: str, following: str = "") -> str:
     """`line` with the words it names as data blanked (an exclude list's value, a read-only line's operands); the rest
     as it was. `following` is the next line (a `| bash` there continues this one)."""
@@ -94,7 +133,7 @@ def _read_only(line: str, masked: str, following: str) -> bool:
     stripped = masked.rstrip()
     if not stripped or stripped.endswith(_CONTINUED) or following.lstrip().startswith(("|", "&&", "||")):
         return False
-    if "<(" in masked or ">(" in masked or "eval" in line or "source" in line:
+    if "<(" in masked or ">(" in masked or _RUNS_TEXT.search(line) is not None:
         return False
     read = False
     for segment in _SEGMENT.split(masked):
@@ -104,7 +143,7 @@ def _read_only(line: str, masked: str, following: str) -> bool:
         words = words[first:]
         if not words:
             continue
-        if words[0] not in READERS:
+        if words[0] not in READERS and not _builds(words):
             return False
         if words[0] == "sed" and any(_SED_E.search(script.strip("'\"")) for script in _QUOTE.findall(line)):
             return False
@@ -114,9 +153,22 @@ def _read_only(line: str, masked: str, following: str) -> bool:
     return read
 
 
+def _builds(words: list[str]) -> bool:
+    """Whether `words` run a builder (behind a launcher: `npx ncc build`, `pnpm exec tsup`) with its building
+    subcommand."""
+    start = wrappers.command_start(words)
+    if start < 0 or start >= len(words) or (name := words[start].rpartition("/")[2]) not in BUILDERS:
+        return False
+    subcommands = BUILDERS[name]
+    return subcommands is None or start + 1 < len(words) and words[start + 1] in subcommands
+
+
 def _command_words(segment: str) -> str:
-    """The words of a segment that are no reader's operand: the reader's own name and its options."""
-    return " ".join(word for word in _WORD.findall(segment) if word.startswith("-") or word in READERS)
+    """The words of a segment that are no reader's or builder's operand: the command's own name, its options and the
+    value of an option that loads code or settings (`-c rollup.config.mjs`)."""
+    words = _WORD.findall(segment)
+    return " ".join(word for at, word in enumerate(words)
+                    if word.startswith("-") or word in READERS or word in BUILDERS or at and words[at - 1] in _LOADS)
 
 
 def is_package_list(path: str) -> bool:

@@ -15,6 +15,12 @@ lead reaches the product, as ciimports.py says of Python), a task package nothin
 package of a nested module the outer path does not name, a runner named in a comment. Bounds (each read once a walk):
 past MAX_PROGRAMS programs every package counts as imported, past MAX_PACKAGE_FILES files a package counts as a task
 package (the safe side, still only Go files); each line is matched by possessive patterns, linear in its length.
+
+mage_files (cileft67): mage compiles and runs the Go files of the folder it runs in that carry a `mage` build tag
+(`//go:build mage`, `// +build mage`), or the `magefiles/` folder there; taskrunners.py named only `magefile.go`
+and `magefiles/`. The folder is where the walk found `mage` run (it names `magefile.go` there) or where a Go program
+CI runs imports `github.com/magefile/mage/mage` (the zero-install `go run mage.go`). Past MAX_PACKAGE_FILES Go files in
+such a folder, every one counts (fail closed).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["GO_GENERATE", "MAX_PACKAGE_FILES", "MAX_PROGRAMS", "go_generated", "task_files"]
+__all__ = ["GO_GENERATE", "MAX_PACKAGE_FILES", "MAX_PROGRAMS", "go_generated", "mage_files", "task_files"]
 
 # A key of ciwalk.ci_runs' answer no path can be (NUL): a text the walk read runs `go generate`, which runs the command
 # of every `//go:generate` line of the Go files of the packages it names (red team 37; go_generated reads changed ones).
@@ -39,6 +45,10 @@ _FILE_MODES = ("100644", "100755")
 _IMPORT = lazy(r'^[ \t]*+(?:import[ \t]++)?+(?:[\w.]++[ \t]++)?+"([^"\s]++)"[ \t]*+(?://[^\n]*+)?+$',
                      re.MULTILINE)
 _RUNNER = lazy(r"github\.com/(?:goyek/goyek(?:/v\d++)?+|magefile/mage/mg)")
+_MAGE_MAIN = "github.com/magefile/mage/mage"  # the package whose Main() a zero-install `mage.go` calls
+# a build constraint line naming the `mage` tag, before the package clause (mage's own test: the tag's presence)
+_MAGE_TAG = lazy(r"^//[ \t]*+(?:go:build|\+build)[ \t][^\n]*?(?<![\w.-])mage(?![\w.-])", re.MULTILINE)
+_MAGE_HEADER = 4096  # bytes of a Go file read for its build constraints (they stand before `package`)
 _MODULE = lazy(r'^[ \t]*+module[ \t]++"?+([^\s"]++)"?+[ \t]*+(?://[^\n]*+)?+$', re.MULTILINE)
 
 
@@ -84,6 +94,39 @@ def task_files(tree: Tree, read_blob: Read, runs: Mapping[str, tuple[str, str]])
         if (program := imported.get(package) or past) and (runner := _runner(tree, read_blob, files)):
             evidence = f"{program} (a Go program CI runs) imports {package}, a package of Go tasks ({runner})"
             found += [(name, ("ci.context.ci-run", evidence)) for name in files]
+    return found
+
+
+def mage_files(tree: Tree, read_blob: Read,
+               runs: Mapping[str, tuple[str, str]]) -> list[tuple[str, tuple[str, str]]]:
+    """The Go files mage runs in the folders the walk found it run (`mage`, `go run mage.go`), each with its (rule,
+    evidence): the folder's files with the `mage` build tag and its `magefiles/` folder's."""
+    folders: dict[str, str] = {}
+    for path, (rule, evidence) in runs.items():
+        if rule.startswith("ci.") and path.rpartition("/")[2] == "magefile.go":
+            folders.setdefault(path.rpartition("/")[0], evidence.replace(path, "mage"))
+    programs = [path for path, (rule, _) in runs.items() if path.endswith(".go") and rule.startswith("ci.")
+                and path in tree and tree[path].mode in _FILE_MODES]
+    for program in programs[:MAX_PROGRAMS]:
+        if _MAGE_MAIN in _IMPORT.findall(read_blob(tree[program]).decode("utf-8", "replace")):
+            folders.setdefault(program.rpartition("/")[0], f"{runs[program][1]}, which runs mage")
+    if len(programs) > MAX_PROGRAMS:
+        folders.update(dict.fromkeys((path.rpartition("/")[0] for path in programs), "a Go program CI runs (past the "
+                                     f"{MAX_PROGRAMS} read) may run mage"))
+    if not folders:
+        return []
+    by_folder: dict[str, list[str]] = {}  # folder -> its non-test Go files (one pass over the tree)
+    for path, entry in tree.items():
+        if path.endswith(".go") and not path.endswith("_test.go") and entry.mode in _FILE_MODES:
+            by_folder.setdefault(path.rpartition("/")[0], []).append(path)
+    found = []
+    for folder, evidence in folders.items():
+        own = by_folder.get(folder, [])
+        tasks = by_folder.get(f"{folder}/magefiles" if folder else "magefiles", [])
+        if len(own) <= MAX_PACKAGE_FILES:
+            own = [path for path in own if _MAGE_TAG.search(
+                read_blob(tree[path])[:_MAGE_HEADER].decode("utf-8", "replace").partition("\npackage ")[0])]
+        found += [(path, ("ci.context.ci-run", f"{evidence}: mage runs {path}")) for path in (*own, *tasks)]
     return found
 
 
