@@ -50,7 +50,8 @@ _QUOTE = lazy(r"""'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
 _WORD = lazy(r"""[^\s'"]++|'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
 # sed's `e` command or flag (it runs the pattern space as a command) and its `w`/`W` (it writes a copy): any `e` or `w`
 # a script could mean so, quoted or not (`sed e x.sh`, `sed s/^//e x.sh`, `sed -n 'w y.sh' x.sh`); read widely
-_SED_E = lazy(r"(?:^|[;{}\s\d/$!,=])[ewW](?:[\s;}/\\]|$)|/[A-Za-z0-9]*[ewW][A-Za-z0-9]*(?:[\s;}\\]|$)")
+# (a flag run after a `/` is read once: the run is checked to end the script, then scanned for the letter)
+_SED_E = lazy(r"(?:^|[;{}\s\d/$!,=])[ewW](?:[\s;}/\\]|$)|/(?=[A-Za-z0-9]*+(?:[\s;}\\]|$))[A-Za-z0-9]*?[ewW]")
 # a reader's option that writes a file or runs a program (sed's script file, sort's output and compressor, ripgrep's
 # preprocessor; GNU long options may be abbreviated: `sort --out y.sh`)
 _WRITES = {"sed": lazy(r"^(?:-[a-zA-Z]*f|--f)"), "sort": lazy(r"^(?:-[a-zA-Z]*o|--o|--com)"),
@@ -58,7 +59,7 @@ _WRITES = {"sed": lazy(r"^(?:-[a-zA-Z]*f|--f)"), "sort": lazy(r"^(?:-[a-zA-Z]*o|
 # an output redirection and its target; a target that is an fd (`2>&1`) or a sink (`/dev/null`) writes no copy
 _REDIRECT = lazy(r"(?:>\||>>|>)(&?+)[ \t]*+([^\s;&|<>()]*+)")
 _SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
-_FD_COPY = lazy(r"[0-9]*+>&(?:[0-9]++|-)(?![^\s;&|<>()])")  # `2>&1`, `>&2`: no file, and its `&` no operator
+_FD_COPY = lazy(r"(?<![0-9])[0-9]*+>&(?:[0-9]++|-)(?![^\s;&|<>()])")  # `2>&1`, `>&2`: no file, and its `&` no operator
 # a command substitution's opening; one in a command's place runs the text it reads (`$(cat x.sh)`)
 _SUBSTITUTION = ("$(", "`")
 # a word that hands the words after it to a shell or a loop: `bash -c '"$2"' _ --skip ./x.sh` runs ./x.sh
