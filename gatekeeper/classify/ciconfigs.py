@@ -3,7 +3,8 @@
 A workflow step `goreleaser release --config tools/release.yaml` builds, signs and publishes what that file says, and
 the commands its `hooks` name run in CI; `release-please --config-file X --manifest-file Y` decides the releases CI
 cuts; `gcloud builds submit --config X` runs the Cloud Build pipeline X is; `catalog-cd ... --config X` lists the
-repositories whose tasks CI publishes. Under a name or folder no rule knows, such a file was `src` or `other`. With
+repositories whose tasks CI publishes; `supervisord -c X`, `honcho start -f X`, `uwsgi --ini X` run the commands X lists
+(attack 40). Under a name or folder no rule knows, such a file was `src` or `other`. With
 `--tree`, ciwalk.py makes each file these commands name `ci` (`ci.context.ci-run`) and reads it as a file CI runs.
 
 Only these tools (_TOOLS), never every `--config`: a scan of every labelled repository's CI definitions (label sets
@@ -46,9 +47,16 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "release-plz": (frozenset(), frozenset({"--config"})),
     "jreleaser": (frozenset(), frozenset({"--config-file"})),
     "bazel": (frozenset(), frozenset({"--bazelrc"})),
+    # attack 40: a process manager runs the commands its file lists (supervisord's `command=`, a Procfile's lines,
+    # uWSGI's hooks), under an image's etc/ overlay too (other.image-server-settings)
+    "supervisord": (frozenset(), frozenset({"-c", "--configuration"})),
+    "honcho": (frozenset(), frozenset({"-f", "--procfile"})),
+    "foreman": (frozenset(), frozenset({"-f", "--procfile"})),
+    "overmind": (frozenset(), frozenset({"-f", "--procfile"})),
+    "uwsgi": (frozenset(), frozenset({"--ini", "--yaml", "--yml", "--json", "--xml", "--config"})),
 }
 _MAY_NAME = lazy(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
-                       r"release-it|release-plz|jreleaser|bazel(?:isk)?)\b")
+                       r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi)\b")
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")

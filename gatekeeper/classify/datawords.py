@@ -74,11 +74,25 @@ _EVALS = lazy(r"(?<![\w.])(?:eval|exec|instance_eval|class_eval|module_eval|load
 # A shell word before a command that runs nothing of its own (a keyword, an export of an assignment)
 _SAFE = frozenset({"if", "then", "elif", "else", "fi", "!", "export", "local", "readonly", "declare", "-", "]", "]]"})
 _ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
-_SEGMENT = lazy(r"\$\(|&&|\|\||[;&|()`{}]")
+_SEGMENT = lazy(r"(\$\(|&&|\|\||[;&|()`{}])")
 _QUOTE = lazy(r"""'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
 _WORD = lazy(r"""[^\s'"]++|'[^'\n]*+'|"(?:[^"\\\n]|\\.)*+\"""")
-# sed's `e` command or flag (it runs the pattern space as a command): any `e` a script could mean so; read widely
-_SED_E = lazy(r"(?:^|[;{}\s\d/$])e(?:[\s;}/]|$)|/[A-Za-z0-9]*e[A-Za-z0-9]*$")
+# sed's `e` command or flag (it runs the pattern space as a command) and its `w`/`W` (it writes a copy): any `e` or `w`
+# a script could mean so, quoted or not (`sed e x.sh`, `sed s/^//e x.sh`, `sed -n 'w y.sh' x.sh`); read widely
+# (a flag run after a `/` is read once: the run is checked to end the script, then scanned for the letter)
+_SED_E = lazy(r"(?:^|[;{}\s\d/$!,=])[ewW](?:[\s;}/\\]|$)|/(?=[A-Za-z0-9]*+(?:[\s;}\\]|$))[A-Za-z0-9]*?[ewW]")
+# a reader's option that writes a file or runs a program (sed's script file, sort's output and compressor, ripgrep's
+# preprocessor; GNU long options may be abbreviated: `sort --out y.sh`)
+_WRITES = {"sed": lazy(r"^(?:-[a-zA-Z]*f|--f)"), "sort": lazy(r"^(?:-[a-zA-Z]*o|--o|--com)"),
+           "rg": lazy(r"^--pre(?!-glob)")}
+# an output redirection and its target; a target that is an fd (`2>&1`) or a sink (`/dev/null`) writes no copy
+_REDIRECT = lazy(r"(?:>\||>>|>)(&?+)[ \t]*+([^\s;&|<>()]*+)")
+_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+_FD_COPY = lazy(r"(?<![0-9])[0-9]*+>&(?:[0-9]++|-)(?![^\s;&|<>()])")  # `2>&1`, `>&2`: no file, and its `&` no operator
+# a command substitution's opening; one in a command's place runs the text it reads (`$(cat x.sh)`)
+_SUBSTITUTION = ("$(", "`")
+# a word that hands the words after it to a shell or a loop: `bash -c '"$2"' _ --skip ./x.sh` runs ./x.sh
+_POSITIONAL = lazy(r"\$\{?+[@*0-9]|(?<![\w-])(?:for|select|xargs|parallel|-exec|-execdir|set)(?![\w-])")
 _CONTINUED = ("\\", "|", "&&", "||", "(", "$(", "`")
 _REQUIREMENTS = lazy(r"(?:^|[._-])(?:requirements|requires|constraints)(?:[._-][\w.-]*)?\.(?:txt|in)$"
                            r"|^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$", re.IGNORECASE)
@@ -90,6 +104,9 @@ _INI_DATA = frozenset({"deps", "extras", "envlist", "env_list", "description", "
                        "usedevelop", "use_develop", "minversion", "min_version", "skipsdist", "isolated_build",
                        "dependency_groups", "ignore_errors", "ignore_outcome", "parallel_show_output",
                        "install_requires", "setup_requires", "tests_require", "python_requires"})
+# tox's interpreter keys: a value with a path (`base_python = {toxinidir}/tools/py.sh`) is a program tox runs
+_INTERPRETERS = frozenset({"basepython", "base_python"})
+_PATHLIKE = lazy(r"[/\\{$~]")
 _INI_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
 # a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`)
 _TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
@@ -111,14 +128,19 @@ def unread(line: str) -> str:
 def unrun(line: str, following: str = "") -> str:
     """`line` with the words it names as data blanked (an exclude list's value, a read-only line's operands); the rest
     as it was. `following` is the next line (a `| bash` there continues this one)."""
-    if "--" in line:
-        line = _EXCLUDE.sub(lambda hit: hit[0] if hit[1] not in EXCLUDES else f"{hit[1]} ", line)
+    if "--" in line and _POSITIONAL.search(line) is None:
+        line = _EXCLUDE.sub(_unexclude, line)
     if _MAY_READ.search(line) is None:
         return line  # most lines: no reader at all
     masked = _QUOTE.sub(_mask, line)  # `sed -n 's/(x)/\\1/p'`: a quoted `(` or `|` is no operator
     if not _read_only(line, masked, following):
         return line
-    return " ".join(_command_words(segment) for segment in _SEGMENT.split(masked))
+    return " ".join(_command_words(segment) for segment in _SEGMENT.split(masked)[::2])
+
+
+def _unexclude(hit: re.Match[str]) -> str:
+    """An exclude option with its value blanked; a value holding a substitution (`--exclude=`./x.sh``) as it was."""
+    return hit[0] if hit[1] not in EXCLUDES or "`" in hit[0] or "$(" in hit[0] else f"{hit[1]} "
 
 
 def _mask(quoted: re.Match[str]) -> str:
@@ -135,20 +157,24 @@ def _read_only(line: str, masked: str, following: str) -> bool:
         return False
     if "<(" in masked or ">(" in masked or _RUNS_TEXT.search(line) is not None:
         return False
+    if any(hit[2] not in _SINKS and not (hit[1] and (hit[2].isdigit() or hit[2] == "-"))
+           for hit in _REDIRECT.finditer(masked)):
+        return False  # `cat x.sh > y.sh 2>/dev/null`, `cat x.sh>y.sh`: a copy a later line may run
     read = False
-    for segment in _SEGMENT.split(masked):
+    parts = _SEGMENT.split(_FD_COPY.sub(" ", masked))
+    for at in range(0, len(parts), 2):
+        segment = parts[at]
         words = [word for word in _WORD.findall(segment) if word]
         first = next((at for at, word in enumerate(words) if word not in _SAFE and _ASSIGNMENT.match(word) is None),
                      len(words))
+        if first == len(words) and at + 1 < len(parts) and parts[at + 1] in _SUBSTITUTION and \
+                not segment.rstrip('"').endswith("="):
+            return False  # `$(cat x.sh)`, `! "$(cat x.sh)"`: the substitution's words are a command
         words = words[first:]
         if not words:
             continue
-        if words[0] not in READERS and not _builds(words):
+        if not (words[0] in READERS and _reads_only(words, segment, line)) and not _builds(words):
             return False
-        if words[0] == "sed" and any(_SED_E.search(script.strip("'\"")) for script in _QUOTE.findall(line)):
-            return False
-        if any(word.lstrip("0123456789&").startswith(">") for word in words[1:]) and "/dev/null" not in segment:
-            return False  # `cat x.sh > y.sh`: a copy a later line may run
         read = True
     return read
 
@@ -161,6 +187,17 @@ def _builds(words: list[str]) -> bool:
         return False
     subcommands = BUILDERS[name]
     return subcommands is None or start + 1 < len(words) and words[start + 1] in subcommands
+
+
+def _reads_only(words: list[str], segment: str, line: str) -> bool:
+    """Whether the reader command `words` (its masked `segment`, on `line`) writes no file and runs nothing."""
+    name = words[0]
+    if name == "sed" and (_SED_E.search(segment) or any(_SED_E.search(script[1:-1])
+                                                         for script in _QUOTE.findall(line))):
+        return False
+    if name in _WRITES and any(_WRITES[name].match(word) for word in words[1:]):
+        return False
+    return name != "uniq" or sum(not word.startswith("-") for word in words[1:]) < 2  # `uniq IN OUT` writes OUT
 
 
 def _command_words(segment: str) -> str:
@@ -198,14 +235,16 @@ def _ini_commands(text: str) -> str:
     """tox's or setup.cfg's settings without their data keys' values (a key's line and the indented lines that continue
     it; every key of `[options.extras_require]`)."""
     out: list[str] = []
-    data = extras = False
+    data = extras = interpreter = False
     for line in text.splitlines():
         if line[:1] in (" ", "\t") and line.strip():
-            out.append("" if data else line)
+            out.append("" if data and not (interpreter and _PATHLIKE.search(line)) else line)
             continue
         if line.startswith("["):
             extras = line.strip().lower() == "[options.extras_require]"
         key = _INI_KEY.match(line)
-        data = key is not None and (extras or key[1].lower() in _INI_DATA)
+        interpreter = key is not None and key[1].lower() in _INTERPRETERS
+        data = key is not None and (extras or key[1].lower() in _INI_DATA) and \
+            not (interpreter and _PATHLIKE.search(line, key.end()))
         out.append(line.partition("=")[0].partition(":")[0] if data else line)
     return "\n".join(out)
