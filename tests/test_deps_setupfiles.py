@@ -230,8 +230,9 @@ def test_malformed_setup_py_is_a_finding(data: bytes) -> None:
 
 # A module named setup.py that is no packaging (a Sphinx extension, an application's module, one in a newer Python's
 # syntax): it declares nothing, and its edits are code, no residue of a deps file (a `partial` problem on every edit).
+# The proof is the classifier's (round 49, test_deps_fortyninth_classes.py): a module that imports nothing is no proof.
 @pytest.mark.parametrize("body", [
-    "def setup(app):\n    app.add_css_file('custom.css')\n    return {'parallel_read_safe': True}\n",
+    "import os\n\ndef setup(app):\n    app.add_css_file('custom.css')\n    return {'parallel_read_safe': True}\n",
     "from flask import Blueprint\nbp = Blueprint('setup', __name__)\n@bp.route('/')\ndef setup():\n    return 'ok'\n",
     "import numpy as np\n\ndef collect(x):\n    try:\n        return np.sum(x)\n    except ValueError, TypeError:\n"
     "        return None\n",  # Python 3.14's unparenthesised except (polarsource/polar's collectors/setup.py)

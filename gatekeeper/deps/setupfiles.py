@@ -7,7 +7,9 @@ assigned such a literal once and used nowhere but in `setup(...)`'s keywords. An
 file read at run time, `**kwargs`, an `exec` that may rebind names) is named as far as its literals go beside a
 `partial` problem (PartlyRead): never silent. `setup.cfg` is read as setuptools reads it (configparser, its `%`
 interpolation, a key or section twice refused): `[options]`'s three keys and `[options.extras_require]`, a value of
-lines or of `;`-separated items; a `file:` directive is `partial`. A file that does not parse is a problem.
+lines or of `;`-separated items; a `file:` directive is `partial`. A file that does not parse is a problem. Whether a
+`setup.py` is packaging at all is the classifier's one answer (classify/sniff.setup_py_code, round 49): a module it
+lowers to src is code, names nothing and has no residue; every other one is read.
 
 Their residue (residue.py) is the rest: the syntax tree with the literals read blanked, and the configuration without
 the keys read, so code or settings changed beside a bump are a `partial` problem.
@@ -20,6 +22,7 @@ import configparser
 from collections import Counter
 from collections.abc import Iterator
 
+from gatekeeper.classify.sniff import setup_py_code
 from gatekeeper.deps import pypi
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead, Scope
@@ -34,22 +37,20 @@ _REBINDING = frozenset({"exec", "eval", "globals", "locals", "vars", "setattr", 
 _CFG_KEYS = {"install_requires": "runtime", "setup_requires": "build", "tests_require": "dev"}
 _EXTRAS = "options.extras_require"
 _READ_MARK = "\0read"
-# The modules a setup.py builds a package with (and their submodules)
-_PACKAGERS = ("setuptools", "distutils", "skbuild", "setuptools_rust", "pbr", "numpy.distutils", "Cython.Build",
-              "Cython.Distutils", "torch.utils.cpp_extension", "pybind11.setup_helpers", "mesonpy", "pkg_resources")
-_PACKAGING_TEXT = lazy(rb"setuptools|distutils|setup\s*\(|__import__|exec|eval")
 _COMMENT = lazy(r"(?:^|\s)#.*$")  # pip's and pkg_resources' rule: `#egg=` in a URL is no comment
 
 
-def _module(data: bytes) -> ast.Module | None:
-    """The syntax tree; None for a module that is no packaging (`_packaging`), even one this Python cannot parse."""
+def _module(path: str, data: bytes) -> ast.Module | None:
+    """The syntax tree; None for a module the classifier proves no packaging (classify/sniff.setup_py_code: the one
+    answer), which is code even in a syntax this Python cannot parse. Any other setup.py is packaging: one that does
+    not parse is a problem."""
     if len(data) > _MAX_BYTES:
         raise ManifestError(f"larger than {_MAX_BYTES >> 20} MiB: not read")
+    if setup_py_code(path, data):
+        return None
     try:
         tree = ast.parse(data, "setup.py")  # bytes: Python's own BOM and coding-declaration rules
     except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
-        if _PACKAGING_TEXT.search(data) is None:
-            return None  # (polar's collectors/setup.py, in Python 3.14's syntax, names no packaging at all)
         raise ManifestError(f"not Python this reader parses: {str(exc).splitlines()[0][:120]}") from None
     except (MemoryError, RecursionError):  # CPython's parser says so of a deeply nested expression
         raise ManifestError("nested too deeply") from None
@@ -60,28 +61,7 @@ def _module(data: bytes) -> ast.Module | None:
         if depth > _MAX_DEPTH:
             raise ManifestError(f"nested deeper than {_MAX_DEPTH} levels")
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return tree if _packaging(tree) else None
-
-
-def _packager(module: str) -> bool:
-    return any(module == name or module.startswith(f"{name}.") for name in _PACKAGERS)
-
-
-def _packaging(tree: ast.Module) -> bool:
-    """A module that imports a packaging library or calls a `setup` with keywords (or through `__import__`, `exec`,
-    `eval`, which could do either unseen); any other module named setup.py is code (a Sphinx extension's
-    `def setup(app)`, a Flask view, an application's module): it declares nothing, and its edits are no residue."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(_packager(a.name) for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and _packager(node.module or ""):
-            return True
-        if isinstance(node, ast.Call) and (
-                isinstance(node.func, ast.Name) and node.func.id in ("__import__", "exec", "eval")
-                or node.keywords and (isinstance(node.func, ast.Name) and node.func.id == "setup"
-                                      or isinstance(node.func, ast.Attribute) and node.func.attr == "setup")):
-            return True
-    return False
+    return tree
 
 
 def _setup_names(tree: ast.Module) -> set[str]:
@@ -192,7 +172,7 @@ class _Reader:
 
 
 def _read_setup_py(path: str, data: bytes) -> tuple[ast.Module | None, _Reader]:
-    tree = _module(data)
+    tree = _module(path, data)
     if tree is None:
         return None, _Reader(path, {})
     calls = _calls(tree)
@@ -213,9 +193,9 @@ def parse_setup_py(path: str, data: bytes) -> list[Dependency]:
     return reader.found
 
 
-def setup_py_residue(data: bytes) -> str:
+def setup_py_residue(path: str, data: bytes) -> str:
     """The syntax tree with the literals read blanked: comments and layout are none of it, any other code is."""
-    tree, reader = _read_setup_py("setup.py", data)
+    tree, reader = _read_setup_py(path, data)
     if tree is None:
         return ""  # no packaging: code, as any other module is
     blank = {id(node) for node in reader.read}
