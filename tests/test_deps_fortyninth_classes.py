@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gatekeeper.deps import residue, setupfiles
-from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps import pypi, residue, setupfiles
+from gatekeeper.deps.model import ManifestError, PartlyRead
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
 
@@ -61,3 +61,155 @@ def test_the_delta_asks_the_classifier_whether_a_setup_py_is_packaging(git_repo:
 @pytest.mark.parametrize("body", [_RUNS_CODE, _PY314, _SPHINX_IMPORTS, _FLASK_VIEW, _PRINT])
 def test_the_roots_setup_py_is_packaging_whatever_it_holds(body: str) -> None:
     assert not _delta_reads_code("setup.py", body)
+
+
+# setup(**params): the keywords kept in a module-level mapping bound once and spread into setup() — setuptools' own
+# setup.py (`setup_params = dict(extras_require={"certs": "certifi==2016.8.8"})`, `setuptools.setup(**setup_params)`),
+# Poetry's generated setup.py (`setup_kwargs = {'install_requires': install_requires, ...}`, `setup(**setup_kwargs)`).
+_SETUPTOOLS_OWN = '''import setuptools
+
+setup_params = dict(
+    name="setuptools",
+    version=read_version(),
+    extras_require={
+        "ssl:sys_platform=='win32'": "wincertstore==0.2",
+        "certs": "certifi==2016.8.8",
+    },
+    dependency_links=[pypi_link('certifi-2016.8.8.tar.gz#md5=b575')],
+)
+
+if __name__ == '__main__':
+    dist = setuptools.setup(**setup_params)
+'''
+_POETRY_GENERATED = '''# -*- coding: utf-8 -*-
+from setuptools import setup
+
+packages = ['demo']
+
+install_requires = \\
+['click>=8.0,<9.0', 'requests>=2.31.0,<3.0.0']
+
+extras_require = \\
+{'yaml': ['pyyaml>=6.0,<7.0']}
+
+setup_kwargs = {
+    'name': 'demo',
+    'version': '1.2.0',
+    'packages': packages,
+    'install_requires': install_requires,
+    'extras_require': extras_require,
+    'python_requires': '>=3.8,<4.0',
+}
+
+
+setup(**setup_kwargs)
+'''
+
+
+@pytest.mark.parametrize("body, named", [
+    (_SETUPTOOLS_OWN, ["wincertstore==0.2", "certifi==2016.8.8"]),
+    (_POETRY_GENERATED, ["click>=8.0,<9.0", "requests>=2.31.0,<3.0.0", "pyyaml>=6.0,<7.0"]),
+    ("from setuptools import setup\nsetup(**{'install_requires': ['a==1']})\n", ["a==1"]),
+    ("from setuptools import setup\nsetup(**dict(tests_require=['pytest==8.0']))\n", ["pytest==8.0"]),
+])
+def test_setup_keywords_spread_from_a_literal_mapping_are_read(body: str, named: list[str]) -> None:
+    want = {(r.name, r.version) for r in (pypi.pep508(line, "setup.py", "runtime") for line in named)}
+    assert {(d.name, d.version) for d in setupfiles.parse_setup_py("setup.py", body.encode())} == want
+    bumped = body.replace("certifi==2016.8.8", "certifi==2016.9.26").replace("'a==1'", "'a==2'")
+    assert residue.changed("setup.py", body.encode(), bumped.encode()) is False
+    # the real commit moved the download link beside it: code the reader does not read, residue (a `partial` problem)
+    assert residue.changed("setup.py", body.encode(), body.replace("2016.8.8", "2016.9.26").encode()) is (
+        "certifi-2016" in body)
+
+
+@pytest.mark.parametrize("body", [
+    _SETUPTOOLS_OWN.replace("if __name__", "setup_params['install_requires'] = ['x']\nif __name__"),  # changed later
+    _SETUPTOOLS_OWN.replace("if __name__", "setup_params.update(install_requires=['x'])\nif __name__"),
+    _SETUPTOOLS_OWN.replace("setup_params = dict(", "setup_params = dict(**base,"),  # a computed mapping merged in
+    _SETUPTOOLS_OWN.replace("setup_params = dict(", "setup_params = build("),  # a call of anything else
+    _POETRY_GENERATED.replace("setup_kwargs = {", "setup_kwargs = {**extra,"),
+    _POETRY_GENERATED.replace("setup(**setup_kwargs)", "setup_kwargs = {}\nsetup(**setup_kwargs)"),  # bound twice
+    "from setuptools import setup\nsetup(**{k: ['a==1'] for k in ('install_requires',)})\n",
+    "from setuptools import setup\nsetup(**{'install_' + 'requires': ['a==1']})\n",
+])
+def test_a_spread_mapping_that_is_not_one_literal_stays_partial(body: str) -> None:
+    with pytest.raises(PartlyRead):
+        setupfiles.parse_setup_py("setup.py", body.encode())
+
+
+# setuptools' own setup.py reads its commands with `exec(init_file.read(), command_ns)`: code run in a namespace of its
+# own rebinds none of the module's names, so its literals are still read. Any way to hand exec the module's own names
+# (globals(), vars(), a module's __dict__, sys.modules, no namespace at all) keeps the reader from trusting a name.
+_OWN_NAMESPACE = '''import setuptools
+
+
+def read_commands():
+    command_ns = {}
+    with open('setuptools/command/__init__.py') as init_file:
+        exec(init_file.read(), command_ns)
+    return command_ns['__all__']
+
+
+install_requires = ['certifi==2016.8.8']
+setuptools.setup(name='x', install_requires=install_requires)
+'''
+
+
+@pytest.mark.parametrize("body, read", [
+    (_OWN_NAMESPACE, True),
+    (_OWN_NAMESPACE.replace("command_ns = {}", "command_ns = dict()"), True),
+    (_OWN_NAMESPACE.replace("exec(init_file.read(), command_ns)", "exec(init_file.read(), {}, command_ns)"), True),
+    (_OWN_NAMESPACE.replace("exec(init_file.read(), command_ns)", "exec(init_file.read())"), False),
+    (_OWN_NAMESPACE.replace("command_ns = {}", "command_ns = globals()"), False),
+    (_OWN_NAMESPACE.replace("command_ns = {}", "import sys\n    command_ns = sys.modules[__name__].__dict__"), False),
+    (_OWN_NAMESPACE.replace("command_ns = {}", "import sys\n    command_ns = vars(sys.modules[__name__])"), False),
+    (_OWN_NAMESPACE.replace("exec(init_file.read(), command_ns)", "exec(init_file.read(), NS)"), False),  # unbound
+    (_OWN_NAMESPACE.replace("exec(init_file.read(), command_ns)", "exec(init_file.read(), ns())"), False),
+])
+def test_exec_in_a_namespace_of_its_own_rebinds_no_module_name(body: str, read: bool) -> None:
+    if read:
+        assert [(d.name, d.version) for d in setupfiles.parse_setup_py("setup.py", body.encode())] == [
+            ("certifi", "2016.8.8")]
+    else:
+        with pytest.raises(PartlyRead):
+            setupfiles.parse_setup_py("setup.py", body.encode())
+
+
+@pytest.mark.parametrize("change", [
+    ("command_ns = {}", "import inspect\n    command_ns = inspect.currentframe().f_globals"),
+    ("def read_commands():", "def read_commands(command_ns=None):"),  # a parameter: a caller may pass anything
+    ("    command_ns = {}\n", "    command_ns = {}\n    for command_ns in [globals]:\n        pass\n"),
+])
+def test_a_namespace_that_may_be_the_modules_is_no_namespace_of_its_own(change: tuple[str, str]) -> None:
+    with pytest.raises(PartlyRead):
+        setupfiles.parse_setup_py("setup.py", _OWN_NAMESPACE.replace(*change).encode())
+
+
+# A function's own locals() (setuptools' `"%(cmd)s = …" % locals()` in a generator) cannot rebind a module name; the
+# module's locals() is its globals().
+_LOCALS_IN_A_FUNCTION = _OWN_NAMESPACE.replace(
+    "install_requires = ", "def scripts():\n    for cmd in read_commands():\n"
+    "        yield '%(cmd)s = x' % locals()\n\n\ninstall_requires = ")
+_REBIND = "{}()['install_requires'] = ['evil==1']\nsetuptools.setup("
+
+
+@pytest.mark.parametrize("body, read", [
+    (_LOCALS_IN_A_FUNCTION, True),
+    (_LOCALS_IN_A_FUNCTION.replace("% locals()", "% vars()"), True),
+    (_LOCALS_IN_A_FUNCTION.replace("setuptools.setup(", _REBIND.format("locals")), False),
+    (_LOCALS_IN_A_FUNCTION.replace("setuptools.setup(", _REBIND.format("vars")), False),
+    (_LOCALS_IN_A_FUNCTION.replace("% locals()", "% vars(sys)"), False),  # vars of a module: its namespace
+])
+def test_a_functions_own_locals_rebind_no_module_name(body: str, read: bool) -> None:
+    test_exec_in_a_namespace_of_its_own_rebinds_no_module_name(body, read)
+
+
+@pytest.mark.parametrize("body, read", [
+    # setuptools' own: `"%(cmd)s = …" % locals()` in a module-level comprehension
+    (_OWN_NAMESPACE.replace("setuptools.setup(name='x', ", "setuptools.setup(name='x', entry_points=["
+                            "'%(cmd)s = x' % locals() for cmd in read_commands()], "), True),
+    (_OWN_NAMESPACE.replace("setuptools.setup(", "[locals().update(install_requires=['evil==1']) for _ in [0]]\n"
+                            "setuptools.setup("), False),
+])
+def test_formatting_reads_locals_and_a_comprehension_may_write_them(body: str, read: bool) -> None:
+    test_exec_in_a_namespace_of_its_own_rebinds_no_module_name(body, read)

@@ -179,7 +179,7 @@ def test_setup_cfg_other_settings_beside_a_bump_are_partial() -> None:
     ('def f():\n    reqs = ["b"]\nreqs = ["a==1"]\nsetup(install_requires=reqs)', set()),
     ('setup(install_requires=["a==1", f"b=={V}"])', {("a", "1", "runtime")}),
     ('setup(**kwargs)', set()),
-    ('setup(name="x", **{"install_requires": ["a==1"]})', set()),
+    ('setup(name="x", **{"install_requires": ["a==1"], **more})', set()),  # a literal mapping is read (round 49)
     ('setup(install_requires=REQS)', set()),  # a name the file never assigns (a star import)
     ('setup(extras_require={k: ["a==1"] for k in KS})', set()),
     ('setup(extras_require={"x": ["a==1"], **more})', {("a", "1", "runtime")}),

@@ -34,6 +34,8 @@ KEYWORDS: dict[str, Scope] = {"install_requires": "runtime", "setup_requires": "
                               "extras_require": "runtime"}
 # Calls that can rebind a module's names behind the syntax tree's back: a name is then not taken as its literal.
 _REBINDING = frozenset({"exec", "eval", "globals", "locals", "vars", "setattr", "__import__", "execfile"})
+# Attributes that reach a module's namespace: `sys.modules[__name__].__dict__`, a frame's or function's globals.
+_NAMESPACES = frozenset({"__dict__", "modules", "f_globals", "f_locals", "__globals__", "__builtins__"})
 _CFG_KEYS = {"install_requires": "runtime", "setup_requires": "build", "tests_require": "dev"}
 _EXTRAS = "options.extras_require"
 _READ_MARK = "\0read"
@@ -80,10 +82,46 @@ def _calls(tree: ast.Module) -> list[ast.Call]:
         or isinstance(node.func, ast.Attribute) and node.func.attr == "setup")]
 
 
+def _rebinds(tree: ast.Module) -> bool:
+    """Whether code may rebind the module's names behind the syntax tree's back: a call of `_REBINDING`, a module's
+    `__dict__` or `sys.modules` reached — except an exec/eval given a namespace of its own (a dict display, `dict()`, or
+    a name bound only to those: setuptools' `exec(init_file.read(), command_ns)`) and a function's own `locals()`,
+    or one formatting reads."""
+    harmless = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                    for n in ast.walk(f)}
+    # `"…" % locals()`: formatting reads the mapping (a module-level comprehension's locals() is the module's since
+    # Python 3.12 inlines comprehensions, so `[locals().update(...) …]` would rebind)
+    harmless |= {id(n.right) for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in _NAMESPACES:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _REBINDING \
+                and not (node.func.id in ("exec", "eval", "execfile") and _own_namespace(tree, node)) \
+                and not (node.func.id in ("locals", "vars") and not node.args and id(node) in harmless):
+            return True  # (a function's own locals() is no module name's)
+    return False
+
+
+def _own_namespace(tree: ast.Module, call: ast.Call) -> bool:
+    given = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "globals"), None)
+    if not isinstance(given, ast.Name):
+        return given is not None and _fresh_dict(given)
+    name = given.id
+    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+              or isinstance(n, ast.arg) and n.arg == name]  # a parameter may be handed anything
+    values = [a.value for a in ast.walk(tree) if isinstance(a, ast.Assign)
+              for t in a.targets if isinstance(t, ast.Name) and t.id == name]
+    return bool(values) and len(values) == len(stores) and all(_fresh_dict(v) for v in values)
+
+
+def _fresh_dict(value: ast.expr) -> bool:
+    return isinstance(value, ast.Dict) and not value.keys or isinstance(value, ast.Call) and isinstance(
+        value.func, ast.Name) and value.func.id == "dict" and not value.args and not value.keywords
+
+
 def _literals(tree: ast.Module, calls: list[ast.Call]) -> dict[str, ast.expr]:
     """Module-level names bound once to a value and used only as a keyword's value of a setup call: their values."""
-    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _REBINDING
-           for n in ast.walk(tree)):
+    if _rebinds(tree):
         return {}
     stores: Counter[str] = Counter()
     loads: Counter[str] = Counter()
@@ -96,18 +134,35 @@ def _literals(tree: ast.Module, calls: list[ast.Call]) -> dict[str, ast.expr]:
             stores[node.name] += 1
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             stores.update((a.asname or a.name).partition(".")[0] for a in node.names)
+    bound = {node.targets[0].id: node.value for node in tree.body
+             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)}
     used: Counter[str] = Counter()
     for call in calls:
         for keyword in call.keywords:
-            if keyword.arg in KEYWORDS:
+            if keyword.arg is None:  # setup(**params): the name spread, and the names its literal mapping uses
+                spread = keyword.value
+                if isinstance(spread, ast.Name):
+                    used[spread.id] += 1
+                    spread = bound.get(spread.id, spread)
+                for item in spread_keywords(spread) or ():
+                    if item.arg in KEYWORDS:
+                        used.update(_names_in(item.value))
+            elif keyword.arg in KEYWORDS:
                 used.update(_names_in(keyword.value))
-    out: dict[str, ast.expr] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if stores[name] == 1 and loads[name] == used[name]:
-                out[name] = node.value
-    return out
+    return {name: value for name, value in bound.items() if stores[name] == 1 and loads[name] == used[name]}
+
+
+def spread_keywords(value: ast.expr) -> list[ast.keyword] | None:
+    """The keywords a literal mapping spread into setup(**…) holds — a dict display of string keys or a `dict(k=v)`
+    call of keywords only —, None for any other value (a computed key, a merged mapping, a call of anything else)."""
+    if isinstance(value, ast.Dict):
+        keys = [k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        return [ast.keyword(arg=k, value=v) for k, v in zip(keys, value.values, strict=True)] \
+            if len(keys) == len(value.keys) else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
+            and not value.args and all(k.arg is not None for k in value.keywords):
+        return list(value.keywords)
+    return None
 
 
 def _names_in(value: ast.expr) -> Iterator[str]:
@@ -129,7 +184,12 @@ class _Reader:
 
     def keyword(self, keyword: ast.keyword) -> None:
         if keyword.arg is None:
-            self.unread.append("setup(**…) passes keywords this reader cannot see")
+            spread = self.resolve(keyword.value)
+            items = spread_keywords(spread) if spread is not None else None
+            if items is None:
+                self.unread.append("setup(**…) passes keywords this reader cannot see")
+            for item in items or ():
+                self.keyword(item)
         elif keyword.arg == "extras_require":
             self.extras(keyword.value)
         elif keyword.arg in KEYWORDS:
