@@ -3,10 +3,15 @@ each with look-alikes that must not match and malformed variants that are a find
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from gatekeeper.deps import pypi, residue, setupfiles
+import pytest
+from tables import each_case
+
+from gatekeeper.deps import deno, pypi, residue, setupfiles
+from gatekeeper.deps.helmvalues import parse_values
 from gatekeeper.deps.model import ManifestError, PartlyRead
+from tests.deltas import both_edited, moves
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
 
@@ -213,3 +218,82 @@ def test_a_functions_own_locals_rebind_no_module_name(body: str, read: bool) -> 
 ])
 def test_formatting_reads_locals_and_a_comprehension_may_write_them(body: str, read: bool) -> None:
     test_exec_in_a_namespace_of_its_own_rebinds_no_module_name(body, read)
+
+
+# helm/charts' older stable charts (consul, etcd-operator…) spell the untagged image and its sibling tag capitalized:
+# `Image: "consul"` beside `ImageTag: "1.0.0"` ("Update consul image to 1.0.0"); read as `image:`/`imageTag:` are.
+CONSUL_VALUES = """\
+# Default values for consul.
+Name: consul
+
+Component: "consul"
+Replicas: 3
+Image: "consul"
+ImageTag: "0.8.3"
+ImagePullPolicy: "Always"
+Resources: {}
+"""
+
+
+def test_capitalized_image_and_image_tag_are_read_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    path = "stable/consul/values.yaml"
+    tree, patch = both_edited(tmp_path, {path: CONSUL_VALUES}, {path: {'ImageTag: "0.8.3"': 'ImageTag: "1.0.0"'}})
+    assert moves(tree) == moves(patch) == {("docker", "consul", "0.8.3", "1.0.0")}, (tree, patch)
+    assert not tree.problems and not patch.problems, (tree.problems, patch.problems)
+
+
+@each_case(("body", "named"), [
+    ('Image: "consul"\nImageTag: "1.0.0"\n', {("consul", "1.0.0")}),
+    ('Image: "quay.io/coreos/etcd-operator"\nImageTag: v0.2.6\n', {("quay.io/coreos/etcd-operator", "v0.2.6")}),
+    ('Image: "consul"\n', set()),  # no tag: nothing
+    ('ImageTag: "1.0.0"\n', set()),
+    ('Image: "consul"\nimageTag: "1.0.0"\n', set()),  # two spellings are no one mapping's pair
+    ('image: "consul"\nImageTag: "1.0.0"\n', set()),
+    ('Image: "consul"\nImageTag: "1.0 rc"\n', set()),
+    ('A:\n  Image: "consul"\nB:\n  ImageTag: "1.0.0"\n', set()),
+])
+def test_capitalized_image_tag_shapes_and_look_alikes(body: str, named: set[tuple[str, str]]) -> None:
+    found = {(d.name, d.version) for d in parse_values("values.yaml", body.encode()) if d.ecosystem == "docker"}
+    assert found == named
+
+
+# denoland/fresh's import maps name npm packages through esm.sh with a query (`?external=preact`): the package at its
+# version, as the other npm CDNs' URLs (jsDelivr's /npm/, unpkg, Skypack) are; any other URL stays named by itself.
+FRESH_DENO_JSON = """{
+  "imports": {
+    "preact": "https://esm.sh/preact@10.19.2",
+    "preact/": "https://esm.sh/preact@10.19.2/",
+    "preact-render-to-string": "https://esm.sh/preact-render-to-string@6.4.1?external=preact",
+    "$std/": "https://deno.land/std@0.211.0/"
+  }
+}
+"""
+
+
+def test_an_npm_cdn_url_with_a_query_is_read_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"deno.json": FRESH_DENO_JSON}, {"deno.json": {
+        "preact-render-to-string@6.4.1?": "preact-render-to-string@6.4.2?"}})
+    assert moves(tree) == moves(patch) == {("npm", "preact-render-to-string", "6.4.1", "6.4.2")}, (tree, patch)
+    assert not tree.problems and not patch.problems, (tree.problems, patch.problems)
+
+
+@each_case(("value", "found"), [
+    ("https://esm.sh/preact-render-to-string@6.4.2?external=preact", ("npm", "preact-render-to-string", "6.4.2")),
+    ("https://esm.sh/preact@10.19.2/hooks", ("npm", "preact", "10.19.2")),
+    ("https://esm.sh/v135/@preact/signals@1.2.1?deps=preact@10.19.2", ("npm", "@preact/signals", "1.2.1")),
+    ("https://esm.sh/*preact-render-to-string@6.4.2", ("npm", "preact-render-to-string", "6.4.2")),
+    ("https://cdn.jsdelivr.net/npm/lodash-es@4.17.21/+esm", ("npm", "lodash-es", "4.17.21")),
+    ("https://unpkg.com/htm@3.1.1?module", ("npm", "htm", "3.1.1")),
+    ("https://cdn.skypack.dev/canvas-confetti@1.6.0", ("npm", "canvas-confetti", "1.6.0")),
+    # look-alikes: no version, another host, a host whose name only starts alike: the URL itself, as before
+    ("https://esm.sh/preact", ("deno", "https://esm.sh/preact", "")),
+    ("https://esm.sh.evil.example/preact@10.0.0", ("deno", "https://esm.sh.evil.example/preact@10.0.0", "")),
+    ("https://example.com/x/preact@10.0.0/mod.ts", ("deno", "https://example.com/x/preact@10.0.0/mod.ts", "")),
+    ("https://esm.sh/preact@not a version", None),  # a space: no URL, refused
+])
+def test_npm_cdn_urls_and_look_alikes(value: str, found: tuple[str, str, str] | None) -> None:
+    if found is None:
+        with pytest.raises(ManifestError):
+            deno.specifier(value)
+    else:
+        assert deno.specifier(value) == found
