@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from tables import each_case
 
-from gatekeeper.deps import deno, pypi, residue, setupfiles
+from gatekeeper.deps import deno, gradle, pypi, residue, setupfiles
 from gatekeeper.deps.helmvalues import parse_values
 from gatekeeper.deps.model import ManifestError, PartlyRead
-from tests.deltas import both_edited, moves
+from tests.deltas import both_edited, moves, partial
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
 
@@ -297,3 +297,71 @@ def test_npm_cdn_urls_and_look_alikes(value: str, found: tuple[str, str, str] | 
             deno.specifier(value)
     else:
         assert deno.specifier(value) == found
+
+
+# JetBrains/compose-multiplatform's project templates apply their plugins in settings.gradle.kts at the versions
+# gradle.properties holds, read through Kotlin's `extra["kotlin.version"] as String` ("Update Kotlin to 2.2.21" moves
+# only gradle.properties): with --tree the settings script is read with the properties of its folder and above, as a
+# build script's `$kotlinVersion` is; from a patch the key is a `partial` problem, as before (the uses are not shown).
+TEMPLATE_SETTINGS = """pluginManagement {
+    repositories {
+        gradlePluginPortal()
+        maven("https://maven.pkg.jetbrains.space/public/p/compose/dev")
+    }
+
+    plugins {
+        kotlin("jvm").version(extra["kotlin.version"] as String)
+        kotlin("plugin.compose").version(extra["kotlin.version"] as String)
+        id("org.jetbrains.compose").version(extra["compose.version"] as String)
+    }
+}
+
+rootProject.name = "desktop-template"
+"""
+TEMPLATE_PROPERTIES = "org.gradle.jvmargs=-Xmx2048m -Dfile.encoding=UTF-8\nkotlin.code.style=official\n" \
+                      "kotlin.version=2.2.20\ncompose.version=1.9.0\n"
+TEMPLATE = "ci/templates/desktop-template"
+
+
+def test_settings_plugins_at_an_extra_property_move_with_gradle_properties(tmp_path: Path) -> None:
+    files = {f"{TEMPLATE}/settings.gradle.kts": TEMPLATE_SETTINGS, f"{TEMPLATE}/gradle.properties": TEMPLATE_PROPERTIES}
+    tree, patch = both_edited(tmp_path, files, {f"{TEMPLATE}/gradle.properties": {
+        "kotlin.version=2.2.20": "kotlin.version=2.2.21"}})
+    assert moves(tree) == {("maven", "org.jetbrains.kotlin.jvm", "2.2.20", "2.2.21"),
+                           ("maven", "org.jetbrains.kotlin.plugin.compose", "2.2.20", "2.2.21")}, tree
+    assert not tree.problems, tree.problems
+    assert partial(patch, f"{TEMPLATE}/gradle.properties"), patch
+
+
+def test_settings_plugins_moved_in_the_script_itself_are_read(tmp_path: Path) -> None:
+    files = {f"{TEMPLATE}/settings.gradle.kts": TEMPLATE_SETTINGS, f"{TEMPLATE}/gradle.properties": TEMPLATE_PROPERTIES}
+    tree, _ = both_edited(tmp_path, files, {f"{TEMPLATE}/settings.gradle.kts": {
+        'id("org.jetbrains.compose").version(extra["compose.version"] as String)':
+        'id("org.jetbrains.compose").version("1.9.1")'}})
+    assert moves(tree) == {("maven", "org.jetbrains.compose", "1.9.0", "1.9.1")}, tree
+
+
+@each_case(("line", "named"), [
+    ('kotlin("jvm").version("2.2.21")', {("org.jetbrains.kotlin.jvm", "2.2.21")}),
+    ('id("org.jetbrains.compose").version("1.9.0")', {("org.jetbrains.compose", "1.9.0")}),
+    ('id("org.jetbrains.compose") . version ( "1.9.0" )', {("org.jetbrains.compose", "1.9.0")}),
+    ('kotlin("jvm").version(extra["kotlin.version"] as String)', {("org.jetbrains.kotlin.jvm", "2.2.21")}),
+    ('id("x.y").version(extra["missing.version"] as String)', {("x.y", "$missing.version")}),  # unresolved: named so
+    ('id "org.jetbrains.compose" version "1.9.0"', {("org.jetbrains.compose", "1.9.0")}),  # Groovy, as before
+    # look-alikes: no version set on the plugin
+    ('id("x.y").versionCatalog("1.0")', set()),
+    ('kotlin("jvm").version(computeVersion())', set()),
+    ('val version = "1.0"', set()),
+])
+def test_plugin_version_call_shapes(line: str, named: set[tuple[str, str]]) -> None:
+    found = gradle.parse_build_script("settings.gradle.kts", f"plugins {{\n    {line}\n}}\n".encode(),
+                                      {"kotlin.version": "2.2.21"})
+    assert {(d.name, d.version) for d in found} == named
+
+
+def test_a_settings_line_at_a_property_from_a_patch_is_refused_not_named(tmp_path: Path) -> None:
+    files = {f"{TEMPLATE}/settings.gradle.kts": TEMPLATE_SETTINGS, f"{TEMPLATE}/gradle.properties": TEMPLATE_PROPERTIES}
+    tree, patch = both_edited(tmp_path, files, {f"{TEMPLATE}/settings.gradle.kts": {
+        '["kotlin.version"] as String)\n        kotlin("plugin': '["kotlin.next"] as String)\n        kotlin("plugin'}})
+    assert partial(patch, f"{TEMPLATE}/settings.gradle.kts"), patch  # the property's value is not in the patch
+    assert ("maven", "org.jetbrains.kotlin.jvm", "2.2.20", "$kotlin.next") in moves(tree)  # not defined: named so
