@@ -365,3 +365,30 @@ def test_a_settings_line_at_a_property_from_a_patch_is_refused_not_named(tmp_pat
         '["kotlin.version"] as String)\n        kotlin("plugin': '["kotlin.next"] as String)\n        kotlin("plugin'}})
     assert partial(patch, f"{TEMPLATE}/settings.gradle.kts"), patch  # the property's value is not in the patch
     assert ("maven", "org.jetbrains.kotlin.jvm", "2.2.20", "$kotlin.next") in moves(tree)  # not defined: named so
+
+
+# halo-dev/halo's catalog writes its entries as TOML literal strings, `'g:a:v'` in single quotes ("bump
+# r2dbc-migrate-spring-boot-starter to 4.0.1"): the hunk reader took only double-quoted strings and refused the line.
+HALO_CATALOG = "[versions]\nspringdoc = '2.8.9'\n\n[libraries]\n" + "".join(
+    f"lib{i} = 'org.example:lib{i}:1.{i}'\n" for i in range(12)) + \
+    "r2dbc-migrate-starter = 'name.nkonev.r2dbc-migrate:r2dbc-migrate-spring-boot-starter:3.3.0'\n" \
+    "springdoc = { module = 'org.springdoc:springdoc-openapi-starter-webflux-ui', version.ref = 'springdoc' }\n\n" \
+    "[bundles]\nall = ['lib1', 'lib2']\n"
+R2DBC = "name.nkonev.r2dbc-migrate:r2dbc-migrate-spring-boot-starter"
+
+
+@pytest.mark.parametrize("old, new, want", [
+    ("starter:3.3.0'", "starter:4.0.1'", {("maven", R2DBC, "3.3.0", "4.0.1")}),  # its [libraries] header out of sight
+    ("lib0:1.0'", "lib0:1.1'", {("maven", "org.example:lib0", "1.0", "1.1")}),  # the header shown above
+])
+def test_a_catalogs_single_quoted_library_from_a_patch(tmp_path: Path, old: str, new: str,
+                                                         want: set[tuple[str, str, str, str]]) -> None:
+    path = "gradle/libs.versions.toml"
+    tree, patch = both_edited(tmp_path, {path: HALO_CATALOG}, {path: {old: new}})
+    assert moves(tree) == moves(patch) == want, (tree, patch)
+
+
+def test_a_catalogs_single_quoted_version_key_from_a_patch_is_refused(tmp_path: Path) -> None:
+    path = "gradle/libs.versions.toml"
+    tree, patch = both_edited(tmp_path, {path: HALO_CATALOG}, {path: {"springdoc = '2.8.9'": "springdoc = '2.8.10'"}})
+    assert not moves(patch) and partial(patch, path), patch  # a [versions] key: its users are elsewhere
