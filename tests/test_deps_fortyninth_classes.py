@@ -11,7 +11,7 @@ from tables import each_case
 from gatekeeper.deps import deno, gradle, pypi, residue, setupfiles
 from gatekeeper.deps.helmvalues import parse_values
 from gatekeeper.deps.model import ManifestError, PartlyRead
-from tests.deltas import both_edited, moves, partial
+from tests.deltas import both_edited, each_fast, moves, partial
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
 
@@ -392,3 +392,104 @@ def test_a_catalogs_single_quoted_version_key_from_a_patch_is_refused(tmp_path: 
     path = "gradle/libs.versions.toml"
     tree, patch = both_edited(tmp_path, {path: HALO_CATALOG}, {path: {"springdoc = '2.8.9'": "springdoc = '2.8.10'"}})
     assert not moves(patch) and partial(patch, path), patch  # a [versions] key: its users are elsewhere
+
+
+# From a patch a setup.py or setup.cfg was always a `partial` problem naming nothing. A changed line that is one
+# literal requirement of a list (or an extras mapping) whose opening keyword the hunk shows — `install_requires=[`,
+# `extras_require={` with `"certs": "certifi==2016.8.8",` (setuptools' own), setup.cfg's `install_requires =` with its
+# continuation lines under `[options]` — is named now; setup.py stays `partial` beside it (whether the list reaches
+# setup() is code the patch does not show: pass --tree), and so does a setup.cfg hunk that does not show `[options]`.
+SETUP_PY = """from setuptools import setup
+
+setup(
+    name="demo",
+    version="1.0",
+    install_requires=[
+        "idna>=2.5,<4",
+        "requests==2.31.0",  # pinned
+        'urllib3>=1.26',
+    ],
+    extras_require={
+        "certs": "certifi==2016.8.2",
+        "socks": [
+            "PySocks>=1.5.6,!=1.5.7",
+        ],
+    },
+    tests_require=["pytest==7.0.0"],
+)
+"""
+SETUP_CFG = """[metadata]
+name = demo
+version = 1.0
+
+[options]
+packages = find:
+install_requires =
+    idna>=2.5,<4
+    requests==2.31.0
+python_requires = >=3.8
+
+[options.extras_require]
+socks = PySocks>=1.5.6,!=1.5.7
+
+[flake8]
+max-line-length = 120
+"""
+
+
+@pytest.mark.parametrize("path, body, old, new, want", [
+    ("setup.py", SETUP_PY, '"requests==2.31.0"', '"requests==2.32.0"', ("requests", "2.31.0", "2.32.0")),
+    ("setup.py", SETUP_PY, "'urllib3>=1.26'", "'urllib3>=2.0'", ("urllib3", ">=1.26", ">=2.0")),
+    ("setup.py", SETUP_PY, '"certifi==2016.8.2"', '"certifi==2016.8.8"', ("certifi", "2016.8.2", "2016.8.8")),
+    ("setup.py", SETUP_PY, '"PySocks>=1.5.6,!=1.5.7"', '"PySocks>=1.7"', ("PySocks", "!=1.5.7,>=1.5.6", ">=1.7")),
+    ("setup.cfg", SETUP_CFG, "idna>=2.5,<4", "idna>=3.7", ("idna", "<4,>=2.5", ">=3.7")),  # [options] shown above
+    ("setup.cfg", SETUP_CFG, "socks = PySocks>=1.5.6,!=1.5.7", "socks = PySocks>=1.7",
+     ("PySocks", "!=1.5.7,>=1.5.6", ">=1.7")),
+])
+def test_a_setup_requirement_line_from_a_patch_is_named(tmp_path: Path, path: str, body: str, old: str, new: str,
+                                                        want: tuple[str, str, str]) -> None:
+    tree, patch = both_edited(tmp_path, {path: body}, {path: {old: new}})
+    assert {(n, a, b) for _, n, a, b in moves(patch)} == {want} == {(n, a, b) for _, n, a, b in moves(tree)}, patch
+    assert partial(patch, path) is (path == "setup.py"), patch.problems
+
+
+@pytest.mark.parametrize("path, body, old, new", [
+    ("setup.py", SETUP_PY, 'version="1.0"', 'version="1.1"'),  # the package's own version: code
+    ("setup.py", SETUP_PY, 'name="demo"', 'name="demo", cmdclass={"x": X}'),
+    ("setup.py", SETUP_PY.replace("install_requires=[", "scripts=["), '"requests==2.31.0"', '"requests==2.32.0"'),
+    ("setup.py", SETUP_PY, '"requests==2.31.0",  # pinned', 'f"requests=={V}",'),  # computed
+    ("setup.cfg", SETUP_CFG, "max-line-length = 120", "max-line-length = 100"),  # a tool's setting
+    ("setup.cfg", SETUP_CFG, "version = 1.0", "version = 1.1"),
+    ("setup.cfg", SETUP_CFG.replace("install_requires =", "packages_extra ="), "requests==2.31.0",
+     "requests==2.32.0"),
+])
+def test_other_setup_lines_from_a_patch_stay_partial_naming_nothing(tmp_path: Path, path: str, body: str, old: str,
+                                                                     new: str) -> None:
+    _, patch = both_edited(tmp_path, {path: body}, {path: {old: new}})
+    assert not moves(patch) and partial(patch, path), patch
+
+
+def test_a_setup_cfg_hunk_without_its_section_names_beside_a_problem(tmp_path: Path) -> None:
+    body = SETUP_CFG.replace("[options]\n", "[options]\n" + "".join(f"x{i} = {i}\n" for i in range(8)))
+    _, patch = both_edited(tmp_path, {"setup.cfg": body}, {"setup.cfg": {"requests==2.31.0": "requests==2.32.0"}})
+    assert moves(patch) == {("pip", "requests", "2.31.0", "2.32.0")} and partial(patch, "setup.cfg"), patch
+
+
+def test_long_setup_hunks_are_read_in_bounded_time() -> None:
+    from gatekeeper.deps import hunks
+    from gatekeeper.deps.setuphunks import setup_cfg_line, setup_py_line
+    for size in (5_000,):  # an unbounded walk takes tens of seconds here
+        py = [("    install_requires=[", False)] + [(f'        "a{i}==1.{i}",', True) for i in range(size)]
+        cfg = [("[options]", False), ("install_requires =", False)] + [(f"    a{i}==1.{i}", True) for i in range(size)]
+        calls = [(lambda side=py, reader=setup_py_line: _each_line(reader, side), f"{size} setup.py"),
+                 (lambda side=cfg, reader=setup_cfg_line: _each_line(reader, side), f"{size} setup.cfg")]
+        each_fast(calls, 10.0)
+    assert hunks.HUNK  # the module the readers' sides come from
+
+
+def _each_line(reader: object, side: list[tuple[str, bool]]) -> None:
+    for index in range(len(side)):
+        try:
+            reader(side, index)  # type: ignore[operator]
+        except ManifestError:
+            pass  # past the walk's bound: refused (PartlyShown is one too)
