@@ -261,6 +261,16 @@ Duplicati, Files), Bundler and gemspecs (Spree, rspec-core, dry-validation, Bund
 Breeze), Cargo (serde, crossbeam, dust, rustlings, thiserror, Deno's std), pip, pipenv and pre-commit (Pillow,
 SQLModel, Polars), Docker and Compose (Appwrite): committed before its first, blind run in round 48.
 
+`--data fortyninth` reads deps_bumps_fortyninth.tsv: 44 more repositories, none in a deps set (75 of 130 public
+candidates drawn at random, seed 49; 53 to be had), every one that gave update commits kept, capped at 2 actions-only
+and 3 other commits per ecosystem and 8 a repository, people's first (117 of the 205): npm/yarn/pnpm (graphql-js,
+sequelize, node-mysql2, ioredis, dotenv, uuid, markdown-it, yeoman, request, cors, form-data, autoprefixer, glob,
+Jupyter Notebook, Halo's console), Deno (Fresh), Go (pgx, zerolog, restic, objx, go-retryablehttp), Gradle
+(compose-multiplatform, NewPipe, Eureka, Halo), Maven (zipkin, Sentinel), pip, setup.py, tox and pre-commit
+(setuptools, numpy, webargs, paramiko, Jupyter), Bundler (Kingfisher's fastlane, webpacker), Cargo (rayon), Helm charts
+and values (helm/charts), mix (plug, absinthe), Composer (Invoice Ninja), Docker and Compose, actions (shellcheck,
+hakyll, faraday, go-sqlite3…): committed before its first, blind run in round 49.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -332,6 +342,7 @@ SETS["fortyfifth"] = DATA.with_name("deps_bumps_fortyfifth.tsv")
 SETS["fortysixth"] = DATA.with_name("deps_bumps_fortysixth.tsv")
 SETS["fortyseventh"] = DATA.with_name("deps_bumps_fortyseventh.tsv")
 SETS["fortyeighth"] = DATA.with_name("deps_bumps_fortyeighth.tsv")
+SETS["fortyninth"] = DATA.with_name("deps_bumps_fortyninth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -142,7 +142,7 @@ def test_setup_cfg_bump_is_named_with_tree(tmp_path: Path) -> None:
     tree, patch = both_edited(tmp_path, {"setup.cfg": PILLOW_CFG}, {"setup.cfg": {"sphinx>=2.4": "sphinx>=7.2"}})
     assert moves(tree) == {("pip", "sphinx", ">=2.4", ">=7.2")}, tree
     assert not tree.problems, tree.problems
-    assert partial(patch, "setup.cfg")
+    assert moves(patch) == moves(tree) and not patch.problems, patch  # its section's header shown (round 49)
 
 
 def test_code_changed_beside_a_bump_is_partial(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_setup_cfg_other_settings_beside_a_bump_are_partial() -> None:
     ('def f():\n    reqs = ["b"]\nreqs = ["a==1"]\nsetup(install_requires=reqs)', set()),
     ('setup(install_requires=["a==1", f"b=={V}"])', {("a", "1", "runtime")}),
     ('setup(**kwargs)', set()),
-    ('setup(name="x", **{"install_requires": ["a==1"]})', set()),
+    ('setup(name="x", **{"install_requires": ["a==1"], **more})', set()),  # a literal mapping is read (round 49)
     ('setup(install_requires=REQS)', set()),  # a name the file never assigns (a star import)
     ('setup(extras_require={k: ["a==1"] for k in KS})', set()),
     ('setup(extras_require={"x": ["a==1"], **more})', {("a", "1", "runtime")}),
@@ -231,8 +231,9 @@ def test_malformed_setup_py_is_a_finding(data: bytes) -> None:
 
 # A module named setup.py that is no packaging (a Sphinx extension, an application's module, one in a newer Python's
 # syntax): it declares nothing, and its edits are code, no residue of a deps file (a `partial` problem on every edit).
+# The proof is the classifier's (round 49, test_deps_fortyninth_classes.py): a module that imports nothing is no proof.
 @each_case("body", [
-    "def setup(app):\n    app.add_css_file('custom.css')\n    return {'parallel_read_safe': True}\n",
+    "import os\n\ndef setup(app):\n    app.add_css_file('custom.css')\n    return {'parallel_read_safe': True}\n",
     "from flask import Blueprint\nbp = Blueprint('setup', __name__)\n@bp.route('/')\ndef setup():\n    return 'ok'\n",
     "import numpy as np\n\ndef collect(x):\n    try:\n        return np.sum(x)\n    except ValueError, TypeError:\n"
     "        return None\n",  # Python 3.14's unparenthesised except (polarsource/polar's collectors/setup.py)

@@ -202,7 +202,7 @@ def test_every_map_is_read_and_local_paths_are_not_packages() -> None:
     ("npm:chalk@5.3.0/ansi", ("npm", "chalk", "5.3.0")),
     ("npm:/tailwindcss@3.4.1/", ("npm", "tailwindcss", "3.4.1")),  # denoland/saaskit's spelling
     ("https://deno.land/std@0.200.0/assert/mod.ts", ("deno", "deno.land/std", "0.200.0")),
-    ("https://esm.sh/preact@10.19.2", ("deno", "https://esm.sh/preact@10.19.2", "")),
+    ("https://esm.sh/preact@10.19.2", ("npm", "preact", "10.19.2")),  # an npm CDN names the package (round 49)
     ("./mod.ts", None), ("/abs/mod.ts", None), ("file:///x/mod.ts", None),
 ])
 def test_specifiers(value: str, want: tuple[str, str, str] | None) -> None:

@@ -226,8 +226,7 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing
     name = path.rpartition("/")[2]
     if name == "setup.py":  # no packaging anywhere in it: read whole (a call of setup() may follow 8 KiB of code)
-        return _signal(setup_py(whole.decode("utf-8", "replace").removeprefix("\ufeff"))) \
-            if len(whole) <= FULL_READ and not cut else None
+        return _setup_py_signal(raw)
     if name == "setup.cfg":  # tool settings only, seen whole (a longer file may name a package further down)
         return _signal(setup_cfg(text)) if len(whole) < WINDOW and not cut else None
     if name == PYPROJECT and len(whole) < WINDOW and not cut and (tools := pyproject_tools(text)) is not None:
@@ -262,6 +261,22 @@ def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Sign
                _signal(manifest_shape(name, text)), _signal(monitoring_settings(name, text)),
                _signal(loose_shape(path, name, text, rules)), _signal(ci_settings(name, text)))
     return [s for s in signals if s is not None]
+
+
+def _setup_py_signal(raw: bytes) -> Signal | None:
+    """setup_py's proof over a whole setup.py (`raw`, decoded from UTF-16): none past FULL_READ or a NUL byte."""
+    whole = raw.partition(b"\0")[0]
+    if len(whole) > FULL_READ or len(whole) < len(raw):
+        return None
+    return _signal(setup_py(whole.decode("utf-8", "replace").removeprefix("\ufeff")))
+
+
+def setup_py_code(path: str, data: bytes) -> bool:
+    """The one answer to "is this setup.py no packaging?", the classifier's, which the delta asks too
+    (deps/setupfiles.py): True when the content tier lowers the whole file to src — not at the repository's root
+    (`pip install .` runs the root's whatever it holds; lowering.py), read whole and proven code by setup_py (an
+    Ansible module, or a module that imports what it uses and neither imports a packaging API nor calls setup())."""
+    return "/" in path and _setup_py_signal(_decoded(data)) is not None
 
 
 def _signal(found: tuple[str, str, str] | None) -> Signal | None:

@@ -3,7 +3,8 @@ hunklines.py, whose other readers it shares nothing with but the refusal's form)
 
 A one-line inline table of a plugin (`{ id, version }`) or a library (`{ module, version }`, `{ group, name,
 version }`) with a literal version, whatever its section (Gradle refuses those keys in any other); a string entry
-(`"g:a:1.0"`, `"id:1.0"`) only in a `[libraries]` or `[plugins]` table the hunk shows — its header above, or such an
+(`"g:a:1.0"`, `"id:1.0"`, or TOML's literal `'g:a:1.0'`) only in a `[libraries]` or `[plugins]` table the hunk
+shows — its header above, or such an
 inline table with no header between — since in `[versions]` any string is a version; a three-part `"g:a:v"` string
 whose table the hunk does not show is named as shown beside a `partial` problem (PartlyShown), since only a
 `[versions]` key could hold one too, and so is a two-part `"plugin.id:1.0"` string, as a plugin. A `[versions]`
@@ -26,7 +27,8 @@ def _refuse(why: str, line: str) -> ManifestError:
 
 
 _COORDINATE = lazy(r"^[A-Za-z0-9_][\w.+-]{0,199}$")  # one part of `group:artifact:version`
-CATALOG_ENTRY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*(\{[^{}]*\}|"[^"\\]*")\s*(?:#.*)?$""")
+# a string basic (`"g:a:1.0"`) or literal (`'g:a:1.0'`, halo-dev/halo's catalog; round 49), or a one-line inline table
+CATALOG_ENTRY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*(\{[^{}]*\}|"[^"\\]*"|'[^'\n]*')\s*(?:#.*)?$""")
 CATALOG_HEADER = lazy(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(?:#.*)?$")
 CATALOG_TABLES = {frozenset({"id", "version"}), frozenset({"module", "version"}),
                    frozenset({"group", "name", "version"})}

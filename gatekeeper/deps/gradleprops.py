@@ -18,7 +18,8 @@ symlink) makes the script unreadable at that side (fail closed: nothing named fr
 From a patch the users are not shown: a changed `gradle.properties` line whose key or value is a version is a
 `partial` problem naming the key (the scripts that use it are not in the patch; `--tree` reads them), and a changed
 `ext` line was refused already (gradle.gradle_line). Not read: `buildSrc`/`build-logic` constants (`Versions.kt`),
-versions set through `apply from:` scripts, included builds' own `gradle.properties`, Kotlin `extra["name"]` reads.
+versions set through `apply from:` scripts, included builds' own `gradle.properties`, Kotlin `extra["name"]` reads
+anywhere but a plugin's `.version(extra["name"])` (round 49: a settings script is read with the properties too).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ from gatekeeper.lazy_pattern import lazy
 
 PROPERTIES = "gradle.properties"
 _SCRIPTS = ("build.gradle", "build.gradle.kts")
+# the scripts read with the properties above them: a project's, and the settings script whose plugins block may
+# apply plugins at a property (`kotlin("jvm").version(extra["kotlin.version"] as String)`; round 49)
+_READ = (*_SCRIPTS, "settings.gradle", "settings.gradle.kts")
 _MAX_DEPTH = 16
 _MAX_SCRIPTS = 400
 _MAX_PROPERTIES = 10_000
@@ -185,7 +189,7 @@ def script_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[D
     def parse(path: str, data: bytes) -> list[Dependency]:
         if posixpath.basename(path) == PROPERTIES:
             return parse_nothing(path, data)
-        if posixpath.basename(path) not in _SCRIPTS or b"$" not in data:
+        if posixpath.basename(path) not in _READ or b"$" not in data and b"extra[" not in data:
             # an applied script (its project is not known here), or one that uses no variable: nothing above read
             return parse_build_script(path, data)
         return parse_build_script(path, data, inherited(git, commit, path))
@@ -217,7 +221,7 @@ def script_moves(git: GitObjects, base: str, head: str,
     if not moved:
         return [], []
     folders = {path: posixpath.dirname(path) for path in moved}
-    scripts = sorted(p for p, e in git.tree(head).items() if posixpath.basename(p) in _SCRIPTS and p not in touched
+    scripts = sorted(p for p, e in git.tree(head).items() if posixpath.basename(p) in _READ and p not in touched
                      and not e.is_gitlink and not e.is_symlink and any(_under(f, p) for f in folders.values()))
     changes: dict[tuple[object, ...], Change] = {}
     problems: list[Problem] = []

@@ -7,7 +7,8 @@ Charts name their images in two shapes, which Renovate's helm-values manager rea
 chart templates (`repoURL`, `chart`, `targetRevision`: the chart at that revision; from a patch when the hunk shows
 the `chart:` line of the changed revision's mapping, else nothing, as before; round 40), and the older charts'
 `image: "daskdev/dask"` with the tag in a sibling `imageTag: "0.17.0"` (round 42; from a patch when the hunk shows
-the untagged `image:` line above the `imageTag:` line, in the same mapping). An empty tag (the
+the untagged `image:` line above the `imageTag:` line, in the same mapping) — in helm/charts' oldest charts
+capitalized, `Image: "consul"` beside `ImageTag: "1.0.0"` (round 49). An empty tag (the
 chart's `appVersion` is used) names no version and is skipped; so are commented-out examples, which
 YAML does not read. Renovate annotations (`# renovate: ...`) above a value are read as in workflows.
 
@@ -100,6 +101,8 @@ def parse_values(path: str, data: bytes) -> list[Dependency]:
             found = _image(node)
             if found is None and isinstance(node.get("image"), str):
                 found = _named(node["image"]) or _tagged_apart(node["image"], _scalar(node.get("imageTag")))
+            if found is None and isinstance(node.get("Image"), str):  # helm/charts' older `Image:`, `ImageTag:`
+                found = _tagged_apart(node["Image"], _scalar(node.get("ImageTag")))
             if found is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
             if (source := _argo_source(node)) is not None:
@@ -149,7 +152,8 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
     shown: list[str] = []  # the lines of the hunk being read, up to the line being read
     unshown: list[str] = []  # the images named whose mapping's opening is above their hunk
     chart: tuple[int, str] = (-1, "")  # the column and name of the last `chart:` line of the hunk's mapping
-    bare: tuple[int, str] = (-1, "")  # the column and name of the last untagged `image:` line of the hunk's mapping
+    # the column and name of the last untagged `image:` (`Image:`) line of the hunk's mapping, and its tag's key
+    bare: tuple[int, str, str] = (-1, "", "")
 
     def close() -> None:
         nonlocal changed
@@ -168,7 +172,7 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         if raw == hunks.HUNK:
             close()
             indent = -1
-            chart = bare = (-1, "")
+            chart, bare = (-1, ""), (-1, "", "")
             shown.clear()
             continue
         line = raw.lstrip(hunks.CHANGED)
@@ -180,7 +184,7 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         if column < chart[0] or column == chart[0] and line.lstrip().startswith("- "):
             chart = (-1, "")  # the mapping the chart: line was in ended
         if column < bare[0] or column == bare[0] and line.lstrip().startswith("- "):
-            bare = (-1, "")
+            bare = (-1, "", "")
         if indent != -1 and (column < indent or column == indent and line.lstrip().startswith("- ")):
             close()  # a shallower key, or the next item of a list: the mapping being read ended
             indent = -1
@@ -188,13 +192,15 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
             chart = (column, value) if _CHART_NAME.match(value) else (-1, "")
         elif key == "targetRevision" and chart[0] == column and value[:1].isdigit():
             out.append(Dependency("helm", chart[1], value, path, True, "runtime"))  # Argo CD's source (above)
-        elif key == "imageTag" and bare[0] == column and (found := _tagged_apart(bare[1], value)) is not None:
+        elif key == bare[2] and bare[0] == column and (found := _tagged_apart(bare[1], value)) is not None:
             out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))  # `image:` above, untagged
-        if _IMAGE_KEY.match(key) and value:
+        if key == "Image" and value:
+            bare = (column, value, "ImageTag")
+        elif _IMAGE_KEY.match(key) and value:
             if (found := _named(value)) is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
             elif key == "image":
-                bare = (column, value)
+                bare = (column, value, "imageTag")
         elif key in _IMAGE_KEYS and indent in (-1, column):
             if indent == -1:
                 opened = line.lstrip().startswith("- ") or _opening_shown(shown, column)

@@ -56,6 +56,7 @@ from gatekeeper.deps import (
     refedits,
     sbt,
     setupfiles,
+    setuphunks,
     submodule,
     swift,
     swiftmanifest,
@@ -117,9 +118,10 @@ _BY_NAME: dict[str, Format] = {
        for name in deno.NAMES},
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
                              edits=_edits("pip", edits.pyproject_line)),
-    # setuptools' (setupfiles.py): literal requirement lists; from a patch a `partial` problem (code, pass --tree)
-    "setup.py": Format("setup.py", setupfiles.parse_setup_py, False),
-    "setup.cfg": Format("setup.cfg", setupfiles.parse_setup_cfg, False),
+    # setuptools' (setupfiles.py): literal requirement lists; from a patch the literal requirement lines a hunk shows
+    # in such a list (setuphunks.py), setup.py's beside a `partial` problem (whether it reaches setup(): pass --tree)
+    "setup.py": Format("setup.py", setupfiles.parse_setup_py, False, edits=_edits("pip", setuphunks.setup_py_line)),
+    "setup.cfg": Format("setup.cfg", setupfiles.parse_setup_cfg, False, edits=_edits("pip", setuphunks.setup_cfg_line)),
     "Pipfile": Format("Pipfile", pipfile.parse_pipfile, False, edits=_edits("pip", pipfile.pipfile_line)),
     "Pipfile.lock": Format("Pipfile.lock", pipfile.parse_pipfile_lock, False, hunks=hunks.pipfile_lock_hunks),
     "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",), _pip_hunks),

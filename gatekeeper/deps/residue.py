@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from gatekeeper.deps import bundler, cargo, gemspec, golang, helmfile, mise, pypi, rebar, setupfiles, toolfiles
@@ -113,7 +114,7 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
     elif fmt is not None and fmt.name == "setup.py" and whole:
-        read = setupfiles.setup_py_residue
+        read = partial(setupfiles.setup_py_residue, path)
     elif fmt is not None and fmt.name == "setup.cfg" and whole:
         read = setupfiles.setup_cfg_residue
     elif fmt is not None and fmt.name == "maven-extensions" and whole:

@@ -7,7 +7,9 @@ assigned such a literal once and used nowhere but in `setup(...)`'s keywords. An
 file read at run time, `**kwargs`, an `exec` that may rebind names) is named as far as its literals go beside a
 `partial` problem (PartlyRead): never silent. `setup.cfg` is read as setuptools reads it (configparser, its `%`
 interpolation, a key or section twice refused): `[options]`'s three keys and `[options.extras_require]`, a value of
-lines or of `;`-separated items; a `file:` directive is `partial`. A file that does not parse is a problem.
+lines or of `;`-separated items; a `file:` directive is `partial`. A file that does not parse is a problem. Whether a
+`setup.py` is packaging at all is the classifier's one answer (classify/sniff.setup_py_code, round 49): a module it
+lowers to src is code, names nothing and has no residue; every other one is read.
 
 Their residue (residue.py) is the rest: the syntax tree with the literals read blanked, and the configuration without
 the keys read, so code or settings changed beside a bump are a `partial` problem.
@@ -20,6 +22,7 @@ import configparser
 from collections import Counter
 from collections.abc import Iterator
 
+from gatekeeper.classify.sniff import setup_py_code
 from gatekeeper.deps import pypi
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead, Scope
@@ -31,25 +34,25 @@ KEYWORDS: dict[str, Scope] = {"install_requires": "runtime", "setup_requires": "
                               "extras_require": "runtime"}
 # Calls that can rebind a module's names behind the syntax tree's back: a name is then not taken as its literal.
 _REBINDING = frozenset({"exec", "eval", "globals", "locals", "vars", "setattr", "__import__", "execfile"})
+# Attributes that reach a module's namespace: `sys.modules[__name__].__dict__`, a frame's or function's globals.
+_NAMESPACES = frozenset({"__dict__", "modules", "f_globals", "f_locals", "__globals__", "__builtins__"})
 _CFG_KEYS = {"install_requires": "runtime", "setup_requires": "build", "tests_require": "dev"}
 _EXTRAS = "options.extras_require"
 _READ_MARK = "\0read"
-# The modules a setup.py builds a package with (and their submodules)
-_PACKAGERS = ("setuptools", "distutils", "skbuild", "setuptools_rust", "pbr", "numpy.distutils", "Cython.Build",
-              "Cython.Distutils", "torch.utils.cpp_extension", "pybind11.setup_helpers", "mesonpy", "pkg_resources")
-_PACKAGING_TEXT = lazy(rb"setuptools|distutils|setup\s*\(|__import__|exec|eval")
 _COMMENT = lazy(r"(?:^|\s)#.*$")  # pip's and pkg_resources' rule: `#egg=` in a URL is no comment
 
 
-def _module(data: bytes) -> ast.Module | None:
-    """The syntax tree; None for a module that is no packaging (`_packaging`), even one this Python cannot parse."""
+def _module(path: str, data: bytes) -> ast.Module | None:
+    """The syntax tree; None for a module the classifier proves no packaging (classify/sniff.setup_py_code: the one
+    answer), which is code even in a syntax this Python cannot parse. Any other setup.py is packaging: one that does
+    not parse is a problem."""
     if len(data) > _MAX_BYTES:
         raise ManifestError(f"larger than {_MAX_BYTES >> 20} MiB: not read")
+    if setup_py_code(path, data):
+        return None
     try:
         tree = ast.parse(data, "setup.py")  # bytes: Python's own BOM and coding-declaration rules
     except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
-        if _PACKAGING_TEXT.search(data) is None:
-            return None  # (polar's collectors/setup.py, in Python 3.14's syntax, names no packaging at all)
         raise ManifestError(f"not Python this reader parses: {str(exc).splitlines()[0][:120]}") from None
     except (MemoryError, RecursionError):  # CPython's parser says so of a deeply nested expression
         raise ManifestError("nested too deeply") from None
@@ -60,28 +63,7 @@ def _module(data: bytes) -> ast.Module | None:
         if depth > _MAX_DEPTH:
             raise ManifestError(f"nested deeper than {_MAX_DEPTH} levels")
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return tree if _packaging(tree) else None
-
-
-def _packager(module: str) -> bool:
-    return any(module == name or module.startswith(f"{name}.") for name in _PACKAGERS)
-
-
-def _packaging(tree: ast.Module) -> bool:
-    """A module that imports a packaging library or calls a `setup` with keywords (or through `__import__`, `exec`,
-    `eval`, which could do either unseen); any other module named setup.py is code (a Sphinx extension's
-    `def setup(app)`, a Flask view, an application's module): it declares nothing, and its edits are no residue."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(_packager(a.name) for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and _packager(node.module or ""):
-            return True
-        if isinstance(node, ast.Call) and (
-                isinstance(node.func, ast.Name) and node.func.id in ("__import__", "exec", "eval")
-                or node.keywords and (isinstance(node.func, ast.Name) and node.func.id == "setup"
-                                      or isinstance(node.func, ast.Attribute) and node.func.attr == "setup")):
-            return True
-    return False
+    return tree
 
 
 def _setup_names(tree: ast.Module) -> set[str]:
@@ -100,10 +82,46 @@ def _calls(tree: ast.Module) -> list[ast.Call]:
         or isinstance(node.func, ast.Attribute) and node.func.attr == "setup")]
 
 
+def _rebinds(tree: ast.Module) -> bool:
+    """Whether code may rebind the module's names behind the syntax tree's back: a call of `_REBINDING`, a module's
+    `__dict__` or `sys.modules` reached — except an exec/eval given a namespace of its own (a dict display, `dict()`, or
+    a name bound only to those: setuptools' `exec(init_file.read(), command_ns)`) and a function's own `locals()`,
+    or one formatting reads."""
+    harmless = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                    for n in ast.walk(f)}
+    # `"…" % locals()`: formatting reads the mapping (a module-level comprehension's locals() is the module's since
+    # Python 3.12 inlines comprehensions, so `[locals().update(...) …]` would rebind)
+    harmless |= {id(n.right) for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in _NAMESPACES:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _REBINDING \
+                and not (node.func.id in ("exec", "eval", "execfile") and _own_namespace(tree, node)) \
+                and not (node.func.id in ("locals", "vars") and not node.args and id(node) in harmless):
+            return True  # (a function's own locals() is no module name's)
+    return False
+
+
+def _own_namespace(tree: ast.Module, call: ast.Call) -> bool:
+    given = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "globals"), None)
+    if not isinstance(given, ast.Name):
+        return given is not None and _fresh_dict(given)
+    name = given.id
+    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+              or isinstance(n, ast.arg) and n.arg == name]  # a parameter may be handed anything
+    values = [a.value for a in ast.walk(tree) if isinstance(a, ast.Assign)
+              for t in a.targets if isinstance(t, ast.Name) and t.id == name]
+    return bool(values) and len(values) == len(stores) and all(_fresh_dict(v) for v in values)
+
+
+def _fresh_dict(value: ast.expr) -> bool:
+    return isinstance(value, ast.Dict) and not value.keys or isinstance(value, ast.Call) and isinstance(
+        value.func, ast.Name) and value.func.id == "dict" and not value.args and not value.keywords
+
+
 def _literals(tree: ast.Module, calls: list[ast.Call]) -> dict[str, ast.expr]:
     """Module-level names bound once to a value and used only as a keyword's value of a setup call: their values."""
-    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _REBINDING
-           for n in ast.walk(tree)):
+    if _rebinds(tree):
         return {}
     stores: Counter[str] = Counter()
     loads: Counter[str] = Counter()
@@ -116,18 +134,35 @@ def _literals(tree: ast.Module, calls: list[ast.Call]) -> dict[str, ast.expr]:
             stores[node.name] += 1
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             stores.update((a.asname or a.name).partition(".")[0] for a in node.names)
+    bound = {node.targets[0].id: node.value for node in tree.body
+             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)}
     used: Counter[str] = Counter()
     for call in calls:
         for keyword in call.keywords:
-            if keyword.arg in KEYWORDS:
+            if keyword.arg is None:  # setup(**params): the name spread, and the names its literal mapping uses
+                spread = keyword.value
+                if isinstance(spread, ast.Name):
+                    used[spread.id] += 1
+                    spread = bound.get(spread.id, spread)
+                for item in spread_keywords(spread) or ():
+                    if item.arg in KEYWORDS:
+                        used.update(_names_in(item.value))
+            elif keyword.arg in KEYWORDS:
                 used.update(_names_in(keyword.value))
-    out: dict[str, ast.expr] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if stores[name] == 1 and loads[name] == used[name]:
-                out[name] = node.value
-    return out
+    return {name: value for name, value in bound.items() if stores[name] == 1 and loads[name] == used[name]}
+
+
+def spread_keywords(value: ast.expr) -> list[ast.keyword] | None:
+    """The keywords a literal mapping spread into setup(**…) holds — a dict display of string keys or a `dict(k=v)`
+    call of keywords only —, None for any other value (a computed key, a merged mapping, a call of anything else)."""
+    if isinstance(value, ast.Dict):
+        keys = [k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        return [ast.keyword(arg=k, value=v) for k, v in zip(keys, value.values, strict=True)] \
+            if len(keys) == len(value.keys) else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
+            and not value.args and all(k.arg is not None for k in value.keywords):
+        return list(value.keywords)
+    return None
 
 
 def _names_in(value: ast.expr) -> Iterator[str]:
@@ -149,7 +184,12 @@ class _Reader:
 
     def keyword(self, keyword: ast.keyword) -> None:
         if keyword.arg is None:
-            self.unread.append("setup(**…) passes keywords this reader cannot see")
+            spread = self.resolve(keyword.value)
+            items = spread_keywords(spread) if spread is not None else None
+            if items is None:
+                self.unread.append("setup(**…) passes keywords this reader cannot see")
+            for item in items or ():
+                self.keyword(item)
         elif keyword.arg == "extras_require":
             self.extras(keyword.value)
         elif keyword.arg in KEYWORDS:
@@ -192,7 +232,7 @@ class _Reader:
 
 
 def _read_setup_py(path: str, data: bytes) -> tuple[ast.Module | None, _Reader]:
-    tree = _module(data)
+    tree = _module(path, data)
     if tree is None:
         return None, _Reader(path, {})
     calls = _calls(tree)
@@ -213,9 +253,9 @@ def parse_setup_py(path: str, data: bytes) -> list[Dependency]:
     return reader.found
 
 
-def setup_py_residue(data: bytes) -> str:
+def setup_py_residue(path: str, data: bytes) -> str:
     """The syntax tree with the literals read blanked: comments and layout are none of it, any other code is."""
-    tree, reader = _read_setup_py("setup.py", data)
+    tree, reader = _read_setup_py(path, data)
     if tree is None:
         return ""  # no packaging: code, as any other module is
     blank = {id(node) for node in reader.read}
