@@ -202,10 +202,11 @@ def _reads_only(words: list[str], segment: str, line: str) -> bool:
 
 def _command_words(segment: str) -> str:
     """The words of a segment that are no reader's or builder's operand: the command's own name, its options and the
-    value of an option that loads code or settings (`-c rollup.config.mjs`)."""
+    value of a builder's option that loads code or settings (`-c rollup.config.mjs`; a reader's `-c` counts)."""
     words = _WORD.findall(segment)
-    return " ".join(word for at, word in enumerate(words)
-                    if word.startswith("-") or word in READERS or word in BUILDERS or at and words[at - 1] in _LOADS)
+    builds = any(word.rpartition("/")[2] in BUILDERS for word in words)
+    return " ".join(word for at, word in enumerate(words) if word.startswith("-") or word in READERS
+                    or word in BUILDERS or builds and at and words[at - 1] in _LOADS)
 
 
 def is_package_list(path: str) -> bool:
