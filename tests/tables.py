@@ -9,7 +9,8 @@ A table whose only function-scoped fixture is `tmp_path` may write there: each c
 each case gets a new one in its own folder (`case<N>/repo`, the `tmp_path/repo` the fixture makes), and `tmp_path`
 is that folder. A table that asks for any other function-scoped fixture (`monkeypatch`, `capsys`, ...) stays
 parametrized, since its cases would share it.
-A case that calls `pytest.skip()` skips itself only (the table is skipped when every case skipped).
+A case that calls `pytest.skip()` skips itself only (the table is skipped when every case skipped; a table where some
+cases skipped passes with a warning naming them, so the run's summary still shows each skip).
 A case may be a `pytest.param` (its values; a failure names it by its id); one with marks (skip, xfail) means
 something only to pytest, and its table stays parametrized.
 `-k` can no longer pick one case; run the test and read the list.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -86,6 +88,8 @@ def each_case(argnames: str | Sequence[str], cases: Iterable[Any],
                 raise AssertionError(f"{len(failed)} of {len(table)} cases failed:\n" + "\n".join(failed))
             if len(skipped) == len(table):
                 pytest.skip("every case skipped: " + "; ".join(skipped))
+            if skipped:  # shown in the run's warnings summary, as a skipped parametrized case was in its counts
+                warnings.warn(f"{len(skipped)} of {len(table)} cases skipped: " + "; ".join(skipped), stacklevel=2)
 
         # pytest reads the fixtures a test asks for from its signature: the table's names are not fixtures.
         run_every_case.__signature__ = signature.replace(  # type: ignore[attr-defined]

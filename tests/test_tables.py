@@ -182,7 +182,8 @@ def test_a_case_that_skips_skips_itself_only() -> None:
         each_case("n", [1, 2, 3, 4, 5])(check)()
     assert ran == [1, 2, 3, 4, 5] and "skip" not in str(failure.value)
     ran.clear()
-    each_case("n", [1, 2, 3])(check)()  # two skipped, one passed: the test passes
+    with pytest.warns(UserWarning, match=r"^2 of 3 cases skipped: \[n=1\] 1 is odd; \[n=3\] 3 is odd$"):
+        each_case("n", [1, 2, 3])(check)()  # two skipped, one passed: the test passes, the skips in the summary
     assert ran == [1, 2, 3]
     with pytest.raises(pytest.skip.Exception, match=r"every case skipped: \[n=1\] 1 is odd; \[n=3\] 3 is odd"):
         each_case("n", [1, 3])(check)()
