@@ -65,6 +65,7 @@ _LOADS = frozenset({"-c", "--config", "--configPlugin", "-p", "--plugin", "--pro
                     "--configFile", "--config-name", "--require", "-r"})
 _MAY_READ = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in {*READERS, *BUILDERS}))
                  + r")(?![\w.-])")
+_REMOVERS = frozenset({"rm", "rimraf", "mkdir"})
 _RUNS_TEXT = lazy(r"(?<![\w-])(?:eval|source)(?![\w-])")
 # A program's read call with a literal path (Ruby, Python, Node); a line that may run what it read keeps its words
 _READ_CALL = lazy(r"(?<![\w.])(?:(?:File|IO)\.(?:read|readlines|binread|foreach)|(?:fs\.|fsp\.|fs\.promises\.)?+"
@@ -167,8 +168,9 @@ def _command_words(segment: str) -> str:
     """The words of a segment that are no reader's or builder's operand: the command's own name, its options and the
     value of an option that loads code or settings (`-c rollup.config.mjs`)."""
     words = _WORD.findall(segment)
-    return " ".join(word for at, word in enumerate(words)
-                    if word.startswith("-") or word in READERS or word in BUILDERS or at and words[at - 1] in _LOADS)
+    builds = any(word in BUILDERS and word not in _REMOVERS for word in words)  # a reader's `-r`/`-c` loads nothing
+    return " ".join(word for at, word in enumerate(words) if word.startswith("-") or word in READERS
+                    or word in BUILDERS or builds and at and words[at - 1] in _LOADS)
 
 
 def is_package_list(path: str) -> bool:
