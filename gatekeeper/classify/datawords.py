@@ -65,6 +65,7 @@ _LOADS = frozenset({"-c", "--config", "--configPlugin", "-p", "--plugin", "--pro
                     "--configFile", "--config-name", "--require", "-r"})
 _MAY_READ = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in {*READERS, *BUILDERS}))
                  + r")(?![\w.-])")
+_REMOVERS = frozenset({"rm", "rimraf", "mkdir"})
 _RUNS_TEXT = lazy(r"(?<![\w-])(?:eval|source)(?![\w-])")
 # A program's read call with a literal path (Ruby, Python, Node); a line that may run what it read keeps its words
 _READ_CALL = lazy(r"(?<![\w.])(?:(?:File|IO)\.(?:read|readlines|binread|foreach)|(?:fs\.|fsp\.|fs\.promises\.)?+"
@@ -202,9 +203,10 @@ def _reads_only(words: list[str], segment: str, line: str) -> bool:
 
 def _command_words(segment: str) -> str:
     """The words of a segment that are no reader's or builder's operand: the command's own name, its options and the
-    value of a builder's option that loads code or settings (`-c rollup.config.mjs`; a reader's `-c` counts)."""
+    value of a builder's option that loads code or settings (`rollup -c rollup.config.mjs`; a reader's `uniq -c`,
+    `grep -r` or `rm -r` loads nothing)."""
     words = _WORD.findall(segment)
-    builds = any(word.rpartition("/")[2] in BUILDERS for word in words)
+    builds = any((name := word.rpartition("/")[2]) in BUILDERS and name not in _REMOVERS for word in words)
     return " ".join(word for at, word in enumerate(words) if word.startswith("-") or word in READERS
                     or word in BUILDERS or builds and at and words[at - 1] in _LOADS)
 
