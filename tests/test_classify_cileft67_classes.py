@@ -14,10 +14,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+from pathlib import Path
 
 import pytest
 from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, named_paths, one_tree_runs, yaml_quoted
 from cpucost import assert_linear
+from tables import each_case
 
 from gatekeeper.classify import datawords, fedruns
 
@@ -262,3 +266,26 @@ def test_many_functions_and_calls_are_read_in_linear_time() -> None:
 
     assert_linear(read, text(64 * 1024), text(256 * 1024), budget=2.0)
     assert len(fedruns.function_runs(text(64 * 1024))) == fedruns.MAX_FUNCTIONS  # the bound: the first 32 runners
+
+
+# The truth: real bash runs the helper through each function form and xargs line the reader names (python3 and sudo
+# forms left to the reader's table: the helper is a shell script, and sudo may be absent), and never through a
+# look-alike.
+def _bash_runs(tmp_path: Path, text: str) -> bool:
+    (tmp_path / "tools").mkdir()
+    helper = tmp_path / "tools" / "gen"
+    helper.write_text("#!/bin/sh\necho ran >> ran.txt\n")
+    helper.chmod(0o755)
+    subprocess.run(["bash", "-c", text], cwd=tmp_path, capture_output=True, timeout=30, check=False,
+                   env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+    return (tmp_path / "ran.txt").exists()
+
+
+@each_case("text", [form for form in FUNCTIONS + FED if "python3" not in form and "sudo" not in form])
+def test_bash_runs_what_the_function_or_xargs_forms_name(tmp_path: Path, text: str) -> None:
+    assert _bash_runs(tmp_path, text.format(f="tools/gen")), text
+
+
+@each_case("text", NOT_RUN)
+def test_bash_runs_nothing_through_the_look_alikes(tmp_path: Path, text: str) -> None:
+    assert not _bash_runs(tmp_path, text.format(f="tools/gen")), text
