@@ -1,13 +1,14 @@
 """Dependency manifests whose YAML names are generic enough to hold infrastructure (red team 12).
 
-`stack.yaml` is Haskell Stack's manifest by name, `environment.yml` conda's, `requirements.yml` Ansible Galaxy's; a
-CloudFormation template or a Kubernetes object can be kept under the same name (`infra/stack.yaml`). With the
-commits, the content tier reads such a file as YAML in every form (iac over deps). From a patch alone it is settled
-only when the patch shows all of the file, or, on every side it shows, one of its ecosystem's own top-level keys (a
-template has none: CloudFormation and the Kubernetes API reject unknown top-level fields); otherwise it is tagged
-`needs-context`. Names that say their ecosystem (`pubspec.yaml`, `pnpm-workspace.yaml`, `vendir.yml`) and JSON
-manifests are not in this class. The same holds from a patch for YAML settings a name rule lowers to `other` or the
-docs (`.golangci.yml`, `codecov.yml`, `mkdocs.yml`): a GitLab job file may carry any such name (red team 39).
+`stack.yaml` is Haskell Stack's manifest by name (so are `stack-lts-22.yaml` and `stack-9.10.yaml`), `environment.yml`
+conda's, `requirements.yml` Ansible Galaxy's; a CloudFormation template or a Kubernetes object can be kept under the
+same name (`infra/stack.yaml`). With the commits, the content tier reads such a file as YAML in every form (iac over
+deps). From a patch alone it is settled only when the patch shows all of the file, or, on every side it shows, one of
+its ecosystem's own top-level keys (a template has none: CloudFormation and the Kubernetes API reject unknown top-level
+fields); otherwise it is tagged `needs-context`. Names that say their ecosystem (`pubspec.yaml`, `pnpm-workspace.yaml`,
+`vendir.yml`) and JSON manifests are not in this class. The same holds from a patch for YAML settings a name rule
+lowers to `other` or the docs (`.golangci.yml`, `codecov.yml`, `mkdocs.yml`): a GitLab job file may carry any such name
+(red team 39).
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ GENERIC: dict[str, tuple[str, tuple[str, ...]]] = {
 # Galaxy requirements named for a purpose in Ansible's own folders (`collections/requirements.packer.yml`): the
 # path rule's glob, read as the generic names above are.
 _GALAXY_PURPOSE = lazy(r"(?:.*/)?(?:collections|roles)/requirements\.[^/]+\.ya?ml")
+# Stack project files named for a resolver or a GHC version (`stack-lts-22.yaml`, `stack-9.10.yaml`): the path
+# rules' globs (the seventy-third set), read as `stack.yaml` is.
+_STACK_NAMED = (("deps.haskell.manifest", lazy(r"stack-(?:lts|ghc|nightly)[^/]*\.yaml", re.IGNORECASE)),
+                ("deps.haskell.stack-versions", lazy(r"stack-[0-9][^/]*\.yaml", re.IGNORECASE)))
 _KEY = lazy(rb"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t\r]|$)", re.MULTILINE)
 # Keys inside the entries of a dependency list (Helm's and Galaxy's `- name:`/`version:`, Stack's git packages).
 _ENTRY_KEYS = ("name", "version", "repository", "condition", "alias", "tags", "import-values", "enabled", "src",
@@ -97,9 +102,12 @@ def generic_keys(item: ClassifiedFile) -> tuple[str, ...] | None:
     if item.bucket != "deps":
         return None
     for side in item.change.sides():
-        found = GENERIC.get(side.rpartition("/")[2])
+        name = side.rpartition("/")[2]
+        found = GENERIC.get(name)
         if found is None and _GALAXY_PURPOSE.fullmatch(side):
             found = ("deps.ansible.manifest", _GALAXY)
+        if found is None:
+            found = next(((rule, _STACK) for rule, named in _STACK_NAMED if named.fullmatch(name)), None)
         if found is not None and found[0] == item.rule:
             return found[1]
     return None
