@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 from tables import each_case
 
-from gatekeeper.classify.glob import GlobError, compile_glob, full_regex
+from gatekeeper.classify.glob import GlobError, _bracket, compile_glob, full_regex, segment_regex
 from gatekeeper.classify.index import GlobIndex
 
 
@@ -81,3 +84,50 @@ def test_glob_semantics(pattern: str, path: str, expected: bool) -> None:
 def test_bad_globs_are_refused(pattern: str, why: str) -> None:
     with pytest.raises(GlobError, match=why):
         compile_glob(pattern)
+
+
+def _one_char_at_a_time(segment: str) -> str:
+    """The translation `segment_regex` makes, written one character at a time (the reference)."""
+    out, i = [], 0
+    while i < len(segment):
+        ch = segment[i]
+        if ch == "*":
+            while i < len(segment) and segment[i] == "*":
+                i += 1
+            out.append("[^/]*")
+            continue
+        if ch == "?":
+            out.append("[^/]")
+        elif ch == "\\":
+            if i + 1 >= len(segment):
+                raise GlobError("trailing backslash")
+            i += 1
+            out.append(re.escape(segment[i]))
+        elif ch == "[":
+            i, klass = _bracket(segment, i)
+            out.append(klass)
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+def test_segment_translation_is_the_one_character_reading() -> None:
+    # Runs of plain characters are escaped at once and a glob's segments without a bracket or an escape are not
+    # translated to be validated: the same regexes and the same refusals as one character at a time.
+    rng = random.Random(29)
+    alphabet = "aZ9.-_+*?\\[]!^{}()$|~ é/#"
+    segments = ["a.b", "*.tf", "Dockerfile.*", "[!a]x", "\\*y", "x\\", "[z-a]", "[]]", "a[b", "**", "é*.[0-9]"]
+    segments += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9))) for _ in range(3_000)]
+    for segment in segments:
+        try:
+            expected: str | type[GlobError] = _one_char_at_a_time(segment)
+        except GlobError:
+            expected = GlobError
+        if "[" not in segment and "\\" not in segment:
+            assert expected is not GlobError, segment  # why compile_glob need not translate such a segment
+        if expected is GlobError:
+            with pytest.raises(GlobError):
+                segment_regex(segment)
+        else:
+            assert segment_regex(segment) == expected, segment

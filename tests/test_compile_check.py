@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -312,6 +313,33 @@ def test_without_the_reference_engine_the_gate_refuses(tmp_path: Path, monkeypat
     monkeypatch.setattr(compile_check, "missing_reason", lambda: "the reference Rego engine is not installed")
     with pytest.raises(PolicyError, match="not installed"):
         check_bundle(bundle_copy(tmp_path))
+
+
+def test_without_the_reference_engine_an_evaluation_refuses_and_leaves_no_engine_child(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The engine child is forked before the compile check starts (the check's work runs beside it): a check that
+    # refuses must end the child it came after, as a gate that fails before collecting does.
+    from gatekeeper.policy import engine
+    from gatekeeper.policy.findings import Evaluation
+
+    started: list[engine.Evaluating] = []
+    real = engine.start_evaluating
+
+    def recorded(*args: object, **kwargs: object) -> engine.Evaluating:
+        started.append(real(*args, **kwargs))  # type: ignore[arg-type]
+        return started[-1]
+
+    monkeypatch.setattr(engine, "start_evaluating", recorded)
+    monkeypatch.setattr(compile_check, "missing_reason", lambda: "the reference Rego engine is not installed")
+    bundle = load_bundle(POLICY_DIR)
+    for late in (False, True):
+        with pytest.raises(PolicyError, match="not installed"):
+            Evaluation(bundle, ["core"], [{"files": []}], timeout=10, late=late)
+    assert len(started) == 2
+    for job in started:
+        pid = job._job._pid  # type: ignore[attr-defined]
+        with pytest.raises(ChildProcessError):  # killed and reaped: no longer this process's child
+            os.waitpid(pid, os.WNOHANG)
 
 
 def test_error_text_parses_every_error_and_drops_duplicates() -> None:

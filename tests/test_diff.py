@@ -344,6 +344,26 @@ def test_duplicate_section(real_patch: bytes) -> None:
     assert "second time" in _error(real_patch + real_patch).what
 
 
+def test_a_name_changed_twice_across_a_rename_is_refused(git_repo: GitRepo) -> None:
+    # A rename names two files: either one changed again by another section is refused, as a path changed twice is
+    # (the one-name test of the other changes is the common case; a rename tests both of its names).
+    git_repo.write("x.txt", "".join(f"line {i}\n" for i in range(20)))
+    git_repo.write("w.txt", "w\n")
+    git_repo.commit()
+    git_repo.move("x.txt", "y.txt")
+    renamed = git_repo.staged_patch("-M")
+    assert b"rename from x.txt" in renamed
+    git_repo.git("reset", "-q", "--hard")
+    git_repo.write("x.txt", "changed\n")
+    modified_x = git_repo.staged_patch()
+    git_repo.git("reset", "-q", "--hard")
+    git_repo.write("w.txt", "w2\n")
+    modified_w = git_repo.staged_patch()
+    assert "'x.txt' a second time" in _error(modified_x + renamed).what  # the rename's old name
+    assert "'x.txt' a second time" in _error(renamed + modified_x).what
+    assert [c.path for c in parse_bytes(renamed + modified_w, "p.diff")] == ["y.txt", "w.txt"]
+
+
 def test_combined_diff_and_unknown_header() -> None:
     assert "combined" in _error(b"diff --cc x\n").what
     assert "unexpected line" in _error(b"diff --git a/x b/x\nweird header\n").what

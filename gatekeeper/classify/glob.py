@@ -18,6 +18,8 @@ from gatekeeper.lazy_pattern import lazy
 
 ANY = "**"
 _CONTROL = lazy(r"[\x00-\x1f]")
+# What `segment_regex` takes as it is: anything but a wildcard, a bracket or an escape.
+_PLAIN_RUN = lazy(r"[^*?\\[\\\\]+")
 
 
 class GlobError(ValueError):
@@ -63,8 +65,8 @@ def compile_glob(pattern: str) -> Glob:
             raise GlobError(f"'{seg}' segment: globs are relative to the repository root")
         if seg != ANY and "**" in seg:
             raise GlobError(f"'**' must be a whole path segment, not part of '{seg}'")
-        if is_literal(seg):
-            continue
+        if "[" not in seg and "\\" not in seg:
+            continue  # only a bracket or an escape can be malformed: nothing to prove of `*` and `?`
         translated = segment_regex(seg)  # validates brackets and escapes
         if "[" in seg:
             # Only a character class can make the regex invalid (a reversed range such as [z-a]); the
@@ -116,8 +118,12 @@ def segment_regex(segment: str) -> str:
             end, klass = _bracket(segment, i)
             out.append(klass)
             i = end
-        else:
-            out.append(re.escape(ch))
+        else:  # a run of plain characters, escaped at once (`re.escape` escapes character by character)
+            run = _PLAIN_RUN.match(segment, i)
+            end = run.end() if run is not None else i + 1  # `ch` is plain: the run holds it
+            out.append(re.escape(segment[i:end]))
+            i = end
+            continue
         i += 1
     return "".join(out)
 

@@ -76,8 +76,12 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
             yield checked(change)
 
     def checked(change: FileChange) -> FileChange:
-        keys = [change.path] + ([change.old_path] if change.status == "renamed" and change.old_path else [])
-        for key in keys:
+        if change.status != "renamed" or not change.old_path:  # nearly every change: one name to test
+            if change.path in seen:
+                raise fail(f"the patch changes {change.path!r} a second time", change.line)
+            seen.add(change.path)
+            return change
+        for key in (change.path, change.old_path):
             if key in seen:
                 raise fail(f"the patch changes {key!r} a second time", change.line)
             seen.add(key)
@@ -348,11 +352,12 @@ def _hunk_counts(line: bytes, number: int, fail: _Fail) -> tuple[int, int, int]:
     match = _HUNK.match(line)
     if not match:
         raise fail("malformed hunk header", number)
-    old = int(match.group(2)) if match.group(2) is not None else 1
-    new = int(match.group(4)) if match.group(4) is not None else 1
+    _, old_count, new_start, new_count = match.groups()  # one call, not one a group
+    old = int(old_count) if old_count is not None else 1
+    new = int(new_count) if new_count is not None else 1
     if not old and not new:
         raise fail("a hunk header that counts no lines", number)
-    return old, new, int(match.group(3))
+    return old, new, int(new_start)
 
 
 def _early_end(state: int, number: int, fail: _Fail, old_left: int, new_left: int, eof: bool = False) -> PatchError:

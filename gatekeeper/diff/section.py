@@ -226,7 +226,7 @@ def finish(s: Section, name: str) -> FileChange:
     else:
         old_mode = s.old_mode or s.index_mode
         new_mode = s.new_mode or s.index_mode
-        if _file_type(old_mode) != _file_type(new_mode):
+        if old_mode != new_mode and _file_type(old_mode) != _file_type(new_mode):  # one mode: one type
             # git writes a type change as a deletion and an addition, and refuses to apply one
             # section that changes a file's type (the new link's target would be the old content).
             raise _fail("a file type change inside one section (git refuses to apply it)", name, s.line)

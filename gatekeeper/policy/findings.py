@@ -58,9 +58,15 @@ class Evaluation:
         self._waiting = late
         if not self._policies or not self._inputs:
             return
-        self._check = start_check(self._modules, bundle.data(), timeout=timeout)
+        # The engine child first: the check's work here (its reference scan and cache key, ~5 ms) then runs while the
+        # child takes the input in, not before its fork; its answer is still read before the child's (`results`).
         self._job = engine.start_evaluating(self._modules, bundle.data(), self._inputs, self._query, timeout=timeout,
                                             late=late)
+        try:
+            self._check = start_check(self._modules, bundle.data(), timeout=timeout)
+        except BaseException:
+            self._job.cancel()
+            raise
         if not late:
             self._start_theirs()
 
