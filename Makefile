@@ -17,8 +17,9 @@ $(VENV)/.installed: pyproject.toml requirements-reference.txt
 	$(PY) -m pip install --quiet --no-deps --ignore-requires-python --require-hashes -r requirements-reference.txt
 	touch $@
 
-# The three steps run side by side: mypy (~7 s cold) and `gatekeeper test` (~4 s) use one core each, and run
-# one after the other they left the second core idle for ~20 s before pytest started. Their few lines arrive
+# The three steps run side by side: mypy (~12-15 CPU-s cold: docs/measurements.md, suite round 27) and `gatekeeper
+# test` (~4 s) use one core each, and run one after the other they left the second core idle for ~20 s before pytest
+# started. Their few lines arrive
 # among pytest's progress lines (not --output-sync, which would hold pytest's progress back until it ends);
 # any step failing fails `make test`.
 test: setup

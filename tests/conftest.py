@@ -27,6 +27,13 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 for _name in [name for name in os.environ if name.startswith(("GITHUB_", "GITLAB_", "CI_"))]:
     del os.environ[_name]
 
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set, as `make pytest` runs (`env -u`), for a pytest started
+# any other way too (a shell that sets it: this project's VMs do): without cached .pyc files each worker redoes the
+# assertion rewriting of every test module it imports (~13 CPU-s a worker, suite round 27) and each `gatekeeper` process
+# the tests start compiles every module it imports. Where the folders are not writable nothing is written, as before.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from hypothesis_tables import seed_utf8_table  # noqa: E402

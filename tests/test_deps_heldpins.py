@@ -9,11 +9,11 @@ sides."""
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from cpucost import within_cpu
 from gitdiffs import commit_patch
 from tables import each_case
 
@@ -69,17 +69,17 @@ def _deltas(tmp_path: Path, path: str, base: str, head: str) -> tuple[Delta, Del
     "".join(f"V{n}_VERSION ?= $(Y)\n" for n in range(50_000)),  # 50,000 variables, none read
 ])
 def test_a_hostile_makefile_is_checked_in_linear_time(body: str) -> None:
-    start = time.process_time()
-    assert unresolved("Makefile", "Makefile", (PIN.encode(), body.encode()), ([], [])) == ([], set())
-    assert time.process_time() - start < 5
+    def timed() -> None:
+        assert unresolved("Makefile", "Makefile", (PIN.encode(), body.encode()), ([], [])) == ([], set())
+    within_cpu(5, timed)
 
 
 def test_a_hostile_definition_is_checked_in_linear_time() -> None:
     body = SOFT + "default_version x\n" * 100_000
-    start = time.process_time()
-    problems, keys = unresolved("omnibus", RB, (SOFT.encode(), body.encode()), ([], []))
-    assert keys == {("tool", "mylib")} and [p.kind for p in problems] == ["unparsable"]
-    assert time.process_time() - start < 5
+    def timed() -> None:
+        problems, keys = unresolved("omnibus", RB, (SOFT.encode(), body.encode()), ([], []))
+        assert keys == {("tool", "mylib")} and [p.kind for p in problems] == ["unparsable"]
+    within_cpu(5, timed)
 
 
 @each_case(("path", "base", "head"), CASES)

@@ -6,9 +6,8 @@ reviewed): 13 Gemfiles, 5 gomod2nix.toml and 4 Pipfiles in 2,500 real update com
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from cpucost import within_cpu
 from tables import each_case
 
 from gatekeeper.deps import bundler, golang, pipfile
@@ -145,6 +144,4 @@ def test_malformed_files_are_a_manifest_error(parse, data: bytes) -> None:  # ty
     "gem(" + '"' * 100_000,
 ])
 def test_a_hostile_gemfile_is_read_in_bounded_time(text: str) -> None:
-    started = time.process_time()
-    bundler.parse_gemfile("Gemfile", text.encode())
-    assert time.process_time() - started < 2.0
+    within_cpu(2.0, lambda: bundler.parse_gemfile("Gemfile", text.encode()))

@@ -9,12 +9,14 @@ patch)."""
 
 from __future__ import annotations
 
-import time
+from functools import partial
 from pathlib import Path
 
+from cpucost import within_cpu
 from deltas import both_edited
 
 from gatekeeper.deps.makerecipes import parse_recipes
+from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.runlines import releases
 from gatekeeper.deps.sources import Delta
 
@@ -75,6 +77,10 @@ def _read(body: str) -> list[tuple[str, str, str]]:
     return sorted((d.ecosystem, d.name, d.version or "") for d in parse_recipes("Makefile", body.splitlines()))
 
 
+def _both(body: str) -> list[Dependency]:
+    return releases("Makefile", body) + parse_recipes("Makefile", body.splitlines())
+
+
 # --- attack cases ---
 
 def test_hostile_script_and_macro_lines_are_read_in_linear_time() -> None:
@@ -85,9 +91,7 @@ def test_hostile_script_and_macro_lines_are_read_in_linear_time() -> None:
                  "\t$(call go-install-tool,x," + "a" * 7_000 + "\n",
                  "\tA=" + "$(X)" * 1_500 + " " + "B=1 " * 300 + "go install a.b/c@v1.0.0\n",
                  f"\tcurl {SCRIPT} | sh -s -- v1.0.0\n" * 20_000):
-        start = time.process_time()
-        found = releases("Makefile", body) + parse_recipes("Makefile", body.splitlines())
-        assert time.process_time() - start < 5
+        found = within_cpu(5, partial(_both, body))
         assert len({(d.name, d.version) for d in found}) <= 1
 
 

@@ -4,10 +4,10 @@ handling of use sites and version comments, on real-shaped files and real two-co
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import pytest
+from cpucost import within_cpu
 from gitdiffs import commit_patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -343,14 +343,14 @@ def test_hostile_lines_never_crash(body: str) -> None:
 
 
 def test_annotations_are_bounded() -> None:
-    started = time.process_time()
-    long_name = "# renovate: depName=" + "a" * 100_000 + "\nversion: 1.0.0\n"
-    many = "# renovate: datasource=npm depName=x\nversion: 1.0.0\n" * 20_000
-    spaced = "# renovate: " + "a=b " * 50_000 + "\nversion: 1\n"
-    for body in (long_name, many, spaced, "- " * 200_000 + "uses: a/b@v1\n"):
-        deps = actions.parse_workflow("ci.yml", body.encode())
-        assert all(len(d.name) <= 214 for d in deps)
-    assert time.process_time() - started < 10
+    def timed() -> None:
+        long_name = "# renovate: depName=" + "a" * 100_000 + "\nversion: 1.0.0\n"
+        many = "# renovate: datasource=npm depName=x\nversion: 1.0.0\n" * 20_000
+        spaced = "# renovate: " + "a=b " * 50_000 + "\nversion: 1\n"
+        for body in (long_name, many, spaced, "- " * 200_000 + "uses: a/b@v1\n"):
+            deps = actions.parse_workflow("ci.yml", body.encode())
+            assert all(len(d.name) <= 214 for d in deps)
+    within_cpu(10, timed)
 
 
 @each_case("line", [
@@ -569,9 +569,9 @@ def test_gradle_hostile_lines_never_crash(body: str) -> None:
 
 def test_gradle_a_megabyte_of_colons_parses_in_linear_time() -> None:
     # Once, not per hypothesis example above: it is the same 1 MB input every time (~0.1 s each).
-    started = time.process_time()
-    gradle.parse_build_script("build.gradle", ("implementation('" + "a:" * 50_000 + "')\n").encode() * 20)
-    assert time.process_time() - started < 10
+    def timed() -> None:
+        gradle.parse_build_script("build.gradle", ("implementation('" + "a:" * 50_000 + "')\n").encode() * 20)
+    within_cpu(10, timed)
 
 
 def test_yaml_anchor_defined_twice_is_read_as_helm_reads_it() -> None:
