@@ -130,3 +130,19 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path, run: str, config: str) -> 
 def test_a_long_line_of_tools_is_read_in_linear_time() -> None:
     assert_linear(nodeconfigs.line_files, "npx -y -y -y " * 5000 + "x", "npx -y -y -y " * 20000 + "x", budget=1.0)
     assert_linear(nodeconfigs.line_files, "&& jest " * 8000, "&& jest " * 32000, budget=2.0)
+
+
+def test_a_settings_modules_imports_are_code_its_paths_data() -> None:
+    """webpack.config.js's `require('./tools/plugin')` is code webpack loads; its `entry: './src/index.js'` is the
+    product webpack bundles (not reached); a module that starts a process (`execSync('node src/index.js')`) keeps
+    its words."""
+    config = "const P = require('./tools/plugin');\nmodule.exports = { entry: './src/index.js', plugins: [new P()] };\n"
+    tree = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run="npx webpack"), "webpack.config.js": config,
+            "tools/plugin.js": "module.exports = class {}\n", "src/index.js": "import x from './lib'\n",
+            "src/lib.js": "export default 1\n"}
+    runs = one_tree_runs(tree)
+    assert isinstance(runs, dict)
+    assert {"webpack.config.js", "tools/plugin.js"} <= set(runs) and not {"src/index.js", "src/lib.js"} & set(runs)
+    tree["webpack.config.js"] = config + "require('child_process').execSync('node src/index.js');\n"
+    runs = one_tree_runs(tree)
+    assert isinstance(runs, dict) and "src/index.js" in runs

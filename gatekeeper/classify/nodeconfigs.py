@@ -20,7 +20,7 @@ import re
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["CONFIGS", "line_files"]
+__all__ = ["CONFIGS", "imports_only", "line_files"]
 
 _MODULES = ("js", "mjs", "cjs", "ts", "mts", "cts")
 # each tool's settings module names, without the extension (the tools' documented default lookup)
@@ -53,7 +53,21 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command|entry)\b:?+[
              r"(?:-[ \t]++)?+(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun|node)(?:[ \t]++(?:-[\w=-]*+|exec|dlx|x|run|--))*+"
              r"[ \t]++)?+(?:\./)?+(?:node_modules/(?:\.bin/)?+(?:@[\w.-]++/)?+)?+"
              r"(" + _NAMES + r")(?=[ \t;&|)'\"/]|$)([^;&|\n]*+)")
+_SETTINGS_NAME = lazy(r"(?:" + "|".join(sorted({re.escape(base.rpartition("/")[2]) for bases in CONFIGS.values()
+                                                   for base in bases if base not in ("truffle", "knip")}))
+                      + r")\.[cm]?+[jt]s$")
+# a process a module starts (its words may then be what it runs)
+_LAUNCHES = lazy(r"(?<![\w$])(?:child_process|execSync|execFileSync|execFile|spawnSync|spawn|exec|execa|execaSync|"
+                 r"shelljs|zx|Command|system|popen)(?![\w$])|\$`")
 _STEMS = tuple({name[:4] for name in CONFIGS})  # a line naming none of the tools: no search (most lines)
+
+
+def imports_only(path: str, text: str) -> bool:
+    """Whether the walk reads the module at `path` for its imports only: a settings module of CONFIGS' names that
+    launches no process. Its other paths are what the tool reads as data (a bundler's `entry: './src/index.ts'`, a test
+    runner's `testMatch`, a linter's `ignores`); its imports (plugins, shared settings) are code it loads."""
+    name = path.rpartition("/")[2]
+    return _SETTINGS_NAME.match(name) is not None and _LAUNCHES.search(text) is None
 
 
 def line_files(line: str) -> list[str]:
