@@ -84,3 +84,21 @@ def test_a_long_text_of_builds_is_read_in_linear_time() -> None:
         return [unit.format(at) for at in range(count)] + ["node x.js"]
 
     assert_linear(datawords.built_runs, text(2000), text(8000), budget=2.0)
+
+
+# a builder's option that loads code (babel's `--plugins`/`--presets`) or runs a command after the build (tsup's
+# `--onSuccess`, tsdown's `--on-success`): its file stays named, as `-c`/`--plugin` did
+OPTIONS = [("babel --plugins ./tools/plugin.js src -d lib", "tools/plugin.js"),
+           ("babel --presets ./tools/preset.js src -d lib", "tools/preset.js"),
+           ("babel --plugins=./tools/a.js,./tools/plugin.js src -d lib", "tools/plugin.js"),
+           ('tsup src/index.ts --onSuccess "bash tools/post.sh"', "tools/post.sh"),
+           ('tsup src/index.ts --onSuccess="bash tools/post.sh"', "tools/post.sh"),
+           ("tsup src/index.ts --onSuccess 'node tools/post.js'", "tools/post.js"),
+           ("tsup src/index.ts --onSuccess 'node dist/index.js'", "src/index.ts"),
+           ('tsdown --on-success "bash tools/post.sh"', "tools/post.sh")]
+
+
+@pytest.mark.parametrize(("line", "target"), OPTIONS)
+def test_a_builders_loading_or_running_option_keeps_its_file(line: str, target: str) -> None:
+    for path, template in DEFINITIONS.items():
+        assert target in named_paths(path, template.format(a=f"npx {line}", b="echo done")), (path, line)

@@ -64,7 +64,11 @@ BUILDERS: dict[str, frozenset[str] | None] = {
     "parcel": frozenset({"build"}), "swag": frozenset({"init", "fmt"})}
 # a builder's options whose value it loads as its own code or settings (a config, a plugin, a tsconfig): named
 _LOADS = frozenset({"-c", "--config", "--configPlugin", "-p", "--plugin", "--project", "--tsconfig", "--config-file",
-                    "--configFile", "--config-name", "--require", "-r"})
+                    "--configFile", "--config-name", "--require", "-r", "--plugins", "--presets", "--import",
+                    "--loader"})  # babel's `--plugins ./tools/p.js` (attack 41)
+# a builder's option whose value is a command it runs after building (tsup's `--onSuccess "bash x.sh"`, tsdown's
+# `--on-success`): no build (attack 41)
+_THEN_RUNS = frozenset({"--onSuccess", "--on-success", "--onsuccess", "--exec"})
 _MAY_READ = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in {*READERS, *BUILDERS}))
                  + r")(?![\w.-])")
 _REMOVERS = frozenset({"rm", "rimraf", "mkdir"})
@@ -217,6 +221,8 @@ def _builds(words: list[str]) -> bool:
     if start < 0 or start >= len(words) or (name := words[start].rpartition("/")[2]) not in BUILDERS:
         return False
     subcommands = BUILDERS[name]
+    if any(word.partition("=")[0] in _THEN_RUNS for word in words[start + 1:]):
+        return False
     return subcommands is None or start + 1 < len(words) and words[start + 1] in subcommands
 
 
