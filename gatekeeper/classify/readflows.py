@@ -21,8 +21,8 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["RUNNERS", "runs_read"]
 
 # What runs text or a file it is handed: evaluators (a method too: `binding.eval`, `vm.runInThisContext`), loaders
-# (`load`/`require`/`compile` only as functions: `json.load(f)`, `re.compile(x)` read data), process launchers, and the
-# dynamic calls that reach any of them by a computed name (`Kernel.send`, `getattr(builtins, …)`)
+# (`load`/`require`/`compile` only as functions: a JSON module's load of a file and `re.compile(x)` read data), process
+# launchers, and the dynamic calls that reach any of them by a computed name (`Kernel.send`, `getattr(builtins, …)`)
 RUNNERS = lazy(r"(?<![\w$])(?:eval|exec|execfile|instance_eval|class_eval|module_eval|instance_exec|class_exec|"
                r"Function|runInThisContext|runInNewContext|runInContext|Script|compileFunction|run_path|run_module|"
                r"exec_module|import_module|__import__|spawn|spawnSync|execSync|execFile|execFileSync|fork|system|"
