@@ -45,7 +45,12 @@ _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playboo
 # application's `def setup():` view in a module named setup.py is no packaging). Read in the text as Python reads it
 # (setup_py normalizes it first): a call may put a backslash, line breaks and comments between `setup` and `(`.
 _SETUP_PACKAGING = lazy(
-    r"\b(?:setuptools|distutils)\b|^[ \t]*(?:from|import)[ \t]+skbuild\b|(?<!def )\bsetup(?:\s|\\|#[^\n]*\n)*\(",
+    r"\b(?:setuptools|distutils)\b|^[ \t]*(?:from|import)[ \t]+skbuild\b|(?<!def )\bsetup(?:\s|\\|#[^\n]*\n)*\("
+    # attack 41: a `setup` imported under another name (`from cx_Freeze import setup as build`, in a parenthesized
+    # list too) or read as an attribute (`b = cx_Freeze.setup`), then called by that name
+    r"|^[ \t]*+(?:from[ \t]++\S++[ \t]++)?+import\b[^\n]*?\bsetup\b"
+    r"|^[ \t]*+from[ \t]++\S++[ \t]++import[ \t]*+\([^)]{0,4096}?\bsetup\b|\.[ \t]*+setup\b"
+    r"|=[ \t]*+setup\b|[(,][ \t]*+setup[ \t]*+[,)]",  # `b = setup`, `run(setup, …)` after `import *`
     _FLAGS)
 # A name computed at run time (`importlib.import_module('setup' 'tools')`, `getattr(m, 'set' 'up')`, `exec(...)`,
 # `sys.modules[...]`, `pkgutil.resolve_name`, `pydoc.locate`, a pickle's reduce) may reach setuptools without naming

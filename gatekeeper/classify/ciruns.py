@@ -44,6 +44,7 @@ from gatekeeper.classify import (
     gorun,
     jobdsl,
     jobenv,
+    readflows,
     runvars,
     shellvars,
     submakes,
@@ -252,12 +253,14 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
             + fedruns.function_runs(source) if commands else []  # attack 36: the folders it puts on PATH; cileft67
         lines = source.splitlines()
+        runs_read = readflows.runs_read(source)  # `s = open(x).read()` then `exec(s)`: no read is data (attack 41)
+        builds = commands and not datawords.built_runs(lines)  # `esbuild x.ts --outfile=o.js`, then `node o.js`
         for at, line in enumerate(lines):
             words = [word for word in _SPLIT.split(line) if word]
             # an exclude list's paths, a read-only line's operands are data (datawords.py); a folder's words stay
             # and a program's read call's literal path (`File.read('lib/x/version.rb')`, cileft67)
-            read = datawords.unread(line)
-            data = datawords.unrun(read, lines[at + 1] if at + 1 < len(lines) else "") if commands else read
+            read = line if runs_read else datawords.unread(line)
+            data = datawords.unrun(read, lines[at + 1] if at + 1 < len(lines) else "", builds) if commands else read
             scanned = words if data is line else [word for word in _SPLIT.split(data) if word]
             distinct = dict.fromkeys(scanned)  # each word read once (a line of 50,000 `a.sh`: 0.5 CPU-s)
             scripts += [word for word in distinct if _runnable(word)]  # and `-r./boot.rb` (ruby, RUBYOPT: red team 40)

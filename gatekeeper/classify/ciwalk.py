@@ -26,6 +26,7 @@ from gatekeeper.classify import (
     dockerrefs,
     jobdsl,
     localactions,
+    nodeconfigs,
     taskstarts,
     vendoredci,
 )
@@ -106,6 +107,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                        or len(scripts) + len(composed) + len(configs) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
+                    # a Node tool's settings module: its paths are the tool's data, its imports code (attack 41)
+                    scripts = [] if nodeconfigs.imports_only(path, text) else scripts
                     yaml = ciruns.is_yaml(path)
                     joined = "\n".join([text, *ciruns.yaml_strings(text)])
                     deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []

@@ -20,7 +20,9 @@ word are never run, and the blind sets found each made a file `ci` that no job r
   src/x.ts --bundle`, `swag init -g routes.go`: a bundler, compiler or generator turns the product's source into an
   artefact; the source is read, not run (BUILDERS; a line of builders, readers and `rm`/`mkdir` only, as above). The
   value of an option that loads a file as the tool's own code (`-c rollup.config.mjs`, `--config`, `--plugin`,
-  `--project`) stays named; a line that runs what it built (`&& node dist/x.js`), `ncc run`, `bun x.ts` are no builds.
+  `--project`) stays named; a line that runs what it built (`&& node dist/x.js`), `ncc run`, `bun x.ts` are no builds,
+  nor any builder of a text whose later line or step runs or enters its output (`node o.js`, `cd dist && node x.js`:
+  built_runs, attack 41).
 - **A program's read call** (unread). `File.read('lib/acme/version.rb')` in a Rakefile, `open('pkg/_version.py')`,
   `fs.readFileSync('src/x.ts')`: its literal path is data, unless the line hands something to `eval`, `exec`,
   `instance_eval`, `load`, `require`, `Function`, `compile` (then every word stays).
@@ -36,7 +38,7 @@ import re
 from gatekeeper.classify import wrappers
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["BUILDERS", "EXCLUDES", "READERS", "is_package_list", "package_commands", "unread", "unrun"]
+__all__ = ["BUILDERS", "EXCLUDES", "READERS", "built_runs", "is_package_list", "package_commands", "unread", "unrun"]
 
 # The options whose value is a list of paths a tool leaves out (flake8, pycodestyle, mypy, black, ruff, pylint, pytest,
 # coverage, isort, bandit, codespell, grep/rsync/tar, cargo's `--exclude`).
@@ -62,10 +64,22 @@ BUILDERS: dict[str, frozenset[str] | None] = {
     "parcel": frozenset({"build"}), "swag": frozenset({"init", "fmt"})}
 # a builder's options whose value it loads as its own code or settings (a config, a plugin, a tsconfig): named
 _LOADS = frozenset({"-c", "--config", "--configPlugin", "-p", "--plugin", "--project", "--tsconfig", "--config-file",
-                    "--configFile", "--config-name", "--require", "-r"})
+                    "--configFile", "--config-name", "--require", "-r", "--plugins", "--presets", "--import",
+                    "--loader"})  # babel's `--plugins ./tools/p.js` (attack 41)
+# a builder's option whose value is a command it runs after building (tsup's `--onSuccess "bash x.sh"`, tsdown's
+# `--on-success`): no build (attack 41)
+_THEN_RUNS = frozenset({"--onSuccess", "--on-success", "--onsuccess", "--exec"})
 _MAY_READ = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(re.escape(name) for name in {*READERS, *BUILDERS}))
                  + r")(?![\w.-])")
 _REMOVERS = frozenset({"rm", "rimraf", "mkdir"})
+# a builder's output option and its value (`--outfile=o.js`, `-o dist/pre`, `--outDir dist`): where what it built lands
+_OUTPUT = lazy(r"(?<![\w-])(?:--outfile|--outdir|--out-dir|--outDir|--out-file|--dist-dir|--file|--output|-o|-d)"
+               r"(?:=|[ \t]++)['\"]?+([\w.@+/${}-]{1,1024}+)")
+MAX_OUTPUTS = 64  # builders' outputs a text names (past it: its builders' inputs stay named)
+# where a later line runs it: at a command's start, after a runtime or shell (`node o.js`, `deno run`, `bash`), or
+# entering it (`cd dist && node x.js`); `git diff dist`, `ls dist`, an upload's `path: dist` run nothing
+_RUN_OUTPUT = (r"(?:(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+|(?<![\w-])(?:node|nodejs|bun|deno|run:?+|tsx|ts-node|sh|"
+               r"bash|zsh|source|exec|cd|\.)[ \t]++(?:-[\w=-]*+[ \t]++)*+)")
 _RUNS_TEXT = lazy(r"(?<![\w-])(?:eval|source)(?![\w-])")
 # A program's read call with a literal path (Ruby, Python, Node); a line that may run what it read keeps its words
 _READ_CALL = lazy(r"(?<![\w.])(?:(?:File|IO)\.(?:read|readlines|binread|foreach)|(?:fs\.|fsp\.|fs\.promises\.)?+"
@@ -126,15 +140,35 @@ def unread(line: str) -> str:
     return _READ_CALL.sub(lambda hit: hit[0].replace(hit[2], "Q"), line)
 
 
-def unrun(line: str, following: str = "") -> str:
+def built_runs(lines: list[str]) -> bool:
+    """Whether a line of `lines` runs what a builder's line of them built (`esbuild x.ts --outfile=o.js`, then `node
+    o.js` on a later line or step): that builder's input is the job's code (attack 41), as on one line (`&& node
+    o.js`, _read_only)."""
+    outputs: dict[str, int] = {}
+    for at, line in enumerate(lines):
+        if _MAY_READ.search(line) is not None and _OUTPUT.search(line) is not None and \
+                any(_builds(words) for words in [_WORD.findall(part) for part in _SEGMENT.split(line)[::2]]):
+            for value in _OUTPUT.findall(line):  # the file, and its folder (`cd dist && node x.js`)
+                outputs.update(dict.fromkeys((value.strip("/").removeprefix("./"), value.rpartition("/")[0]), at))
+    outputs = {output: at for output, at in outputs.items() if output.strip("./")}
+    if not outputs or len(outputs) > MAX_OUTPUTS:
+        return bool(outputs)  # past the bound: any line may run one (fail closed)
+    builders = set(outputs.values())
+    run = re.compile(_RUN_OUTPUT + r"(?:\./)?+(?:" + "|".join(re.escape(output) for output in sorted(outputs))
+                     + r")(?![\w.-])")
+    return any(at not in builders and run.search(line) is not None for at, line in enumerate(lines))
+
+
+def unrun(line: str, following: str = "", builds: bool = True) -> str:
     """`line` with the words it names as data blanked (an exclude list's value, a read-only line's operands); the rest
-    as it was. `following` is the next line (a `| bash` there continues this one)."""
+    as it was. `following` is the next line (a `| bash` there continues this one); `builds` False where the text runs
+    what its builders build (built_runs: a builder's operands stay named)."""
     if "--" in line and _POSITIONAL.search(line) is None:
         line = _EXCLUDE.sub(_unexclude, line)
     if _MAY_READ.search(line) is None:
         return line  # most lines: no reader at all
     masked = _QUOTE.sub(_mask, line)  # `sed -n 's/(x)/\\1/p'`: a quoted `(` or `|` is no operator
-    if not _read_only(line, masked, following):
+    if not _read_only(line, masked, following, builds):
         return line
     return " ".join(_command_words(segment) for segment in _SEGMENT.split(masked)[::2])
 
@@ -150,7 +184,7 @@ def _mask(quoted: re.Match[str]) -> str:
     return text if text[0] == '"' and ("$(" in text or "`" in text) else "Q"
 
 
-def _read_only(line: str, masked: str, following: str) -> bool:
+def _read_only(line: str, masked: str, following: str, builds: bool = True) -> bool:
     """Whether every command of `line` is a reader (or a test, an echo, an assignment) whose output goes nowhere but
     the job's log or a variable."""
     stripped = masked.rstrip()
@@ -174,7 +208,7 @@ def _read_only(line: str, masked: str, following: str) -> bool:
         words = words[first:]
         if not words:
             continue
-        if not (words[0] in READERS and _reads_only(words, segment, line)) and not _builds(words):
+        if not (words[0] in READERS and _reads_only(words, segment, line)) and not (builds and _builds(words)):
             return False
         read = True
     return read
@@ -187,6 +221,8 @@ def _builds(words: list[str]) -> bool:
     if start < 0 or start >= len(words) or (name := words[start].rpartition("/")[2]) not in BUILDERS:
         return False
     subcommands = BUILDERS[name]
+    if any(word.partition("=")[0] in _THEN_RUNS for word in words[start + 1:]):
+        return False
     return subcommands is None or start + 1 < len(words) and words[start + 1] in subcommands
 
 

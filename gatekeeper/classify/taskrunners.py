@@ -12,7 +12,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_yaml
-from gatekeeper.classify import toolreads
+from gatekeeper.classify import nodeconfigs, toolreads
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -71,6 +71,7 @@ def line_files(line: str) -> list[str]:
     """The files the task runners a line's commands run read (tool_files), and those of pytest and Nix (toolreads.py:
     also after another runner, `uv run pytest`, `nix develop --command make`)."""
     files = [name for tool, rest in TOOL.findall(line) for name in tool_files(tool.lower(), rest)]
+    files += nodeconfigs.line_files(line)  # a Node tool's settings module (`webpack`: webpack.config.js, attack 41)
     return files + toolreads.line_files(line) if "test" in line or "nix" in line else files
 
 

@@ -24,9 +24,10 @@ _KEYWORDS = ("install_requires", "setup_requires", "tests_require", "extras_requ
 _BLANK = lazy(r"^\s*(?:#.*)?$")
 _STRING = r"""(?P<q>["'])(?P<req>[^"'\\\n]+)(?P=q)"""
 # `"requests==2.32.0",` — one literal item of a list or tuple
-_ITEM = lazy(rf"^\s*{_STRING}\s*,?\s*(?:#.*)?$")
+# (possessive: `\s*,?\s*` before a line's end split a run of blanks every way, quadratic in it; attack 41)
+_ITEM = lazy(rf"^\s*+{_STRING}\s*+,?+\s*+(?:#.*)?$")
 # `"certs": "certifi==2016.8.8",` — an extras mapping's entry whose value is one requirement string
-_EXTRA_ENTRY = lazy(rf"""^\s*(?P<kq>["'])[\w.\-]+(?P=kq)\s*:\s*{_STRING}\s*,?\s*(?:#.*)?$""")
+_EXTRA_ENTRY = lazy(rf"""^\s*+(?P<kq>["'])[\w.\-]++(?P=kq)\s*+:\s*+{_STRING}\s*+,?+\s*+(?:#.*)?$""")
 # `"socks": [` — an extras mapping's entry opening its list
 _EXTRA_OPEN = lazy(r"""^\s*(?P<kq>["'])[\w.\-]+(?P=kq)\s*:\s*[\[(]\s*(?:#.*)?$""")
 # `install_requires=[`, `extras_require = {` — the opening of a requirement keyword's literal

@@ -1,0 +1,86 @@
+"""The settings modules a Node build, test or lint tool loads where a CI command runs it (attack 41;
+taskrunners.line_files calls this).
+
+`webpack`, `rollup -c`, `tsup`, `vite build`, `jest`, `eslint .` take no option naming their settings and still load
+one: `webpack.config.js`, `rollup.config.mjs`, `tsup.config.ts`, `vite.config.ts`, `jest.config.js`,
+`eslint.config.js` in the folder they run in. Each is a JavaScript or TypeScript module the tool imports and runs
+before any work (`require('child_process').execSync(...)` at its top runs in the job), so it is code CI runs as a
+script it names by path is. A settings file's path rule (`other`: settings people and CI share) does not lower it
+where the walk finds the tool run. The builders' operands are data (datawords.py); what they load is not.
+
+Only the module forms are named (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, `.cts`): a JSON or YAML settings file runs
+nothing of its own. A tool that takes its root as an operand (`vite build web`, `next build site`) loads the module
+in that folder too; `--config`/`-c` values stay named by the walk's words.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["CONFIGS", "imports_only", "line_files"]
+
+_MODULES = ("js", "mjs", "cjs", "ts", "mts", "cts")
+# each tool's settings module names, without the extension (the tools' documented default lookup)
+_WEBPACK = ("webpack.config", ".webpack/webpack.config", ".webpack/webpackfile")
+_VITE = ("vite.config",)
+_BABEL = ("babel.config", ".babelrc")
+CONFIGS: dict[str, tuple[str, ...]] = {
+    "webpack": _WEBPACK, "webpack-cli": _WEBPACK, "webpack-dev-server": _WEBPACK,
+    "rollup": ("rollup.config",), "rolldown": ("rolldown.config",), "tsup": ("tsup.config",),
+    "tsdown": ("tsdown.config",), "vite": _VITE, "vitest": ("vitest.config", "vitest.workspace", *_VITE),
+    "unbuild": ("build.config",), "obuild": ("build.config",), "babel": _BABEL, "microbundle": _BABEL,
+    "jest": ("jest.config",), "mocha": (".mocharc",), "karma": ("karma.conf",), "playwright": ("playwright.config",),
+    "cypress": ("cypress.config",), "ava": ("ava.config",), "nyc": (".nycrc", "nyc.config"), "c8": (".c8rc",),
+    "eslint": ("eslint.config", ".eslintrc"), "prettier": ("prettier.config", ".prettierrc"),
+    "stylelint": ("stylelint.config", ".stylelintrc"), "postcss": ("postcss.config",),
+    "tailwindcss": ("tailwind.config",), "next": ("next.config",), "nuxt": ("nuxt.config",),
+    "nuxi": ("nuxt.config",), "astro": ("astro.config",), "svelte-kit": ("svelte.config", *_VITE),
+    "docusaurus": ("docusaurus.config",), "gatsby": ("gatsby-config",),
+    "commitlint": ("commitlint.config", ".commitlintrc"), "lint-staged": ("lint-staged.config", ".lintstagedrc"),
+    "hardhat": ("hardhat.config",), "truffle": ("truffle-config", "truffle"), "storybook": (".storybook/main",),
+    "knip": ("knip.config", "knip"), "electron-builder": ("electron-builder.config",),
+}
+# tools whose first operand is the folder they build (`vite build web`, `next build site`, `unbuild pkg`)
+_ROOTED = frozenset({"vite", "unbuild", "next", "nuxt", "nuxi", "astro", "docusaurus"})
+_NAMES = "|".join(sorted((re.escape(name) for name in CONFIGS), key=len, reverse=True))
+# a tool at a command's start (a line's, after `;`, `&&`, `|`, `(`, `$(`, a YAML key or a Jenkinsfile `sh '`), behind
+# a Node launcher (`npx`, `bunx`, `pnpm exec`, `yarn`, `npm exec --`) or from node_modules (`node_modules/.bin/jest`,
+# `node node_modules/jest/bin/jest.js`); its words up to the command's end
+_RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
+             r"(?:-[ \t]++)?+(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun|node)(?:[ \t]++(?:-[\w=-]*+|exec|dlx|x|run|--))*+"
+             r"[ \t]++)?+(?:\./)?+(?:node_modules/(?:\.bin/)?+(?:@[\w.-]++/)?+)?+"
+             r"(" + _NAMES + r")(?=[ \t;&|)'\"/]|$)([^;&|\n]*+)")
+_SETTINGS_NAME = lazy(r"(?:" + "|".join(sorted({re.escape(base.rpartition("/")[2]) for bases in CONFIGS.values()
+                                                   for base in bases if base not in ("truffle", "knip")}))
+                      + r")\.[cm]?+[jt]s$")
+# a process a module starts (its words may then be what it runs)
+_LAUNCHES = lazy(r"(?<![\w$])(?:child_process|execSync|execFileSync|execFile|spawnSync|spawn|exec|execa|execaSync|"
+                 r"shelljs|zx|Command|system|popen)(?![\w$])|\$`")
+_STEMS = tuple({name[:4] for name in CONFIGS})  # a line naming none of the tools: no search (most lines)
+
+
+def imports_only(path: str, text: str) -> bool:
+    """Whether the walk reads the module at `path` for its imports only: a settings module of CONFIGS' names that
+    launches no process. Its other paths are what the tool reads as data (a bundler's `entry: './src/index.ts'`, a test
+    runner's `testMatch`, a linter's `ignores`); its imports (plugins, shared settings) are code it loads."""
+    name = path.rpartition("/")[2]
+    return _SETTINGS_NAME.match(name) is not None and _LAUNCHES.search(text) is None
+
+
+def line_files(line: str) -> list[str]:
+    """The settings modules the Node tools `line`'s commands run load (module docstring)."""
+    if not any(stem in line for stem in _STEMS):
+        return []
+    out: list[str] = []
+    for tool, rest in _RUNS.findall(line):
+        folders = [""]
+        if tool in _ROOTED:
+            words = [word for word in re.split(r"[\s'\"]+", rest) if word and not word.startswith("-")]
+            folders += [word.strip("/") for word in words[:2] if "." not in word.rpartition("/")[2]
+                        and word not in ("build", "dev", "generate", "preview", "start", "serve", "export")]
+        out += [posixpath.join(folder, f"{base}.{extension}") for folder in folders for base in CONFIGS[tool]
+                for extension in _MODULES]
+    return out
