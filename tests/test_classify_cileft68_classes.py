@@ -20,7 +20,7 @@ from citools import BLOCK_DEFINITIONS, named_paths, one_tree_runs
 from cpucost import assert_linear
 from tables import each_case
 
-from gatekeeper.classify import ciconfigs, selfurls
+from gatekeeper.classify import ciconfigs, composeruns, selfurls
 from gatekeeper.gitobjects import TreeEntry
 
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
@@ -218,3 +218,56 @@ def test_install_modes_against_real_install(tmp_path: Path) -> None:
         runs = os.access(copies[0], os.X_OK)
         named = "src.txt" in named_paths("ci/package.sh", f"#!/bin/sh\n{words}\n")
         assert named == runs, (words, runs)
+
+
+# `docker compose run SERVICE CMD` where the service mounts the checkout: the command's paths are the mounted folder's
+COMPOSE = ("services:\n  app:\n    image: python:3.12\n    volumes:\n      - ./sub:/work\n      - cache:/root/.cache\n"
+           "    working_dir: /work\n  root:\n    image: node:22\n    volumes:\n      - type: bind\n        source: .\n"
+           "        target: /app\n    working_dir: /app/web\n  image:\n    image: acme/tools:1\n"
+           "  named:\n    image: python\n    volumes:\n      - data:/work\n    working_dir: /work\n"
+           "volumes:\n  cache: {}\n  data: {}\n")
+COMPOSE_TREE = {"docker-compose.yml": COMPOSE, "sub/gen": SCRIPT, "sub/ci/check.py": "print(1)\n", "web/build": SCRIPT,
+                "ci/run-tests": SCRIPT, "gen": SCRIPT}
+COMPOSE_RUNS = [("docker compose run app ./gen", "sub/gen"), ("docker compose run --rm -T app ./gen", "sub/gen"),
+                ("docker-compose run -e CI=1 app python ci/check.py", "sub/ci/check.py"),
+                ("docker compose exec -T app /work/gen", "sub/gen"), ("podman-compose run app ./gen", "sub/gen"),
+                ("docker compose -f docker-compose.yml run app ./gen", "sub/gen"),
+                ("docker compose run root ./build", "web/build"), ("docker compose run root /app/ci/run-tests",
+                                                                   "ci/run-tests"),
+                ("sudo docker compose run --rm root sh -c ../ci/run-tests", "ci/run-tests")]
+
+
+@each_case(("definition", "template"), DEFINITIONS, ids=lambda d: d if "/" in d or "." in d else "")
+def test_a_compose_run_of_a_mounted_service_runs_the_mounted_folders_file(definition: str, template: str) -> None:
+    for line, target in COMPOSE_RUNS:
+        reached = _runs(_with_line(definition, template, line, dict(COMPOSE_TREE)))
+        assert target in reached, (definition, line)
+
+
+# The image's own files: a service without a checkout mount, a named volume, another subcommand, an echo, a path
+# outside the mount, a service the file does not define
+@each_case("line", ["docker compose run image ./gen", "docker compose run named ./gen", "docker compose build app",
+                    "docker compose up -d app", "echo docker compose run app ./gen", "docker compose run app /opt/gen",
+                    "docker compose run other ./gen"])
+def test_a_compose_run_of_the_images_files_names_none_of_the_subfolder(line: str) -> None:
+    reached = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, dict(COMPOSE_TREE)))
+    assert "sub/gen" not in reached, line
+
+
+def test_a_compose_files_mounts_are_read_from_its_folder() -> None:
+    tree = {"ci/compose.yml": "services:\n  t:\n    image: x\n    volumes: ['./tools:/t', '../:/src']\n"
+                              "    working_dir: /t\n", "ci/tools/gen": SCRIPT, "tools/gen": SCRIPT, "x/y": SCRIPT}
+    reached = _runs(_with_line(*BLOCK_DEFINITIONS[0], "docker compose -f ci/compose.yml run t ./gen", tree))
+    assert "ci/tools/gen" in reached and "tools/gen" not in reached
+    assert composeruns.services_in("services: [") == {} and composeruns.services_in("x" * (1 << 20)) == {}
+
+
+def test_compose_localized_is_linear_and_bounded() -> None:
+    tree = {"docker-compose.yml": TreeEntry("100644", "1" * 40)}
+
+    def read(text: str) -> object:
+        return composeruns.localized(text, tree, lambda entry: COMPOSE.encode())
+
+    unit = "docker compose run --rm app ./gen a b c\ncompose x run \n"
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+    assert read(unit * 1024).count("# ./sub/gen") == composeruns.MAX_LINES

@@ -20,6 +20,7 @@ from gatekeeper.classify import (
     ciimports,
     cireaches,
     ciruns,
+    composeruns,
     deployruns,
     devcontainers,
     dockerbuilds,
@@ -98,6 +99,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
                         continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
                     text = selfurls.localized(data[:FULL_READ].decode("utf-8", "replace"), mine, tree)
+                    text = composeruns.localized(text, tree, read_blob)  # a mounted service's paths (cileft68)
                     scripts, composed, folders = ciruns.named_in(path, text)
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
