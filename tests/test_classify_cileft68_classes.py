@@ -271,3 +271,37 @@ def test_compose_localized_is_linear_and_bounded() -> None:
     unit = "docker compose run --rm app ./gen a b c\ncompose x run \n"
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
     assert read(unit * 1024).count("# ./sub/gen") == composeruns.MAX_LINES
+
+
+# A project of the tree pip installs, then its pytest plugin: what CI installs from the checkout and loads
+PLUGIN_PACKAGING = [
+    ("pyproject.toml", '[project]\nname = "acme-plugin"\n[project.entry-points.pytest11]\n'
+                       'acme = "acme_plugin.plugin"\n'),
+    ("setup.py", 'from setuptools import setup\nsetup(name="acme-plugin", '
+                 'entry_points={"pytest11": ["acme = acme_plugin.plugin"]})\n'),
+    ("setup.cfg", "[metadata]\nname = acme-plugin\n[options.entry_points]\npytest11 =\n"
+                  "    acme = acme_plugin.plugin\n"),
+]
+PLUGIN_INSTALLS = ["pip install -e ./tools/plugin && pytest", "pip install ./tools/plugin\npytest tests",
+                   "python -m pip install -e tools/plugin[test] && python -m pytest",
+                   "uv pip install -e ./tools/plugin",
+                   "pip install -q -e ./tools/plugin -r requirements.txt"]
+
+
+@each_case(("definition", "template"), DEFINITIONS, ids=lambda d: d if "/" in d or "." in d else "")
+def test_a_project_ci_installs_from_the_tree_loads_its_plugin(definition: str, template: str) -> None:
+    for name, packaging in PLUGIN_PACKAGING:
+        for line in PLUGIN_INSTALLS:
+            files = {f"tools/plugin/{name}": packaging, "tools/plugin/acme_plugin/__init__.py": "",
+                     "tools/plugin/acme_plugin/plugin.py": "def pytest_configure(config):\n    pass\n"}
+            indent = template.partition("{line}")[0].rpartition("\n")[2]
+            reached = _runs(_with_line(definition, template, line.replace("\n", "\n" + indent), files))
+            assert {f"tools/plugin/{name}", "tools/plugin/acme_plugin/plugin.py"} <= reached, (definition, name, line)
+
+
+@each_case("line", ["pip install -e .", "pip install -r tools/plugin/requirements.txt", "pip install acme-plugin",
+                    "pip install ./dist/acme_plugin-1.0-py3-none-any.whl", "echo see tools/plugin"])
+def test_an_install_of_no_project_of_the_tree_loads_none(line: str) -> None:
+    files = {"tools/plugin/pyproject.toml": PLUGIN_PACKAGING[0][1], "tools/plugin/acme_plugin/plugin.py": "x = 1\n",
+             "tools/plugin/requirements.txt": "pytest\n"}
+    assert "tools/plugin/acme_plugin/plugin.py" not in _runs(_with_line(*BLOCK_DEFINITIONS[0], line, files)), line

@@ -27,6 +27,7 @@ from gatekeeper.classify import (
     dockerrefs,
     jobdsl,
     localactions,
+    pipinstalls,
     selfurls,
     taskstarts,
     vendoredci,
@@ -117,7 +118,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                for named in deployruns.targets(joined, False, runner)]
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
-                    brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
+                    brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
+                                  *cargorun.packages(text, folders, cargo, projects)]  # pip: a project of the tree
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
