@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify import wrappers
 from gatekeeper.classify.pipinstalls import path_pattern
 from gatekeeper.lazy_pattern import lazy
 
@@ -55,6 +56,17 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "overmind": (frozenset(), frozenset({"-f", "--procfile"})),
     "uwsgi": (frozenset(), frozenset({"--ini", "--yaml", "--yml", "--json", "--xml", "--config"})),
 }
+# cileft68: the file a tool runs from when no option names one, and the subcommands that run it (`honcho start`,
+# `foreman start`, `overmind start`/`s` run the Procfile of the folder they start in; `honcho run CMD` runs CMD only,
+# `honcho export` writes init scripts from it); an empty set: any invocation (supervisord reads `supervisord.conf`, then
+# `etc/supervisord.conf`, of its folder before /etc's)
+_DEFAULTS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "honcho": (frozenset({"start"}), ("Procfile",)),
+    "foreman": (frozenset({"start"}), ("Procfile",)),
+    "overmind": (frozenset({"start", "s"}), ("Procfile",)),
+    "supervisord": (frozenset(), ("supervisord.conf", "etc/supervisord.conf")),
+}
+_DEFAULT_TOOLS = frozenset(_DEFAULTS)
 _MAY_NAME = lazy(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
                        r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi)\b")
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
@@ -109,9 +121,10 @@ def named(text: str) -> list[str]:
             words = _WORDS.findall(segment)
             # the first word naming a tool, wherever it stands (`timeout 600 goreleaser`, `bash -c 'goreleaser ..'`,
             # `docker run ... goreleaser/goreleaser`, `go run github.com/goreleaser/goreleaser/v2@latest`; attack 29)
+            start = wrappers.command_start(words) if _DEFAULT_TOOLS & {_tool(w) for w in words} else -1
             for at, word in enumerate(words):  # each, not the first only: `docker run ... goreleaser/goreleaser`
                 if _tool(word) in _TOOLS:
-                    found += _handed(_tool(word), words[at + 1:])
+                    found += _handed(_tool(word), words[at + 1:], at == start)
     if any(_VARIABLE.fullmatch(word) for word in found):
         values: dict[str, list[str]] = {}
         for hit in _SET.finditer(text):
@@ -196,11 +209,17 @@ def _tool(word: str) -> str:
     return _ALIASES.get(name, name)
 
 
-def _handed(command: str, args: list[str]) -> list[str]:
+def _handed(command: str, args: list[str], commanding: bool = False) -> list[str]:
+    """The files `command` (a tool of _TOOLS) is handed by `args`; where it is the segment's command (`commanding`:
+    not an `echo`'s operand) and runs from its default file, that file too (cileft68)."""
     needs, options = _TOOLS.get(command, (frozenset({"\0"}), frozenset()))
     if needs and not needs & set(args):
         return []
-    out = []
+    out: list[str] = []
+    runs, defaults = _DEFAULTS.get(command, (frozenset(), ()))
+    if commanding and defaults and (not runs or runs & set(args)) \
+            and not any(w.partition("=")[0] in options or (w[:2] in options and w[1:2] != "-") for w in args):
+        out += defaults
     for at, word in enumerate(args):
         name, equals, value = word.partition("=")
         if name in options:  # `--config="x"` is the words `--config=` and `x`

@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from functools import partial
+from functools import cache, partial
 from typing import NamedTuple
 
 from gatekeeper.classify import (
@@ -20,6 +20,7 @@ from gatekeeper.classify import (
     ciimports,
     cireaches,
     ciruns,
+    composeruns,
     deployruns,
     devcontainers,
     dockerbuilds,
@@ -27,6 +28,8 @@ from gatekeeper.classify import (
     jobdsl,
     localactions,
     nodeconfigs,
+    pipinstalls,
+    selfurls,
     taskstarts,
     vendoredci,
 )
@@ -77,6 +80,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 "utf-8", "replace") for path in tree if path.endswith("/Cargo.toml") and path.count("/") <= 2
                 and tree[path].mode in _FILE_MODES})  # deeper ones are followed: the safe side
             aliased = repr((cargo, projects))  # `cargo x` runs what this tree's alias says
+            mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             # an installed package's own definitions last (popped last): what a running one reaches is walked
             # first, with its origin (vendoredci.py); the root Travis file first, and what it imports (attack19)
@@ -96,7 +100,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     data = read_blob(entry)
                     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
                         continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
-                    text = data[:FULL_READ].decode("utf-8", "replace")
+                    text = selfurls.localized(data[:FULL_READ].decode("utf-8", "replace"), mine, tree)
+                    text = composeruns.localized(text, tree, read_blob)  # a mounted service's paths (cileft68)
                     scripts, composed, folders = ciruns.named_in(path, text)
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
@@ -116,7 +121,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                for named in deployruns.targets(joined, False, runner)]
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
-                    brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
+                    brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
+                                  *cargorun.packages(text, folders, cargo, projects)]  # pip: a project of the tree
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):

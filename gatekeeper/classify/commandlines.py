@@ -229,9 +229,27 @@ def _installed(program: str, words: list[str]) -> list[str]:
         adds = bool(operands) and _EXECUTABLE.search(operands[0]) is not None
         return [word for word in operands[1:] if adds and _OPERAND.fullmatch(word) is not None]
     target, sources, _ = _copied(program, words)
-    if not target or (program != "install" and _RUN_PLACE.search(target) is None):
+    # `install -Dm644 README.md "$PKG/usr/share/doc/"` copies data, as `cp` does (cileft68: sharkdp/bat's Debian step
+    # made README.md a script and the `src/*.rs` its usage names `ci`); install's own mode, 0755, may run
+    mode = _install_mode(words) if program == "install" else None
+    copies = program != "install" or (mode is not None and _EXECUTABLE.search(mode) is None
+                                      and (mode.isdigit() or "x" not in mode.lower()))
+    if not target or (copies and _RUN_PLACE.search(target) is None):
         return []
     return [word for word in sources if _OPERAND.fullmatch(word) is not None]
+
+
+def _install_mode(words: list[str]) -> str | None:
+    """The last mode `install`'s words give (`-m 644`, `-m644`, `-Dm644`, `--mode=u=rw`), or None: its default."""
+    mode = None
+    for before, word in zip(["", *words], words, strict=False):
+        if before in ("-m", "--mode"):
+            mode = word
+        elif word.startswith("--mode="):
+            mode = word.removeprefix("--mode=")
+        elif word[:1] == "-" and word[1:2] != "-" and "m" in word and word.index("m") < len(word) - 1:
+            mode = word[word.index("m") + 1:]
+    return mode
 
 
 def _copied(program: str, words: list[str]) -> tuple[str, list[str], bool]:

@@ -66,6 +66,10 @@ _GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")  # replaced before the shell reads t
 MAX_COMMANDS = 16  # installer words of one command segment read as commands of their own (past it: ANY)
 _OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", ";;", "|&", "{", "}", "!", "then", "do", "else"})
 _REDIRECTS = lazy(r"^\d*(?:>>?|<|&>|>&|<<<?)")
+# a folder below the root (a `/` in it: `flask` is a package's name), not a file (a wheel, a requirements list) or a URL
+_PROJECT = lazy(r"(?!-)(?:\./)?+[\w.-]++(?:/[\w.-]++)++/?+(?:\[[\w,.-]*+\])?+"
+                r"(?<!\.whl)(?<!\.txt)(?<!\.in)(?<!\.gz)(?<!\.zip)(?<!\.tar)(?<!\.bz2)(?<!\.xz)(?<!\.egg)"
+                r"|\./[\w-][\w.-]*+/?+(?:\[[\w,.-]*+\])?+")
 _WORD_SPLIT = lazy(r"[\s'\"=,\[\]{}()<>;|&]+")
 
 
@@ -87,6 +91,21 @@ def installed_requirements(text: str) -> list[str]:
             first = _words(setting)[:1]
             found += first[0].split() if first else []
     return list(dict.fromkeys(pattern for value in found if (pattern := path_pattern(value)) is not None))
+
+
+def installed_projects(text: str) -> list[str]:
+    """The packaging files of each project folder below the root a `pip install` or `uv pip install` of `text`
+    installs (`-e ./tools/plugin`, `tools/lint[test]`; cileft68): pip runs its setup.py, and its plugins, console
+    scripts and modules are what CI loads. The root's (`.`) stays the product's."""
+    found: list[str] = []
+    for line in _logical_lines(text) if "install" in text else ():
+        commands = _commands(_words(line))[0] if "pip" in line or "uv" in line else []
+        for words in commands:
+            words = words[1:] if words[:1] == ["pip"] else words
+            found += [w.partition("[")[0].rstrip("/") for w in words[1:] if words[:1] == ["install"]
+                      and _PROJECT.fullmatch(w) is not None and w.partition("[")[0].strip("./")]
+    return [f"{posixpath.normpath(folder)}/{name}" for folder in dict.fromkeys(found)
+            for name in ("pyproject.toml", "setup.py", "setup.cfg") if not folder.startswith("..")]
 
 
 def _short_c(call: re.Match[str]) -> bool:

@@ -1,0 +1,181 @@
+"""What `docker compose run SERVICE CMD` runs of the checkout (issue 12: the cileft68 round).
+
+`docker compose run app ./test.sh` runs the service's `./test.sh` in its `working_dir:`; where the service mounts the
+checkout (`volumes: [".:/app"]`, `./sub:/work`, `{type: bind, source: ., target: /app}`), that is the tree's file
+below the mount's source: `sub/test.sh` for `./sub:/work` with `working_dir: /work`, `ci/x.sh` for `/app/ci/x.sh`
+under `.:/app`. The walk read the command's words from the root only. `localized(text, services)` adds, after each
+such line, the command with its words written as the tree's paths, and the walk reads it as it reads any line. A
+service without such a mount runs its image's files (nothing added); so do `docker compose build`, `up`, `pull`.
+
+The Compose file is the one `-f` names, else the root's default names; a file past its bound or that does not parse
+gives no services (the line is read as before: the root's paths). `docker compose exec`, `docker-compose`, `podman
+compose`, `podman-compose` are the same forms.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import yaml
+
+from gatekeeper.classify import wrappers
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["DEFAULTS", "MAX_LINES", "Service", "localized", "services_in"]
+
+DEFAULTS = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+MAX_LINES = 256  # compose run lines a text may have rewritten; past it the rest are read as before
+Service = tuple[tuple[tuple[str, str], ...], str]  # ((tree folder, container folder) per checkout mount), working_dir
+_MAY = lazy(r"compose\b[^\n]{0,512}?[ \t](?:run|exec)[ \t]")
+_LAUNCHERS = (("docker", "compose"), ("podman", "compose"), ("docker-compose",), ("podman-compose",))
+# options of `compose` and of `run`/`exec` that take a value (`-f FILE`, `-e K=V`, `-w DIR`): the service follows them
+_VALUED = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile", "-e",
+                     "--env", "-w", "--workdir", "-u", "--user", "--entrypoint", "-v", "--volume", "-l", "--label",
+                     "--name", "--publish", "--index", "--cap-add", "--cap-drop", "--pull"})
+_SEPARATORS = frozenset({"&&", "||", "|", ";", "then", "do", "else", "(", "{", "!"})
+_CHECKOUT = ("${PWD}", "$PWD", "${GITHUB_WORKSPACE}", "$GITHUB_WORKSPACE", "${CI_PROJECT_DIR}", "$CI_PROJECT_DIR")
+
+
+def services_in(text: str) -> dict[str, Service]:
+    """{service: its checkout mounts and working_dir} of a root Compose file's text; {} where it does not parse."""
+    if len(text) >= FULL_READ:
+        return {}
+    try:
+        data: Any = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return {}
+    services = data.get("services") if isinstance(data, dict) else None
+    found: dict[str, Service] = {}
+    for name, service in services.items() if isinstance(services, dict) else ():
+        if not isinstance(service, dict):
+            continue
+        mounts = tuple(m for volume in service.get("volumes") or () if (m := _mount(volume)) is not None)
+        workdir = service.get("working_dir")
+        if mounts:
+            found[str(name)] = (mounts, workdir if isinstance(workdir, str) else "")
+    return found
+
+
+def localized(text: str, tree: Mapping[str, TreeEntry], read_blob: Callable[[TreeEntry], bytes]) -> str:
+    """`text` with, after each `compose run|exec SERVICE CMD` line whose service mounts the checkout, the command's
+    words written as the tree's paths."""
+    if _MAY.search(text) is None:
+        return text
+    files: dict[str, dict[str, Service]] = {}
+    out, added = [], 0
+    for line in text.splitlines(keepends=True):
+        out.append(line)
+        if added < MAX_LINES and _MAY.search(line) is not None:
+            extra = _rewritten(line, files, tree, read_blob)
+            added += extra is not None
+            # a comment line: valid YAML wherever it stands (after a quoted scalar too); the walk reads its words
+            indent = line[:len(line) - len(line.lstrip())]
+            out += [f"{'' if line.endswith(chr(10)) else chr(10)}{indent}# {extra}\n"] if extra is not None else []
+    return "".join(out)
+
+
+def _rewritten(line: str, files: dict[str, dict[str, Service]], tree: Mapping[str, TreeEntry],
+               read_blob: Callable[[TreeEntry], bytes]) -> str | None:
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:
+        words = line.split()
+    for at in range(len(words)):
+        launcher = next((n for n in _LAUNCHERS if tuple(words[at:at + len(n)]) == n), None)
+        if launcher is None or not _commanding(words[:at + 1]):
+            continue
+        start = at + len(launcher)
+        named: list[str] = []
+        subcommand, start = _next_word(words, start, named)
+        if subcommand not in ("run", "exec"):
+            continue
+        service, start = _next_word(words, start, named)
+        composed = _services(named[-1] if named else None, files, tree, read_blob)
+        if service not in composed:
+            continue
+        mounts, workdir = composed[service]
+        mapped = [_mapped(word, mounts, workdir) for word in words[start:]]
+        return " ".join(shlex.quote(word) for word in mapped) if mapped else None
+    return None
+
+
+def _commanding(words: list[str]) -> bool:
+    """Is the last of `words` where a command stands (after a separator, a YAML key or item, the table's wrappers),
+    not an `echo`'s operand?"""
+    start = max((at + 1 for at, word in enumerate(words[:-1]) if word in _SEPARATORS or word.endswith((";", ":"))
+                 or word == "-"), default=0)
+    return wrappers.command_start([*words[start:-1], "true"]) == len(words) - 1 - start  # what stands before it
+
+
+def _next_word(words: list[str], at: int, named: list[str]) -> tuple[str, int]:
+    """The next operand from `at` past options (their values: `-f`'s collected in `named`), and where after it."""
+    while at < len(words):
+        word = words[at]
+        if word in _VALUED:
+            if word in ("-f", "--file") and at + 1 < len(words):
+                named.append(words[at + 1])
+            at += 2
+        elif word.startswith("-"):
+            if word.startswith("--file="):
+                named.append(word.removeprefix("--file="))
+            at += 1
+        else:
+            return word, at + 1
+    return "", at
+
+
+def _services(named: str | None, files: dict[str, dict[str, Service]], tree: Mapping[str, TreeEntry],
+              read_blob: Callable[[TreeEntry], bytes]) -> dict[str, Service]:
+    names = [posixpath.normpath(named)] if named else list(DEFAULTS)
+    found: dict[str, Service] = {}
+    for name in names:
+        if name not in files:
+            entry = tree.get(name)
+            read = services_in(read_blob(entry)[:FULL_READ].decode("utf-8", "replace")) \
+                if entry is not None and entry.mode in ("100644", "100755") else {}
+            # Compose reads a volume's relative source from its file's folder
+            folder = posixpath.dirname(name)
+            files[name] = {service: (tuple((source, target) for mount_source, target in mounts
+                                           if not (source := posixpath.normpath(posixpath.join(folder, mount_source)))
+                                           .startswith("..")), workdir)
+                           for service, (mounts, workdir) in read.items()}
+        found = {**files[name], **found}
+    return found
+
+
+def _mount(volume: object) -> tuple[str, str] | None:
+    """(the tree folder, the container folder) of a volume that mounts the checkout, else None."""
+    if isinstance(volume, dict):
+        source, target = volume.get("source"), volume.get("target")
+        if volume.get("type") != "bind" or not isinstance(source, str) or not isinstance(target, str):
+            return None
+    elif isinstance(volume, str) and ":" in volume:
+        source, target = volume.split(":")[:2]
+    else:
+        return None
+    for mark in _CHECKOUT:
+        if source == mark or source.startswith(f"{mark}/"):
+            source = "." + source.removeprefix(mark)
+    if not (source == "." or source.startswith("./")) or not target.startswith("/"):
+        return None  # a named volume, an absolute host folder, the docker socket
+    return posixpath.normpath(source), posixpath.normpath(target)
+
+
+def _mapped(word: str, mounts: tuple[tuple[str, str], ...], workdir: str) -> str:
+    """`word` as the tree's path: below a mount's target, or relative from a working_dir below one."""
+    if word.startswith("/"):
+        absolute = posixpath.normpath(word)
+    elif workdir.startswith("/") and not word.startswith(("-", "$")) and ("/" in word or "." in word):
+        absolute = posixpath.normpath(posixpath.join(workdir, word))
+    else:
+        return word
+    for source, target in mounts:
+        if absolute == target or absolute.startswith(f"{target.rstrip('/')}/"):
+            rest = absolute[len(target.rstrip("/")):].lstrip("/")
+            return "./" + posixpath.normpath(posixpath.join(source, rest)).removeprefix("./")
+    return word

@@ -1,0 +1,191 @@
+"""A raw URL of the repository itself, read as the file of the tree it names (issue 12: the cileft68 round).
+
+`curl -sSL https://raw.githubusercontent.com/OWNER/REPO/main/tools/install.sh | bash` in a workflow of OWNER/REPO
+runs the repository's own `tools/install.sh` (as pushed): an agent editing it changes what CI runs. The walk knew no
+repository's own name, so the file stayed `src`. The names are what the tree says about itself (`own`):
+
+- package.json's `repository` (a string, `github:o/r`, `o/r`, or `{url}`), `homepage`, `bugs`;
+- Cargo.toml's `[package]`/`[workspace.package]` `repository`/`homepage`; pyproject.toml's `[project.urls]` and
+  Poetry's `repository`/`homepage`; a gemspec's `homepage`/`source_code_uri`; composer.json's `name` and
+  `support.source`; go.mod's module path (`github.com/o/r/v2`);
+- a workflow's own reusable workflow `uses: o/r/.github/workflows/x.yml@ref` whose file is in the tree.
+
+Only a root manifest is read (a vendored package's names another repository). `localized(text, own, tree)` writes
+each raw URL of an own name whose path is a file of the tree as `./PATH` (`raw.githubusercontent.com/o/r/REF/PATH`,
+`github.com/o/r/raw/REF/PATH`, `github.com/o/r/blob/REF/PATH?raw=true`, GitLab's `HOST/GROUP/…/r/-/raw/REF/PATH`;
+a REF may hold `/`: `refs/heads/main`); the walk then reads the line as it reads a local path. Another repository's
+URL, an own URL whose path is no file of the tree, and a page that is not raw (`/blob/` without `raw=true`, `/tree/`)
+are left as they are. Names compare case-blind (GitHub's are).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["MAX_URLS", "localized", "names_in", "own"]
+
+MAX_URLS = 256  # raw URLs a text may hold that are rewritten; past it the rest stay (they name no local file)
+_MANIFESTS = ("package.json", "Cargo.toml", "pyproject.toml", "composer.json", "go.mod")
+# a repository's address in a manifest's value: `https://github.com/o/r(.git)`, `git+https://…`, `git@github.com:o/r`,
+# `github:o/r`, GitLab's nested groups (`gitlab.com/g/sub/r`)
+_ADDRESS = lazy(r"(?:(?<=://)|(?<=@)|(?<=^))((?:[\w-]+\.)+[a-z]{2,}+)[/:]([\w.-]++(?:/[\w.-]++)++)", re.IGNORECASE)
+_SHORT = lazy(r"(?:(github|gitlab|bitbucket):)?([\w.-]+/[\w.-]+)")  # package.json's `o/r`, `github:o/r`
+_GEMSPEC = lazy(r"""(?:\bhomepage|["']source_code_uri["']\]?+)[ \t]*+=>?[ \t]*+["']([^"'\n]{1,512}+)["']""")
+_REUSABLE = lazy(r"\buses:[ \t]*+['\"]?+([\w.-]++)/([\w.-]++)/(\.github/workflows/[\w./-]+?\.ya?ml)@")
+_GO_MODULE = lazy(r"^module[ \t]++([^\s]{1,512}+)", re.MULTILINE)
+_SHORT_HOSTS = {"github": "github.com", "gitlab": "gitlab.com", "bitbucket": "bitbucket.org"}
+# a raw URL: its host, then what follows up to a word's end (a quote, a blank, a `)`, a `|`); a ref may be a CI
+# expression with blanks (`${{ github.sha }}`)
+_RAW = lazy(r"https?://((?:[\w-]+\.)+[a-z]{2,}+)/((?:\$\{\{[^}\n]{0,256}+\}\}|\$(?!\{\{)|[^\s'\"`)|;&<>$]){1,2048}+)",
+            re.IGNORECASE)
+_FILE_MODES = ("100644", "100755")  # a regular file; a link or a submodule says nothing of this repository
+_MARKS = ("raw.githubusercontent.com", "/raw/", "raw=true")
+
+
+def own(tree: Mapping[str, TreeEntry], read_blob: Callable[[TreeEntry], bytes]) -> frozenset[tuple[str, str]]:
+    """{(host, "owner/…/repo"), lower case}: the repositories the root manifests and workflows of `tree` say it is."""
+
+    def read(path: str) -> str:
+        entry = tree[path]
+        return read_blob(entry)[:FULL_READ].decode("utf-8", "replace") if entry.mode in _FILE_MODES else ""
+
+    texts = {path: read(path) for path in _MANIFESTS if path in tree}
+    texts |= {path: read(path) for path in tree if "/" not in path and path.endswith(".gemspec")}
+    found = names_in(texts)
+    found |= {(host, name) for path in tree if path.startswith(".github/workflows/")
+              for host, name in _reusable(read(path), tree)}
+    return frozenset(found)
+
+
+def names_in(texts: Mapping[str, str]) -> set[tuple[str, str]]:
+    """The repositories `texts` ({root file name: its text}) name as the project's own."""
+    values: list[str] = []
+    for path, text in texts.items():
+        if path == "package.json":
+            values += _package_json(text)
+        elif path in ("Cargo.toml", "pyproject.toml"):
+            values += _toml_values(text)
+        elif path == "composer.json":
+            values += _composer(text)
+        elif path == "go.mod":
+            values += [f"https://{m}" for m in _GO_MODULE.findall(text)]
+        elif path.endswith(".gemspec"):
+            values += _GEMSPEC.findall(text)
+    return {name for value in values for name in _addresses(value)}
+
+
+def localized(text: str, mine: Callable[[], frozenset[tuple[str, str]]], tree: Mapping[str, object]) -> str:
+    """`text` with each raw URL of a repository of `mine()` (own's, asked only where `text` holds a raw URL's mark)
+    whose path is a file of `tree` written `./PATH`."""
+    if not any(mark in text for mark in _MARKS):
+        return text
+    names = mine()
+    if not names:
+        return text
+    count = 0
+
+    def local(hit: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        path = _raw_path(hit[1].lower(), hit[2], names, tree) if count <= MAX_URLS else None
+        return hit[0] if path is None else f"./{path}"
+
+    return _RAW.sub(local, text)
+
+
+def _raw_path(host: str, rest: str, names: frozenset[tuple[str, str]], tree: Mapping[str, object]) -> str | None:
+    rest, _, query = rest.partition("?")
+    rest = rest.partition("#")[0]
+    parts = rest.split("/")
+    if host == "raw.githubusercontent.com" and len(parts) > 3:
+        repo, ref_and_path = "/".join(parts[:2]), parts[2:]
+        host = "github.com"
+    elif "-" in parts and parts.index("-") >= 2 and parts[parts.index("-") + 1:][:1] == ["raw"]:  # GitLab `/-/raw/`
+        at = parts.index("-")
+        repo, ref_and_path = "/".join(parts[:at]), parts[at + 2:]
+    elif len(parts) > 4 and (parts[2] == "raw" or (parts[2] == "blob" and "raw=true" in query)):
+        repo, ref_and_path = "/".join(parts[:2]), parts[3:]
+    else:
+        return None
+    if (host, repo.lower().removesuffix(".git")) not in names:
+        return None
+    # the ref is one or more parts (`main`, `refs/heads/main`, `release/1.x`): the first split whose path is a file
+    for at in range(1, len(ref_and_path)):
+        path = "/".join(ref_and_path[at:])
+        if path in tree:
+            return path
+    return None
+
+
+def _addresses(value: str) -> list[tuple[str, str]]:
+    value = value.strip().removeprefix("git+")
+    found = []
+    for hit in _ADDRESS.finditer(value):
+        host, path = hit[1].lower(), hit[2].lower().removesuffix(".git")
+        parts = [p for p in path.split("/") if p]
+        if host == "github.com" or host == "bitbucket.org":
+            parts = parts[:2]  # `github.com/o/r/tree/main/docs`, go's `github.com/o/r/v2`: the repository is o/r
+        elif "-" in parts:
+            parts = parts[:parts.index("-")]
+        if len(parts) >= 2:
+            found.append((host, "/".join(parts)))
+    short = _SHORT.fullmatch(value) if "://" not in value and "@" not in value else None
+    if short is not None:
+        found.append((_SHORT_HOSTS[short[1].lower()] if short[1] else "github.com", short[2].lower()))
+    return found
+
+
+def _package_json(text: str) -> list[str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    values = []
+    for key in ("repository", "homepage", "bugs"):
+        value = data.get(key)
+        values += [value] if isinstance(value, str) else [
+            v for v in (value.get("url"),) if isinstance(v, str)] if isinstance(value, dict) else []
+    return values
+
+
+def _toml_values(text: str) -> list[str]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return []
+    tables = [data.get("package"), data.get("workspace", {}).get("package") if isinstance(data.get("workspace"), dict)
+              else None, data.get("project", {}).get("urls") if isinstance(data.get("project"), dict) else None,
+              data.get("tool", {}).get("poetry") if isinstance(data.get("tool"), dict) else None]
+    values = []
+    for table in tables:
+        if isinstance(table, dict):
+            values += [v for k, v in table.items() if isinstance(v, str)
+                       and (k in ("repository", "homepage") or table is tables[2])]
+    return values
+
+
+def _composer(text: str) -> list[str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    support = data.get("support")
+    values = [f"github:{data['name']}"] if isinstance(data.get("name"), str) else []
+    values += [data["homepage"]] if isinstance(data.get("homepage"), str) else []
+    source = support.get("source") if isinstance(support, dict) else None
+    return values + ([source] if isinstance(source, str) else [])
+
+
+def _reusable(text: str, tree: Mapping[str, object]) -> list[tuple[str, str]]:
+    return [("github.com", f"{hit[1]}/{hit[2]}".lower()) for hit in _REUSABLE.finditer(text) if hit[3] in tree]
