@@ -21,8 +21,10 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import load_yaml
 from gatekeeper.classify import wrappers
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.errors import LimitError
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
@@ -46,8 +48,8 @@ def services_in(text: str) -> dict[str, Service]:
     if len(text) >= FULL_READ:
         return {}
     try:
-        data: Any = yaml.safe_load(text)
-    except yaml.YAMLError:
+        data: Any = load_yaml(text, "a Compose file")  # aliases and depth bounded (red team: one YAML reader)
+    except (yaml.YAMLError, LimitError, RecursionError):
         return {}
     services = data.get("services") if isinstance(data, dict) else None
     found: dict[str, Service] = {}

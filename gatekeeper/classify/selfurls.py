@@ -20,12 +20,13 @@ are left as they are. Names compare case-blind (GitHub's are).
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping
 
+from gatekeeper.bounded import load_json
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.errors import LimitError
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
@@ -144,8 +145,8 @@ def _addresses(value: str) -> list[tuple[str, str]]:
 
 def _package_json(text: str) -> list[str]:
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = load_json(text, "a manifest")
+    except (ValueError, LimitError):
         return []
     if not isinstance(data, dict):
         return []
@@ -175,8 +176,8 @@ def _toml_values(text: str) -> list[str]:
 
 def _composer(text: str) -> list[str]:
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = load_json(text, "a manifest")
+    except (ValueError, LimitError):
         return []
     if not isinstance(data, dict):
         return []
