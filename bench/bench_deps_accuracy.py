@@ -271,6 +271,16 @@ Jupyter Notebook, Halo's console), Deno (Fresh), Go (pgx, zerolog, restic, objx,
 and values (helm/charts), mix (plug, absinthe), Composer (Invoice Ninja), Docker and Compose, actions (shellcheck,
 hakyll, faraday, go-sqlite3…): committed before its first, blind run in round 49.
 
+`--data fiftieth` reads deps_bumps_fiftieth.tsv: 45 more repositories, none in a deps set (the 67 public candidates
+left, 46 to be had, and 45 mirrored ones drawn at random, seeds 50 and 5050; 45 of the 59 that gave update commits
+drawn at random, seed 50), capped at 2 actions-only and 3 other commits per ecosystem and 8 a repository, people's
+first (118 of the 234): npm/yarn/bun (hono, node-redis, babel-loader, yup, sqlpad, prettier-vscode, the Next.js
+monorepo example, grunt, gulp, less.js, morgan), Go (fasthttp, kube-green, cortex, opencost, gatus, go-tools), Cargo
+(tokei, xwt, rust-analyzer, devenv), Maven (fastjson2, Apollo, playbook-dispatcher), pip, setup.py, poetry, pipenv
+and pre-commit (uvloop, AWX, localstack, changedetection.io, codeql-action, textual), Bundler (liquid, docuseal,
+httparty), pub (dart-sass), mix (ecto), NuGet (moq4), Swift, Nix and Helm (dysnix): committed before its first,
+blind run in round 50.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -343,6 +353,7 @@ SETS["fortysixth"] = DATA.with_name("deps_bumps_fortysixth.tsv")
 SETS["fortyseventh"] = DATA.with_name("deps_bumps_fortyseventh.tsv")
 SETS["fortyeighth"] = DATA.with_name("deps_bumps_fortyeighth.tsv")
 SETS["fortyninth"] = DATA.with_name("deps_bumps_fortyninth.tsv")
+SETS["fiftieth"] = DATA.with_name("deps_bumps_fiftieth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

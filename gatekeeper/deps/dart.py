@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from gatekeeper.deps.hunkreads import Side
 from gatekeeper.deps.loaders import load_yaml, mapping, string
-from gatekeeper.deps.model import Dependency, Scope
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown, Scope
+from gatekeeper.lazy_pattern import lazy
 
 # The sections of a pubspec that declare packages; `dependency_overrides` is an override section
 # (overrides.py reviews any change in it), not a declaration.
@@ -96,3 +98,70 @@ def parse_pubspec_lock(path: str, data: bytes) -> list[Dependency]:
             key = str(name)
         out.append(Dependency("pub", key, version, path, direct, scope))
     return out
+
+
+# A pubspec.lock line as pub writes it: `    key: value` or `    key: "value"` (no flow, no block scalar, no comment).
+_LOCK_LINE = lazy(r"""^( *)([A-Za-z_][\w-]*):(?: ([^\s"'#|>{}\[\]&*!][^\s"'#]*|"[^"\\]*"))?$""")
+
+
+def _lock_line(line: str) -> tuple[int, str, str] | None:
+    m = _LOCK_LINE.match(line)
+    return None if m is None else (len(m.group(1)), m.group(2), (m.group(3) or "").strip('"'))
+
+
+def pubspec_lock_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """A changed line of a pubspec.lock hunk (round 50): a hosted entry's `version:` where the lines the hunk shows
+    above it, up to the entry's key, hold `source: hosted` and `description:` with its `name:` (and `url:`, read as
+    the whole-file reader reads it); the package it fetches, beside a `partial` problem when the hunk does not show
+    the entry's key (a key other than the name is another package). A changed `sha256:` of an entry whose version line
+    is read is no move of its own; any other changed line is refused (ManifestError)."""
+    line = side[index][0]
+    parsed = _lock_line(line)
+    if parsed is not None and parsed[:2] == (6, "sha256"):
+        for at in range(index + 1, len(side)):
+            item = _lock_line(side[at][0])
+            if item is None or item[0] <= 2:
+                break
+            if item[:2] == (4, "version"):
+                if not side[at][1]:
+                    return _refused("a package hash moved under an unchanged version", line)
+                try:
+                    pubspec_lock_line(side, at)  # the version line must be one this reader reads...
+                except PartlyShown:
+                    pass  # ...and it says itself what the hunk does not show
+                return []
+        return _refused("a package hash whose version the hunk does not show", line)
+    if parsed is None or parsed[:2] != (4, "version") or not parsed[2]:
+        return _refused("not a hosted package's version line", line)
+    keys: dict[str, str] = {}
+    nested: dict[str, str] = {}
+    entry = ""
+    for text, _ in reversed(side[:index]):
+        item = _lock_line(text)
+        if item is None:
+            return _refused("a line this reader cannot place above a version", text)
+        depth, key, value = item
+        if depth == 2 and not value:
+            entry = key
+            break
+        if depth == 6:
+            nested.setdefault(key, value)
+        elif depth == 4 and key not in keys:
+            keys[key] = value
+            if key == "description" and value:
+                return _refused("a description that is no mapping", text)
+        else:
+            return _refused("a line this reader cannot place above a version", text)
+    # the key comes before `description:`, so a hunk that shows the key shows it too; one that does not may show only
+    # the description's nested lines (pub nests no other key of an entry), and is read beside a `partial` problem
+    if "version" in keys or keys.get("source") != "hosted" or not nested.get("name") \
+            or entry and "description" not in keys:
+        return _refused("a version whose hosted source and package name the hunk does not show", line)
+    name = _hosted(entry or nested["name"], nested["name"], nested.get("url", ""))
+    if not entry:
+        raise PartlyShown(f"the hunk does not show the key of {name[:80]!r}'s entry", [(name, parsed[2])])
+    return [(name, parsed[2])]
+
+
+def _refused(why: str, line: str) -> list[tuple[str, ...]]:
+    raise ManifestError(f"{why}: {line.strip()[:80]!r}")

@@ -211,6 +211,21 @@ def sourced_version(spec: dict[str, Any], sources: tuple[str, ...]) -> str:
     return version
 
 
+# A VCS URL at a ref (pip splits the ref off at the path's last `@`): a ref that names a release or a commit is the
+# version
+_VCS_REF = lazy(r"^(?P<where>(?:git|hg)\+[a-z]+://[^/@]*(?:@[^/@]*)?/[^@#?\s]*)@(?P<ref>[^@#?/\s]+)(?P<rest>[#?]\S*)?$")
+_RELEASE_OR_COMMIT = lazy(r"^(?:v?\d[\w.+-]*|[0-9a-f]{7,40})$")
+
+
+def url_version(url: str) -> str:
+    """A URL requirement's version: a VCS URL at a release tag or a commit is that ref from the rest of the URL
+    (`2024.7.17 from git+https://github.com/o/r#egg=r`; nothing of the URL dropped, so any move of it is still a
+    change; round 50); any other URL, a branch's included, is its version as written."""
+    if (m := _VCS_REF.match(url)) is None or not _RELEASE_OR_COMMIT.match(m.group("ref")):
+        return url
+    return f"{m.group('ref')} from {m.group('where')}{m.group('rest') or ''}"
+
+
 def xml_local(tag: str) -> str:
     """An element's tag without its namespace (`{ns}project` → `project`)."""
     return tag.rsplit("}", 1)[-1]

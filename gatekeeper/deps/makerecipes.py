@@ -44,6 +44,11 @@ _GO_TOOL = lazy(r"\$\(call[ \t]+go-(?:install|get)-tool[ \t]*,[^,()\s]{0,300},[ 
 # a command's leading assignments (`GOBIN=$(PROJECT_DIR)/bin GO111MODULE=on go install …`); where commands part
 _ASSIGNMENTS = lazy(r"^[ \t]*(?:[A-Za-z_]\w{0,99}=[^\s;&|]{0,1000}[ \t]+){1,16}")
 _SEGMENTS = lazy(r"&&|\|\||;")  # a pipeline (`curl … | sh -s -- $(V)`) stays one command
+# an innermost reference left after substitution, a function call's included (`$(@D)`, then `$(abspath _UNREAD_)`):
+# one unread word, however it nests, so a leading assignment holding one (`GOBIN=$(abspath $(@D)) go install …`,
+# grafana/pyroscope) ends where the shell ends it (round 50)
+_INNERMOST = lazy(r"\$[({][^(){}$]{0,1000}[)}]")
+_NESTING = 8  # references nested deeper stay as written: unresolved
 
 
 def _substitute(line: str, values: dict[str, str]) -> tuple[str, list[str]]:
@@ -59,7 +64,12 @@ def _substitute(line: str, values: dict[str, str]) -> tuple[str, list[str]]:
             return values[var]
         return "go" if var in _GO_COMMAND else _UNREAD
 
-    return _GO_TOOL.sub(_go_install, _REF.sub(value, line)), used
+    line = _GO_TOOL.sub(_go_install, _REF.sub(value, line))
+    for _ in range(_NESTING):
+        line, count = _INNERMOST.subn(_UNREAD, line)
+        if not count:
+            break
+    return line, used
 
 
 def _go_install(call: re.Match[str]) -> str:

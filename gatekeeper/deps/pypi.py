@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from gatekeeper.deps.entryoptions import requirement_options, table_options
 from gatekeeper.deps.hatchenvs import hatch_envs
 from gatekeeper.deps.hunks import CHANGED, HUNK
-from gatekeeper.deps.loaders import MAX_BYTES, listing, load_toml, mapping, sourced_version, string, text
+from gatekeeper.deps.loaders import MAX_BYTES, listing, load_toml, mapping, sourced_version, string, text, url_version
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 from gatekeeper.lazy_pattern import lazy
 
@@ -104,7 +104,7 @@ def logical_lines(body: str) -> list[str]:
 
 def spec_of(req: Requirement) -> str:
     if req.url:
-        return req.url
+        return url_version(req.url)
     specs = list(req.specifier)
     if len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version:
         return specs[0].version
@@ -303,7 +303,7 @@ def _url_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
     egg = re.search(r"[#&]egg=([A-Za-z0-9][\w.-]*)", url)
     stem = url.split("#")[0].split("?")[0].rstrip("/").rsplit("/", 1)[-1]
     name = egg.group(1) if egg else stem.split("@")[0].removesuffix(".git")
-    return Dependency("pip", name, url, path, True, scope, options=options) if name else None
+    return Dependency("pip", name, url_version(url), path, True, scope, options=options) if name else None
 
 
 def _local_requirement(line: str, path: str, scope: Scope) -> Dependency | None:

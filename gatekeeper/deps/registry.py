@@ -182,7 +182,7 @@ _BY_NAME: dict[str, Format] = {
                     edits=_edits("docker", hunklines.kustomize_line))
        for name in ("kustomization.yaml", "kustomization.yml", "Kustomization")},
     "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False, edits=_edits("pub", hunklines.pubspec_line)),
-    "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False),
+    "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False, edits=_edits("pub", dart.pubspec_lock_line)),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
     # rebar3's (Erlang terms): from a patch, the config's one-line entries of a top-level list, the lock's Hex lines
