@@ -16,6 +16,7 @@ from gatekeeper.classify import (
     autorun,
     cargorun,
     ciconfigs,
+    cidefaults,
     ciforms,
     ciimports,
     cireaches,
@@ -95,7 +96,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     data = read_blob(entry)
                     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
                         continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
-                    text = data[:FULL_READ].decode("utf-8", "replace")
+                    # the root Travis file without a script runs its language's default (the seventy-fourth set)
+                    text = cidefaults.with_default(path, data[:FULL_READ].decode("utf-8", "replace"))
                     scripts, composed, folders = ciruns.named_in(path, text)
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
