@@ -101,6 +101,7 @@ _DIRNAME = lazy(rf"""\$\(cd[ \t]+["']?{_OWN}["']?(?:[ \t]*&&[ \t]*pwd(?:[ \t]+-P
                       r"|\$\{0%/\*\}|\$\{BASH_SOURCE(?:\[0\])?%/\*\}")
 _MAKE_INCLUDE = lazy(r"^[ \t]*(?:-|s)?include[ \t]+([^#\n]+)", re.MULTILINE)
 _GITLAB_INCLUDE = lazy(r"^include[ \t]*:", re.MULTILINE)
+_MAKE_GLOB = lazy(r"(?:\*|\?|\[[^\]/]{0,64}\])+")  # a run of glob parts: one `*` (ANY)
 _PROGRAM_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json", "php", "lua", "r", "pl",
                             "rb", *SOURCES})
 _GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")
@@ -179,9 +180,10 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
     if _is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
-        # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
-        scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
-                              if word and not word.startswith("$")])
+        # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside; a glob's `?` and character
+        # classes (`scripts/make/[0-9][0-9][0-9]_*.mk`: the seventy-fourth set) stand for any text, as `*` does
+        scripts += _patterns([_MAKE_GLOB.sub("*", word) for line in _MAKE_INCLUDE.findall(text)
+                              for word in re.split(r"[\s()]+", line) if word and not word.startswith("$")])
     if taskrunners.is_justfile(name) or taskrunners.is_taskfile(name):  # just's imports, Task's includes
         scripts += _patterns(taskrunners.included(name, text))
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:

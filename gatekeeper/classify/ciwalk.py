@@ -16,6 +16,7 @@ from gatekeeper.classify import (
     autorun,
     cargorun,
     ciconfigs,
+    cidefaults,
     ciforms,
     ciimports,
     cireaches,
@@ -100,7 +101,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     data = read_blob(entry)
                     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
                         continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
-                    text = selfurls.localized(data[:FULL_READ].decode("utf-8", "replace"), mine, tree)
+                    # the root Travis file without a script runs its language's default (the seventy-fourth set)
+                    text = cidefaults.with_default(path, data[:FULL_READ].decode("utf-8", "replace"))
+                    text = selfurls.localized(text, mine, tree)  # the repository's own raw URLs (cileft68)
                     text = composeruns.localized(text, tree, read_blob)  # a mounted service's paths (cileft68)
                     scripts, composed, folders = ciruns.named_in(path, text)
                     definition = (origin == path and path not in scripts_run) \

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from gatekeeper.classify.bazelhooks import BAZEL
 from gatekeeper.classify.cdkassets import CDK
+from gatekeeper.classify.codedeployhooks import CODEDEPLOY
 from gatekeeper.classify.docdeploys import DOCS
 from gatekeeper.classify.heatfiles import HEAT, Shipper
 from gatekeeper.classify.markers import against_ancestors
@@ -55,5 +56,6 @@ SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's
                "Salt states near it read for the files they import or install", folders=True)
 # Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
 # provisioning (vagrantfiles.py), the programs a `.bazelrc` makes Bazel run (bazelhooks.py, classes52: `ci`) and the
-# files a README's deploy commands name (docdeploys.py, label51).
-SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL, DOCS)
+# files a README's deploy commands name (docdeploys.py, label51), the scripts CodeDeploy's hooks run
+# (codedeployhooks.py, the seventy-fourth set).
+SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL, DOCS, CODEDEPLOY)
