@@ -208,7 +208,9 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     def read(line: str) -> object:
         return ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
 
-    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+    # linear is the ratio bound; the budget guards a constant-factor hang: `python -m ` × 26,000 costs 1.44 CPU-s idle
+    # on main 7022fb12 and 1.73 with attack 41's Node tools (one more reader a command), 2.07 in make test's load
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=3.0)
 
 
 # Nix: the files a Nix file CI evaluates imports by a path literal (toolreads.nix_imports)
