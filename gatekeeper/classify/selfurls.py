@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify.sniff import FULL_READ
@@ -143,13 +144,17 @@ def _addresses(value: str) -> list[tuple[str, str]]:
     return found
 
 
-def _package_json(text: str) -> list[str]:
+def _json_object(text: str) -> dict[str, Any]:
+    """A JSON manifest's top-level object ({} where it does not parse, is past the bounds or is no object)."""
     try:
         data = load_json(text, "a manifest")
     except (ValueError, LimitError):
-        return []
-    if not isinstance(data, dict):
-        return []
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _package_json(text: str) -> list[str]:
+    data = _json_object(text)
     values = []
     for key in ("repository", "homepage", "bugs"):
         value = data.get(key)
@@ -175,12 +180,7 @@ def _toml_values(text: str) -> list[str]:
 
 
 def _composer(text: str) -> list[str]:
-    try:
-        data = load_json(text, "a manifest")
-    except (ValueError, LimitError):
-        return []
-    if not isinstance(data, dict):
-        return []
+    data = _json_object(text)
     support = data.get("support")
     values = [f"github:{data['name']}"] if isinstance(data.get("name"), str) else []
     values += [data["homepage"]] if isinstance(data.get("homepage"), str) else []
