@@ -262,6 +262,16 @@ def test_a_compose_files_mounts_are_read_from_its_folder() -> None:
     assert composeruns.services_in("services: [") == {} and composeruns.services_in("x" * (1 << 20)) == {}
 
 
+def test_a_mount_through_a_merge_key_is_the_service_s() -> None:
+    """Compose reads a service's keys through `<<: *defaults` (PyYAML's loader did too): the mount and working_dir an
+    anchor holds are the service's, its own working_dir first."""
+    text = ("x-app: &app\n  volumes: ['.:/app']\n  working_dir: /app/tools\nx-more: &more\n  volumes: ['./ci:/ci']\n"
+            "services:\n  web:\n    <<: [*app, *more]\n    image: python:3\n"
+            "  own:\n    <<: *app\n    working_dir: /app\n  bare:\n    image: python:3\n")
+    assert composeruns.services_in(text) == {"web": (((".", "/app"), ("ci", "/ci")), "/app/tools"),
+                                              "own": (((".", "/app"),), "/app")}
+
+
 def test_compose_localized_is_linear_and_bounded() -> None:
     tree = {"docker-compose.yml": TreeEntry("100644", "1" * 40)}
 

@@ -54,16 +54,16 @@ def builds(path: str, text: str, run: bool = False) -> list[tuple[str, str | Non
                 for build in service.get("build", ()) if isinstance(service, dict) else ():
                     out += _build(folder, build)
                 for extends in service.get("extends", ()) if isinstance(service, dict) else ():
-                    out += [(file, None) for file in _files(folder, _strings(extends, "file"))]
+                    out += [(file, None) for file in _files(folder, strings(extends, "file"))]
                 out += [(file, None) for file in _files(folder, _env_files(service))]  # red team 22
                 out += [(file, None) for file in _files(folder, _bind_sources(service, run))]  # the forty-ninth set
         for kind in ("configs", "secrets"):  # files Compose mounts into the containers (`configs: {x: {file:}}`)
             for defined in root.get(kind, ()):
-                out += [(file, None) for item in _values(defined) for file in _files(folder, _strings(item, "file"))]
+                out += [(file, None) for item in _values(defined) for file in _files(folder, strings(item, "file"))]
         for include in root.get("include", ()):
             items = include if isinstance(include, list) else [include]
             for item in items:
-                named = [item] if isinstance(item, str) else _strings(item, "path") + _strings(item, "env_file")
+                named = [item] if isinstance(item, str) else strings(item, "path") + strings(item, "env_file")
                 out += [(file, None) for file in _files(folder, named)]
     if _VARIABLE.search(text.replace("$$", "")):  # `$$` is a literal dollar
         out.append((posixpath.join(folder, ".env"), None))
@@ -75,10 +75,10 @@ def _env_files(service: Node) -> list[str]:
     environment and labels, as its `environment:` is (red team 22: `LD_PRELOAD=` there was `src` with the commits)."""
     if not isinstance(service, dict):
         return []
-    named = _strings(service, "env_file") + _strings(service, "label_file")
+    named = strings(service, "env_file") + strings(service, "label_file")
     for key in ("env_file", "label_file"):
         for value in service.get(key, ()):
-            named += [p for item in value if isinstance(item, dict) for p in _strings(item, "path")] \
+            named += [p for item in value if isinstance(item, dict) for p in strings(item, "path")] \
                 if isinstance(value, list) else []
     return named
 
@@ -91,30 +91,47 @@ def _bind_sources(service: Node, run: bool) -> list[str]:
     file below it; a developer's Compose file keeps its init scripts `src`: the eighteenth set). A relative path only
     (Compose reads a bare word as a named volume). Other mounts are left alone: the settings of an outside app mounted
     into its container (Prometheus', Grafana's, an nginx.conf) are `other` or `src` in the label sets."""
-    if not isinstance(service, dict):
-        return []
-    named: list[str] = []
-    for volumes in service.get("volumes", ()):
-        for item in volumes if isinstance(volumes, list) else ():
+    return [source for source, target in volumes(service)
+            if source.startswith(".") and target.startswith(_RUN_FOLDERS if run else _UNIT_FOLDERS)]
+
+
+def merged(node: Node) -> list[dict[str, list[Node]]]:
+    """`node` (a mapping) and the mappings its merge keys take in (`<<: *defaults`, `<<: [*a, *b]`), its own first:
+    Compose reads a service's keys through them. Each mapping once (aliases are shared nodes)."""
+    out: list[dict[str, list[Node]]] = []
+    seen: set[int] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += reversed(item)
+        elif isinstance(item, dict) and id(item) not in seen:
+            seen.add(id(item))
+            out.append(item)
+            todo += reversed(item.get("<<", []))
+    return out
+
+
+def volumes(service: Node) -> list[tuple[str, str]]:
+    """(source, target) of each of a service's volumes: the short form `SOURCE:TARGET[:MODE]` (a bare name has the
+    target ""), or the long form's `source:` and `target:` beside `type: bind`; other long forms are left out."""
+    pairs: list[tuple[str, str]] = []
+    for listed in (v for mapping in merged(service) for v in mapping.get("volumes", ())):
+        for item in listed if isinstance(listed, list) else ():
             if isinstance(item, str):
                 source, _, rest = item.partition(":")
-                target = rest.partition(":")[0]
-            elif isinstance(item, dict) and "bind" in _strings(item, "type"):
-                source = next(iter(_strings(item, "source")), "")
-                target = next(iter(_strings(item, "target")), "")
-            else:
-                continue
-            if source.startswith(".") and target.startswith(_RUN_FOLDERS if run else _UNIT_FOLDERS):
-                named.append(source)
-    return named
+                pairs.append((source, rest.partition(":")[0]))
+            elif isinstance(item, dict) and "bind" in strings(item, "type"):
+                pairs.append((next(iter(strings(item, "source")), ""), next(iter(strings(item, "target")), "")))
+    return pairs
 
 
 def _build(folder: str, build: Node) -> list[tuple[str, str | None]]:
     if isinstance(build, str):
         context, dockerfiles = build, ["Dockerfile"]
     elif isinstance(build, dict):
-        context = next(iter(_strings(build, "context")), ".")
-        dockerfiles = _strings(build, "dockerfile") or (["Dockerfile"] if not build.get("dockerfile_inline") else [])
+        context = next(iter(strings(build, "context")), ".")
+        dockerfiles = strings(build, "dockerfile") or (["Dockerfile"] if not build.get("dockerfile_inline") else [])
     else:
         return []
     where = _resolved(folder, context)
@@ -129,7 +146,7 @@ def _values(node: Node) -> list[Node]:
     return list(node) if isinstance(node, list) else []
 
 
-def _strings(node: Node, key: str) -> list[str]:
+def strings(node: Node, key: str) -> list[str]:
     if not isinstance(node, dict):
         return []
     found: list[str] = []

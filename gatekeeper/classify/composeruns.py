@@ -17,14 +17,10 @@ from __future__ import annotations
 import posixpath
 import shlex
 from collections.abc import Callable, Mapping
-from typing import Any
 
-import yaml
-
-from gatekeeper.bounded import load_yaml
-from gatekeeper.classify import wrappers
+from gatekeeper.classify import composerefs, wrappers
 from gatekeeper.classify.sniff import FULL_READ
-from gatekeeper.errors import LimitError
+from gatekeeper.classify.yamlnodes import documents
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
@@ -44,22 +40,21 @@ _CHECKOUT = ("${PWD}", "$PWD", "${GITHUB_WORKSPACE}", "$GITHUB_WORKSPACE", "${CI
 
 
 def services_in(text: str) -> dict[str, Service]:
-    """{service: its checkout mounts and working_dir} of a root Compose file's text; {} where it does not parse."""
+    """{service: its checkout mounts and working_dir} of a root Compose file's text (read as composerefs reads one:
+    yamlnodes' plain nodes, aliases never expanded, every document and every value of a repeated key); {} past
+    FULL_READ."""
     if len(text) >= FULL_READ:
         return {}
-    try:
-        data: Any = load_yaml(text, "a Compose file")  # aliases and depth bounded (red team: one YAML reader)
-    except (yaml.YAMLError, LimitError, RecursionError):
-        return {}
-    services = data.get("services") if isinstance(data, dict) else None
     found: dict[str, Service] = {}
-    for name, service in services.items() if isinstance(services, dict) else ():
-        if not isinstance(service, dict):
-            continue
-        mounts = tuple(m for volume in service.get("volumes") or () if (m := _mount(volume)) is not None)
-        workdir = service.get("working_dir")
-        if mounts:
-            found[str(name)] = (mounts, workdir if isinstance(workdir, str) else "")
+    for root in documents(text):
+        for services in root.get("services", ()) if isinstance(root, dict) else ():
+            for name, values in services.items() if isinstance(services, dict) else ():
+                for service in values:
+                    mounts = tuple(m for pair in composerefs.volumes(service) if (m := _mount(*pair)) is not None)
+                    workdirs = [w for m in composerefs.merged(service) for w in composerefs.strings(m, "working_dir")]
+                    workdir = workdirs[0] if workdirs else ""
+                    if mounts:
+                        found[name] = (mounts, workdir)
     return found
 
 
@@ -150,16 +145,8 @@ def _services(named: str | None, files: dict[str, dict[str, Service]], tree: Map
     return found
 
 
-def _mount(volume: object) -> tuple[str, str] | None:
+def _mount(source: str, target: str) -> tuple[str, str] | None:
     """(the tree folder, the container folder) of a volume that mounts the checkout, else None."""
-    if isinstance(volume, dict):
-        source, target = volume.get("source"), volume.get("target")
-        if volume.get("type") != "bind" or not isinstance(source, str) or not isinstance(target, str):
-            return None
-    elif isinstance(volume, str) and ":" in volume:
-        source, target = volume.split(":")[:2]
-    else:
-        return None
     for mark in _CHECKOUT:
         if source == mark or source.startswith(f"{mark}/"):
             source = "." + source.removeprefix(mark)
