@@ -521,6 +521,7 @@ CI = [
     ".cirrus.star",
     ".semaphore/semaphore.yml",
     "cloudbuild.yaml",
+    ".pulumi/ci.json",  # Pulumi's GitHub Action: the branch-to-stack map (the seventy-sixth set)
     "cloudbuild-release.yaml",
     "buildspec.yml",
     "buildspec-test.yml",
