@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tables import each_case
 
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.nixflake import parse_flake_lock
 from gatekeeper.deps.registry import format_for
-from tests.deltas import moves
+from tests.deltas import moves, partial
 from tests.deltas import patch as patch_of
 from tests.deltas import tree as tree_of
 from tests.gitrepo import edited_commits
@@ -144,3 +147,140 @@ def test_an_anchored_pipeline_image(tmp_path: Path) -> None:
     broken = {".drone.yml": {"tools:v0.23.0": "tools:v0.23.1", "  <<: *step": "  <<: *step\n - : [unclosed"}}
     repo, base, head = edited_commits(tmp_path / "broken", {".drone.yml": ANCHORED}, broken)
     assert tree_of(repo, base, head).problems, "a pipeline that does not parse is a problem"
+
+
+# Nix flakes' flake.lock (NixOS/nixfmt's "bump nixpkgs to 3eb07eeafb"; cachix/devenv's inputs in round 50): no reader
+# read it, so a moved input named nothing and no problem. Each node is named by where it comes from, its key kept as
+# the alias people call it by, at the commit its lock pins.
+_OLD_REV, _NEW_REV = "9222ae36b208d1c6b55d88e10aa68f969b5b5244", "3eb07eeafb52bcbf02ce800f032f18d666a9498d"
+FLAKE_LOCK = """{
+  "nodes": {
+    "flake-utils": {
+      "locked": {
+        "lastModified": 1644229661,
+        "narHash": "sha256-1YdnJAsNy69bpcjuoKdOYQX0YxZBiCYZo4Twxerqv7k=",
+        "owner": "numtide",
+        "repo": "flake-utils",
+        "rev": "3cecb5b042f7f209c56ffd8371b2711a290ec797",
+        "type": "github"
+      },
+      "original": {
+        "owner": "numtide",
+        "repo": "flake-utils",
+        "type": "github"
+      }
+    },
+    "nix": {
+      "inputs": {
+        "nixpkgs": [
+          "nixpkgs"
+        ]
+      },
+      "locked": {
+        "lastModified": 1761648602,
+        "narHash": "sha256-H97KSB/luq/aGobKRuHahOvT1r7C03BgB6D5HBZsbN8=",
+        "owner": "cachix",
+        "repo": "nix",
+        "rev": "3e5644da6830ef65f0a2f7ec22830c46285bfff6",
+        "type": "github"
+      },
+      "original": {
+        "owner": "cachix",
+        "ref": "devenv-2.30",
+        "repo": "nix",
+        "type": "github"
+      }
+    },
+    "nixpkgs": {
+      "locked": {
+        "lastModified": 1645623357,
+        "narHash": "sha256-vAaI91QFn/kY/uMiebW+kG2mPmxirMSJWYtkqkBKdDc=",
+        "owner": "NixOS",
+        "repo": "nixpkgs",
+        "rev": "OLD_REV",
+        "type": "github"
+      },
+      "original": {
+        "owner": "NixOS",
+        "ref": "nixpkgs-unstable",
+        "repo": "nixpkgs",
+        "type": "github"
+      }
+    },
+    "pre-commit-hooks": {
+      "flake": false,
+      "locked": {
+        "lastModified": 1700000000,
+        "narHash": "sha256-abcdefabcdefabcdefabcdefabcdefabcdefabcdefa=",
+        "type": "git",
+        "url": "https://github.com/cachix/pre-commit-hooks.nix",
+        "rev": "0123456789abcdef0123456789abcdef01234567"
+      },
+      "original": {
+        "type": "git",
+        "url": "https://github.com/cachix/pre-commit-hooks.nix"
+      }
+    },
+    "root": {
+      "inputs": {
+        "flake-utils": "flake-utils",
+        "nix": "nix",
+        "nixpkgs": "nixpkgs",
+        "pre-commit-hooks": "pre-commit-hooks"
+      }
+    }
+  },
+  "root": "root",
+  "version": 7
+}
+""".replace("OLD_REV", _OLD_REV)
+
+
+def test_a_flake_lock_names_each_input_by_its_source() -> None:
+    named = {(d.name, d.version, d.alias, d.tag, d.direct) for d in parse_flake_lock("flake.lock", FLAKE_LOCK.encode())}
+    assert named == {
+        ("github:numtide/flake-utils", "3cecb5b042f7f209c56ffd8371b2711a290ec797", "flake-utils", "", True),
+        ("github:cachix/nix", "3e5644da6830ef65f0a2f7ec22830c46285bfff6", "nix", "devenv-2.30", True),
+        ("github:NixOS/nixpkgs", _OLD_REV, "nixpkgs", "nixpkgs-unstable", True),
+        ("git+https://github.com/cachix/pre-commit-hooks.nix", "0123456789abcdef0123456789abcdef01234567",
+         "pre-commit-hooks", "", True)}
+
+
+def test_a_flake_input_bump_with_tree_and_from_a_patch(tmp_path: Path) -> None:
+    edit = {"flake.lock": {_OLD_REV: _NEW_REV, '"lastModified": 1645623357': '"lastModified": 1647350163'}}
+    repo, base, head = edited_commits(tmp_path, {"flake.lock": FLAKE_LOCK}, edit)
+    tree = tree_of(repo, base, head)
+    assert moves(tree) == {("nix", "github:NixOS/nixpkgs", _OLD_REV, _NEW_REV)}, tree
+    assert not tree.problems, tree
+    assert [c.alias for c in tree.changes] == ["nixpkgs"]
+    assert partial(patch_of(repo, base, head), "flake.lock"), "JSON hunks are not read: partial"
+
+
+# Another owner or repository under the same key is a new dependency, never the old one's bump; a transitive node
+# (another flake's input) is named too, not direct.
+def test_a_flake_input_moved_to_another_source_is_new(tmp_path: Path) -> None:
+    edit = {"flake.lock": {'"owner": "NixOS",\n        "repo": "nixpkgs",\n        "rev"':
+                           '"owner": "evil",\n        "repo": "nixpkgs",\n        "rev"'}}
+    repo, base, head = edited_commits(tmp_path, {"flake.lock": FLAKE_LOCK}, edit)
+    tree = tree_of(repo, base, head)
+    assert {(c.name, c.from_version, c.to_version) for c in tree.changes} == {
+        ("github:NixOS/nixpkgs", _OLD_REV, None), ("github:evil/nixpkgs", None, _OLD_REV)}, tree
+    transitive = FLAKE_LOCK.replace('"nixpkgs": "nixpkgs",\n', "")
+    assert {d.alias: d.direct for d in parse_flake_lock("flake.lock", transitive.encode())}["nixpkgs"] is False
+
+
+@each_case("body", [
+    FLAKE_LOCK.replace('"version": 7', '"version": 3'),
+    FLAKE_LOCK.replace('"version": 7', '"version": "7"'),
+    FLAKE_LOCK.replace('"root": "root",', '"root": "top",'),
+    FLAKE_LOCK.replace('"locked": {\n        "lastModified": 1644229661',
+                       '"pinned": {\n        "lastModified": 1644229661'),
+    FLAKE_LOCK.replace('"type": "git",\n        "url"', '"type": "mercurial",\n        "url"'),
+    FLAKE_LOCK.replace(f'"rev": "{_OLD_REV}",', ""),
+    FLAKE_LOCK.replace('"url": "https://github.com/cachix/pre-commit-hooks.nix",\n        "rev"', '"rev"'),
+    FLAKE_LOCK.replace('"nodes": {', '"nodes": [', 1),
+    FLAKE_LOCK[:-10],
+])
+def test_malformed_flake_locks_are_problems(body: str) -> None:
+    with pytest.raises(ManifestError):
+        parse_flake_lock("flake.lock", body.encode())

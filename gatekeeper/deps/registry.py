@@ -44,6 +44,7 @@ from gatekeeper.deps import (
     makehunks,
     mise,
     mixexs,
+    nixflake,
     npm,
     nuget,
     nugetedits,
@@ -184,6 +185,7 @@ _BY_NAME: dict[str, Format] = {
     "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False, edits=_edits("pub", hunklines.pubspec_line)),
     "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False, edits=_edits("pub", dart.pubspec_lock_line)),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
+    "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False),  # Nix flakes' inputs (round 51)
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
     # rebar3's (Erlang terms): from a patch, the config's one-line entries of a top-level list, the lock's Hex lines
     "rebar.config": Format("rebar.config", rebar.parse_rebar_config, False,
