@@ -322,3 +322,66 @@ def test_a_cargo_lock_format_move_beside_a_bump(tmp_path: Path, edit: dict[str, 
 def test_other_cargo_lock_version_lines_stay_refused(tmp_path: Path, edit: dict[str, str], extra: tuple[str]) -> None:
     repo, base, head = edited_commits(tmp_path, {"Cargo.lock": CARGO_LOCK}, {"Cargo.lock": edit})
     assert partial(patch_of(repo, base, head, *extra), "Cargo.lock")
+
+
+# A modified file whose one hunk runs from the first line of both sides to the end of the file shows both sides whole,
+# as an added file's patch does (`git apply` holds a hunk at line 1 to the file's start and one with no trailing context
+# to its end): its reader reads both whole. hmcts/sds-flux-config's "update aso to v2.14.0" rewrote a 5-line
+# kustomization.yaml into one with a remote release manifest: a `partial` problem from the patch, named with `--tree`.
+KUSTOMIZATION = """apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - ../../base
+  - aso-controller-settings.yaml"""
+_ASO = "https://github.com/Azure/azure-service-operator/releases/download/v2.14.0/azureserviceoperator_v2.14.0.yaml"
+
+
+def test_a_whole_file_hunk_is_read_whole(tmp_path: Path) -> None:
+    path = "apps/aso/dev/kustomization.yaml"
+    rewritten = f"  - {_ASO}\n  - ../../cert-manager\n  - aso-controller-settings.yaml\npatches:\n  - path: t.yaml\n"
+    edit = {path: {"  - ../../base\n  - aso-controller-settings.yaml": rewritten}}
+    repo, base, head = edited_commits(tmp_path, {path: KUSTOMIZATION}, edit)
+    want = {("kustomize", "github.com/Azure/azure-service-operator", None, "v2.14.0")}
+    for delta in (tree_of(repo, base, head), patch_of(repo, base, head)):
+        assert moves(delta) == want, delta
+        assert not delta.problems, delta
+
+
+# A patch written with the whole file as context (`git diff -U200`) does not show it whole: `git apply` holds a hunk
+# with trailing context to no end, so the file may go on below it (hunkends); a flake.lock bump so written stays
+# `partial`.
+def test_a_patch_with_the_whole_file_as_context_is_still_hunks(tmp_path: Path) -> None:
+    edit = {"flake.lock": {_OLD_REV: _NEW_REV}}
+    repo, base, head = edited_commits(tmp_path, {"flake.lock": FLAKE_LOCK}, edit)
+    delta = patch_of(repo, base, head, "-U200")
+    assert moves(delta) == set() and partial(delta, "flake.lock"), delta
+
+
+# Look-alikes: a hunk from line 1 with the file going on below it (trailing context), two hunks, a hunk reaching the end
+# but starting below line 1, a hunk with no context at all (`-U0`): none shows the file whole, each stays `partial`.
+_LONG = KUSTOMIZATION + "\nimages:\n  - name: app\n    newTag: 1.0.0\nnamespace: aso\ncommonLabels:\n  team: a\n"
+
+
+@each_case("body, edit, extra", [
+    (_LONG, {"  - ../../base": "  - ../../base2"}, ()),
+    (_LONG + "\n" * 8 + "configMapGenerator:\n  - name: c\n",
+     {"  - ../../base": "  - ../../b2", "  team: a": "  team: b"}, ()),
+    ("# a comment\n" * 6 + KUSTOMIZATION, {"  - ../../base": "  - ../../base2"}, ()),
+    (KUSTOMIZATION, {"  - ../../base": "  - ../../base2"}, ("-U0",)),
+])
+def test_hunks_that_do_not_show_the_whole_file(tmp_path: Path, body: str, edit: dict[str, str],
+                                               extra: tuple[str]) -> None:
+    repo, base, head = edited_commits(tmp_path, {"kustomization.yaml": body}, {"kustomization.yaml": edit})
+    assert partial(patch_of(repo, base, head, *extra), "kustomization.yaml")
+
+
+# Read whole, such a file still takes what --tree takes beside its moves: an override changed is reviewed both ways.
+PACKAGE_JSON = '{\n  "name": "app",\n  "dependencies": {"left-pad": "1.3.0"},\n  "overrides": {"minimist": "1.2.6"}\n}'
+
+
+def test_a_whole_file_hunk_keeps_the_tree_checks(tmp_path: Path) -> None:
+    edit = {"package.json": {'"1.3.0"': '"1.3.1"', '"1.2.6"': '"1.2.8"'}}
+    repo, base, head = edited_commits(tmp_path, {"package.json": PACKAGE_JSON}, edit)
+    for delta in (tree_of(repo, base, head), patch_of(repo, base, head)):
+        assert ("npm", "left-pad", "1.3.0", "1.3.1") in moves(delta), delta
+        assert partial(delta, "package.json"), delta
