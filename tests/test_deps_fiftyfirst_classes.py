@@ -326,25 +326,22 @@ def test_other_cargo_lock_version_lines_stay_refused(tmp_path: Path, edit: dict[
 
 # A modified file whose one hunk runs from the first line of both sides to the end of the file shows both sides whole,
 # as an added file's patch does (`git apply` holds a hunk at line 1 to the file's start and one with no trailing context
-# to its end): its reader reads both whole. hmcts/sds-flux-config's "update aso to v2.14.0" rewrote a 5-line
-# kustomization.yaml into one with a remote release manifest: a `partial` problem from the patch, named with `--tree`.
-KUSTOMIZATION = """apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-  - ../../base
-  - aso-controller-settings.yaml"""
-_ASO = "https://github.com/Azure/azure-service-operator/releases/download/v2.14.0/azureserviceoperator_v2.14.0.yaml"
-
-
-def test_a_whole_file_hunk_is_read_whole(tmp_path: Path) -> None:
-    path = "apps/aso/dev/kustomization.yaml"
-    rewritten = f"  - {_ASO}\n  - ../../cert-manager\n  - aso-controller-settings.yaml\npatches:\n  - path: t.yaml\n"
-    edit = {path: {"  - ../../base\n  - aso-controller-settings.yaml": rewritten}}
-    repo, base, head = edited_commits(tmp_path, {path: KUSTOMIZATION}, edit)
-    want = {("kustomize", "github.com/Azure/azure-service-operator", None, "v2.14.0")}
-    for delta in (tree_of(repo, base, head), patch_of(repo, base, head)):
-        assert moves(delta) == want, delta
-        assert not delta.problems, delta
+# to its end): a file no edits reader reads (its hunks were a `partial` problem naming nothing) is read whole. A
+# `rust-toolchain` file (the known one-line miss), in its TOML form or one line without a final newline.
+@each_case("base, old, new", [
+    ('[toolchain]\nchannel = "1.80.0"\n', '"1.80.0"', '"1.81.0"'),
+    ('[toolchain]\nchannel = "1.80.0"\ncomponents = ["rustfmt", "clippy"]\n', '"1.80.0"\ncomponents',
+     '"1.81.0"\ncomponents'),
+    ("1.80.0", "1.80.0", "1.81.0"),
+])
+def test_a_whole_file_hunk_is_read_whole(tmp_path: Path, base: str, old: str, new: str) -> None:
+    if "components" in old:  # the hunk must reach the file's end: move its last line too
+        old, new = old + ' = ["rustfmt", "clippy"]', new + ' = ["rustfmt", "clippy", "rust-src"]'
+    repo, base_rev, head = edited_commits(tmp_path, {"rust-toolchain": base}, {"rust-toolchain": {old: new}})
+    tree, patch = tree_of(repo, base_rev, head), patch_of(repo, base_rev, head)
+    assert ("tool", "rust", "1.80.0", "1.81.0") in moves(tree), tree
+    # and what --tree adds beside a move (the components moved too: reviewed both ways)
+    assert moves(patch) == moves(tree) and [p.kind for p in patch.problems] == [p.kind for p in tree.problems], patch
 
 
 # A patch written with the whole file as context (`git diff -U200`) does not show it whole: `git apply` holds a hunk
@@ -358,30 +355,19 @@ def test_a_patch_with_the_whole_file_as_context_is_still_hunks(tmp_path: Path) -
 
 
 # Look-alikes: a hunk from line 1 with the file going on below it (trailing context), two hunks, a hunk reaching the end
-# but starting below line 1, a hunk with no context at all (`-U0`): none shows the file whole, each stays `partial`.
-_LONG = KUSTOMIZATION + "\nimages:\n  - name: app\n    newTag: 1.0.0\nnamespace: aso\ncommonLabels:\n  team: a\n"
+# but starting below line 1, a hunk with no context at all (`-U0`), one line with its final newline (no context either):
+# none shows the file whole, each stays `partial`.
+_TOML = '[toolchain]\nchannel = "1.80.0"\n'
 
 
 @each_case("body, edit, extra", [
-    (_LONG, {"  - ../../base": "  - ../../base2"}, ()),
-    (_LONG + "\n" * 8 + "configMapGenerator:\n  - name: c\n",
-     {"  - ../../base": "  - ../../b2", "  team: a": "  team: b"}, ()),
-    ("# a comment\n" * 6 + KUSTOMIZATION, {"  - ../../base": "  - ../../base2"}, ()),
-    (KUSTOMIZATION, {"  - ../../base": "  - ../../base2"}, ("-U0",)),
+    (_TOML + 'components = ["rustfmt"]\n', {'"1.80.0"': '"1.81.0"'}, ()),
+    (_TOML + "\n" * 8 + 'targets = ["wasm32-unknown-unknown"]\n', {'"1.80.0"': '"1.81.0"', "wasm32": "x86_64"}, ()),
+    ("# pinned\n" * 6 + _TOML, {'"1.80.0"': '"1.81.0"'}, ()),
+    (_TOML, {'"1.80.0"': '"1.81.0"'}, ("-U0",)),
+    ("1.80.0\n", {"1.80.0": "1.81.0"}, ()),
 ])
 def test_hunks_that_do_not_show_the_whole_file(tmp_path: Path, body: str, edit: dict[str, str],
                                                extra: tuple[str]) -> None:
-    repo, base, head = edited_commits(tmp_path, {"kustomization.yaml": body}, {"kustomization.yaml": edit})
-    assert partial(patch_of(repo, base, head, *extra), "kustomization.yaml")
-
-
-# Read whole, such a file still takes what --tree takes beside its moves: an override changed is reviewed both ways.
-PACKAGE_JSON = '{\n  "name": "app",\n  "dependencies": {"left-pad": "1.3.0"},\n  "overrides": {"minimist": "1.2.6"}\n}'
-
-
-def test_a_whole_file_hunk_keeps_the_tree_checks(tmp_path: Path) -> None:
-    edit = {"package.json": {'"1.3.0"': '"1.3.1"', '"1.2.6"': '"1.2.8"'}}
-    repo, base, head = edited_commits(tmp_path, {"package.json": PACKAGE_JSON}, edit)
-    for delta in (tree_of(repo, base, head), patch_of(repo, base, head)):
-        assert ("npm", "left-pad", "1.3.0", "1.3.1") in moves(delta), delta
-        assert partial(delta, "package.json"), delta
+    repo, base, head = edited_commits(tmp_path, {"rust-toolchain": body}, {"rust-toolchain": edit})
+    assert partial(patch_of(repo, base, head, *extra), "rust-toolchain")

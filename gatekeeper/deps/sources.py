@@ -310,8 +310,9 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
         whole = change.submodule or change.status in ("added", "deleted") or (
             change.status in ("renamed", "copied") and not section.hunks)
         partial = not whole
-        # one hunk holding both sides whole (hunkends.whole_file): read whole, after every check hunks take
-        entire = partial and change.status == "modified" and whole_file(section.raw, section.first)
+        # one hunk holding both sides whole (hunkends.whole_file) of a file no edits reader reads and read alone
+        entire = partial and change.status == "modified" and fmt.edits is None and fmt.name not in _INHERITING \
+            and whole_file(section.raw, section.first)
         if partial and residue_changed(change.path, old_text, new_text, whole=False):
             problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
                                     "beside versions: review it by hand"))
@@ -334,9 +335,7 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
             # reviewed whatever else is read: a member's edge moved onto a copy the lockfile already held
             problems.append(Problem(change.path, "partial", f"its hunks move a dependency edge ({edge!r}) to or "
                                     "from a version no entry they change explains; run with --tree BASE..HEAD"))
-        if entire and (overridden := changed_overrides(change.path, old_text, new_text)):
-            problems.append(Problem(change.path, "partial", f"{', '.join(overridden)} changed: an override"))
-        if partial and not entire and fmt.edits is not None:
+        if partial and fmt.edits is not None:
             try:
                 edited = fmt.edits(change.path, "\n".join(section.raw).encode())
             except PartialEdits as exc:  # what the hunks show is named; what they cannot show is reviewed
@@ -349,6 +348,8 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
                 continue
             read.append((fmt, change.path, edited[0], edited[1], True))
             continue
+        if entire and (overridden := changed_overrides(change.path, old_text, new_text)):
+            problems.append(Problem(change.path, "partial", f"{', '.join(overridden)} changed: an override"))
         if partial and not entire and not fmt.line_oriented and fmt.hunks is None:
             problems.append(Problem(change.path, "partial",
                                     "the patch shows only hunks of this file; run with --tree BASE..HEAD "
@@ -360,7 +361,7 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
         found: list[Problem] = []
         base = _parse(reader, change.old_path or change.path, old_text, found, "base")
         head = _parse(reader, change.path, new_text, found, "head")
-        if reader is fmt.hunks:  # hunks that cannot be read safely: what --tree would read
+        if reader is fmt.hunks or entire:  # hunks that cannot be read safely: what --tree would read
             found = [Problem(p.manifest, "partial", p.msg) for p in found]
         problems += found
         if entire and base is not None and head is not None:
