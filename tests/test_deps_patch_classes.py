@@ -98,7 +98,7 @@ def test_pubspec_look_alikes_above_an_unseen_header_name_nothing(hunk: list[str]
 def test_an_sdk_raise_under_a_shown_environment_names_the_bumps_beside_it_and_is_reviewed() -> None:
     hunk = [" dependencies:", "-  meta: ^1.8.0", "+  meta: ^1.17.0", "   path: ^1.9.1", " ", " environment:",
             "-  sdk: \">=3.3.0 <4.0.0\"", "+  sdk: \">=3.11.0 <4.0.0\"", "-  flutter: \">=3.19.0\"",
-            "+  flutter: \">=3.41.0\"", " "]  # the file goes on: a one-hunk whole file is read whole (round 51)
+            "+  flutter: \">=3.41.0\""]
     delta = _patch("pubspec.yaml", hunk, start=1)
     assert moves(delta) == {("pub", "meta", "^1.8.0", "^1.17.0")}
     assert "environment's sdk constraint moves" in _problem(delta, "pubspec.yaml")
