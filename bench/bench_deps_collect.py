@@ -51,7 +51,8 @@ LABELS = {
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
     "Package.swift": "swift", ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget",
-    "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods", "mise.toml": "mise",
+    "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "flake.lock": "nix", "drone": "drone",
+    "woodpecker": "woodpecker", "Podfile.lock": "cocoapods", "mise.toml": "mise",
     "sbt": "sbt", "rebar.config": "rebar", "rebar.lock": "rebar", "deno.json": "deno", "helmfile.yaml": "helmfile",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a

@@ -1,4 +1,5 @@
-"""CI configurations of other systems than GitHub Actions: CircleCI's `.circleci/*.yml` and GitLab's `.gitlab-ci.yml`.
+"""CI configurations of other systems than GitHub Actions: CircleCI's `.circleci/*.yml` and GitLab's `.gitlab-ci.yml`
+(Drone's `.drone.yml` and Woodpecker's pipelines are read as GitLab's: a step's `image:`, `services:`).
 
 What a job runs is fetched by version here as in a workflow, and Renovate's circleci and gitlabci managers bump it:
 a job's image (`- image: cimg/openjdk:21.0.4`, GitLab's `image: python:3.12` or `image:` over `name: …`, a GitLab

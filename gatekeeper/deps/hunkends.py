@@ -30,3 +30,22 @@ def ends_file(old: list[tuple[str, bool]], new: list[tuple[str, bool]], marked: 
     lasts = [len(side) - 1 - max(i for i, (_, changed) in enumerate(side) if changed) for side in (old, new)
              if any(changed for _, changed in side)]
     return bool(firsts) and min(lasts) == 0 < min(firsts)
+
+
+def whole_file(raw: list[str], first: bool) -> bool:
+    """Whether a modified file's hunk lines (`raw`: prefixed lines, `@@` per hunk, `\\` for git's no-newline marker)
+    are its whole text on both sides: one hunk from the first line of both sides (`first`: `@@ -1,… +1,… @@`), which
+    `git apply` holds to the file's start, that reaches its end (ends_file). Such a patch shows both files whole, as it
+    shows an added one, so their readers read them whole (round 51: hmcts/sds-flux-config rewrote a 5-line
+    kustomization.yaml in one hunk, a `partial` problem before)."""
+    if not first or raw.count("@@") != 1 or raw[:1] != ["@@"]:
+        return False
+    old: list[tuple[str, bool]] = []
+    new: list[tuple[str, bool]] = []
+    for line in raw[1:]:
+        mark, body = line[:1], line[1:]
+        if mark in (" ", "-"):
+            old.append((body, mark == "-"))
+        if mark in (" ", "+"):
+            new.append((body, mark == "+"))
+    return ends_file(old, new, raw[-1] == "\\")

@@ -45,6 +45,9 @@ _TOML_VERSION = lazy(r'^version\s*=\s*"([^"]+)"\s*$')
 _NPM_LOOSE = lazy(r'node_modules/|"version"\s*:')
 _NPM_OWN = lazy(r'^(?: {2}|\t)"version":\s*"[^"]*",?\s*$')  # the lockfile's own, outside `packages`
 _TOML_LOOSE = lazy(r'^\s*["\']?(?:name|version)["\']?\s*=')
+# A TOML lockfile's own format version (Cargo.lock's `version = 4`, uv.lock's `version = 1`): an integer, where every
+# entry's version is a string, so it names no dependency (round 51: bandwhich's lock moved 3 -> 4 beside a bump)
+_TOML_OWN = lazy(r"^version\s*=\s*\d{1,3}\s*$")
 _JSON_VERSION_LOOSE = lazy(r'"version"\s*:')
 
 
@@ -134,7 +137,7 @@ def package_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependenc
 
 def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
     return _pairs(ecosystem, path, data, _TOML_NAME, _TOML_VERSION, lambda line: line.startswith("[["),
-                  loose=_TOML_LOOSE)
+                  loose=_TOML_LOOSE, own=_TOML_OWN)
 
 
 # A Cargo.lock dependency edge that names its version (`    "syn 3.0.3",`, written so where two versions of a crate are

@@ -44,6 +44,7 @@ from gatekeeper.deps import (
     makehunks,
     mise,
     mixexs,
+    nixflake,
     npm,
     nuget,
     nugetedits,
@@ -184,6 +185,7 @@ _BY_NAME: dict[str, Format] = {
     "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False, edits=_edits("pub", hunklines.pubspec_line)),
     "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False, edits=_edits("pub", dart.pubspec_lock_line)),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
+    "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False),  # Nix flakes' inputs (round 51)
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
     # rebar3's (Erlang terms): from a patch, the config's one-line entries of a top-level list, the lock's Hex lines
     "rebar.config": Format("rebar.config", rebar.parse_rebar_config, False,
@@ -212,6 +214,10 @@ _DOCKERFILE = Format("Dockerfile", dockerruns.parse_dockerfile, True, hunks=dock
 _WORKFLOW = Format("workflow", actions.parse_workflow, True, hunks=actions.workflow_hunks)
 _CIRCLECI = Format("circleci", ciconfigs.parse_circleci, True, hunks=ciconfigs.circleci_hunks)
 _GITLAB_CI = Format("gitlab-ci", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab_ci_hunks)
+# Drone's and Woodpecker's pipelines run each step and service in the `image:` it names, as a GitLab job does, and are
+# read alike (Renovate's droneci and woodpecker managers bump them; round 51)
+_DRONE = Format("drone", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab_ci_hunks)
+_WOODPECKER = Format("woodpecker", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab_ci_hunks)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refedits.catalog_edits)
 _MAVEN_EXTENSIONS = Format("maven-extensions", jvm.parse_maven_extensions, False,
                            edits=_edits("maven", refedits.pom_line))
@@ -256,6 +262,12 @@ def format_for(path: str | None) -> Format | None:
         return _CIRCLECI
     if lower.endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")):
         return _GITLAB_CI
+    # Drone reads `.drone.yml`; Woodpecker `.woodpecker.yml` or each YAML file right in `.woodpecker/`, at the root
+    if base == ".drone.yml":
+        return _DRONE
+    if (path in (".woodpecker.yml", ".woodpecker.yaml")
+            or folder == ".woodpecker" and lower.endswith((".yml", ".yaml"))):
+        return _WOODPECKER
     # Maven reads its core extensions from `.mvn/extensions.xml` beside the top POM
     if base == "extensions.xml" and folder.rpartition("/")[2] == ".mvn":
         return _MAVEN_EXTENSIONS

@@ -18,6 +18,7 @@ from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.heldvars import unresolved
+from gatekeeper.deps.hunkends import whole_file
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockhunks import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, PartialEdits, PartlyRead, Problem, Scope
@@ -309,6 +310,9 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
         whole = change.submodule or change.status in ("added", "deleted") or (
             change.status in ("renamed", "copied") and not section.hunks)
         partial = not whole
+        # one hunk holding both sides whole (hunkends.whole_file) of a file no edits reader reads and read alone
+        entire = partial and change.status == "modified" and fmt.edits is None and fmt.name not in _INHERITING \
+            and whole_file(section.raw, section.first)
         if partial and residue_changed(change.path, old_text, new_text, whole=False):
             problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
                                     "beside versions: review it by hand"))
@@ -344,22 +348,28 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
                 continue
             read.append((fmt, change.path, edited[0], edited[1], True))
             continue
-        if partial and not fmt.line_oriented and fmt.hunks is None:
+        if entire and (overridden := changed_overrides(change.path, old_text, new_text)):
+            problems.append(Problem(change.path, "partial", f"{', '.join(overridden)} changed: an override"))
+        if partial and not entire and not fmt.line_oriented and fmt.hunks is None:
             problems.append(Problem(change.path, "partial",
                                     "the patch shows only hunks of this file; run with --tree BASE..HEAD "
                                     "for its dependency delta"))
             continue
-        reader = fmt.hunks if partial and fmt.hunks is not None else fmt.parse
+        reader = fmt.hunks if partial and not entire and fmt.hunks is not None else fmt.parse
         if reader is fmt.hunks:  # a hunk reader must not pair a name in one hunk with a version in the next
             old_text, new_text = hunks.sides(section.raw)
         found: list[Problem] = []
         base = _parse(reader, change.old_path or change.path, old_text, found, "base")
         head = _parse(reader, change.path, new_text, found, "head")
-        if reader is fmt.hunks:  # hunks that cannot be read safely: what --tree would read
+        if reader is fmt.hunks or entire:  # hunks that cannot be read safely: what --tree would read
             found = [Problem(p.manifest, "partial", p.msg) for p in found]
         problems += found
+        if entire and base is not None and head is not None:
+            held, dropped = unresolved(fmt.name, change.path, [old_text, new_text], (base, head))  # as --tree
+            problems += held
+            base, head = ([d for d in side if (d.ecosystem, d.name) not in dropped] for side in (base, head))
         if base is not None and head is not None:
-            read.append((fmt, change.path, base, head, partial))
+            read.append((fmt, change.path, base, head, partial and not entire))
     # Resolved after the whole patch is read: a lockfile's section comes before its manifest's
     # (`package-lock.json` sorts before `package.json`); only a manifest the patch shows whole counts.
     changes: list[Change] = []
