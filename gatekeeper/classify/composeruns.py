@@ -7,9 +7,9 @@ under `.:/app`. The walk read the command's words from the root only. `localized
 such line, the command with its words written as the tree's paths, and the walk reads it as it reads any line. A
 service without such a mount runs its image's files (nothing added); so do `docker compose build`, `up`, `pull`.
 
-The Compose file is the one `-f` names, else the root's default names; a file past its bound or that does not parse
-gives no services (the line is read as before: the root's paths). `docker compose exec`, `docker-compose`, `podman
-compose`, `podman-compose` are the same forms.
+The Compose files are those `-f` names, merged in order, else the root's default file and its override file (attack
+42); a file past its bound or that does not parse gives no services (the line is read as before: the root's paths).
+`docker compose exec`, `docker-compose`, `podman compose`, `podman-compose` are the same forms.
 """
 
 from __future__ import annotations
