@@ -9,17 +9,17 @@ default task (RuboCop, then the specs) is what the job runs, and the Rakefile wa
 file with its language's default command added (`with_default`), so the command's own reading names the Rakefile, the
 Makefile or the package.json whose `test` script runs.
 
-A `script:` anywhere at the top level replaces the default (a job's own `script:` in `jobs: include:` replaces it for
-that job only, so the default is still added: the safe side). Languages without a default script (Python, `generic`,
-`minimal`, `shell`) add nothing. Only the root file: Travis reads no other (vendoredci.py).
+A `script:` at the top level replaces the default (a job's own `script:` in `jobs: include:` replaces it for that
+job only, so the default is still added: the safe side); an empty one (`script:`, `[]`, `''`, `~`) is dropped, as
+Travis drops it, and a job of `jobs: include:` with a `language:` of its own and no script runs that language's
+default (attack 42). Languages without a default script (Python, `generic`, `minimal`, `shell`) add nothing. Only
+the root file: Travis reads no other (vendoredci.py).
 """
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.classify.vendoredci import ROOT_TRAVIS
-from gatekeeper.lazy_pattern import lazy
+from gatekeeper.classify.yamlnodes import Node, documents
 
 __all__ = ["with_default"]
 
@@ -36,17 +36,45 @@ _DEFAULTS = {
     "elixir": "mix test", "erlang": "rebar3 eunit", "clojure": "lein test", "haskell": "cabal test",
     "crystal": "crystal spec", "rust": "cargo build --verbose\ncargo test --verbose", "nix": "nix-build",
     "d": "dub test", "dart": "pub run test", "r": "R CMD build .\nR CMD check *tar.gz",
+    # attack 42: Android's Gradle default; Julia's `Pkg.test` runs the package's test/runtests.jl
+    "android": "./gradlew build connectedCheck", "julia": "julia test/runtests.jl",
 }
-_LANGUAGE = lazy(r"""^language[ \t]*:[ \t]*["']?([\w-]+)""", re.MULTILINE)
-_SCRIPT = lazy(r"""^["']?script["']?[ \t]*:""", re.MULTILINE)
+_EMPTY = ("", "~", "null", "Null", "NULL")  # a value Travis drops (then the default runs)
 
 
 def with_default(path: str, text: str) -> str:
     """`text` of the definition at `path`, with the default script Travis runs added when it is the root Travis file
-    and names no `script:` of its own (a top-level key: a line that starts with it)."""
-    if path != ROOT_TRAVIS or _SCRIPT.search(text) is not None:
+    and a job of it runs no script: the top level names none (or an empty one) for its language, or a job of `jobs:
+    include:`/`matrix: include:` with a `language:` of its own names none and inherits none (attack 42)."""
+    if path != ROOT_TRAVIS:
         return text
-    language = _LANGUAGE.search(text)
-    default = _DEFAULTS.get(language.group(1).lower() if language else "ruby")
-    return f"{text}\n# Travis' default script\nscript:\n" + "".join(f"  - {line}\n" for line in default.split("\n")) \
-        if default else text
+    roots = [root for root in documents(text) if isinstance(root, dict)]
+    languages = [language for language, scripted in _jobs(roots) if not scripted]
+    defaults = [line for language in dict.fromkeys(languages) for line in _DEFAULTS.get(language, "").split("\n")
+                if line]
+    return f"{text}\n# Travis' default script\nscript:\n" + "".join(f"  - {line}\n" for line in defaults) \
+        if defaults else text
+
+
+def _jobs(roots: list[dict[str, list[Node]]]) -> list[tuple[str, bool]]:
+    """(language, whether it names a script) of the top level (Ruby where it names no language) and of each job of
+    `jobs: include:`/`matrix: include:` that names a language (a job inherits the top level's script)."""
+    if not roots:
+        return [("ruby", False)]
+    top = roots[0]
+    language = next((v.lower() for v in top.get("language", ()) if isinstance(v, str) and v), "ruby")
+    scripted = _scripted(top)
+    out = [(language, scripted)]
+    for key in ("jobs", "matrix"):
+        for section in top.get(key, ()):
+            for include in section.get("include", ()) if isinstance(section, dict) else ():
+                for job in include if isinstance(include, list) else ():
+                    if isinstance(job, dict):
+                        own = [v.lower() for v in job.get("language", ()) if isinstance(v, str) and v]
+                        out += [(own[0], scripted or _scripted(job))] if own else []
+    return out
+
+
+def _scripted(mapping: dict[str, list[Node]]) -> bool:
+    """Whether a mapping's `script:` names a command (Travis drops an empty one: `script:`, `[]`, `''`, `~`)."""
+    return any(value not in _EMPTY and value != [] for value in mapping.get("script", ()))

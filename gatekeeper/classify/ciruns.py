@@ -255,6 +255,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
             + fedruns.function_runs(source) if commands else []  # attack 36: the folders it puts on PATH; cileft67
         lines = source.splitlines()
+        scripts += commandlines.copied_runs(lines) if commands else []  # a later line runs a copy (attack 42)
         runs_read = readflows.runs_read(source)  # `s = open(x).read()` then `exec(s)`: no read is data (attack 41)
         builds = commands and not datawords.built_runs(lines)  # `esbuild x.ts --outfile=o.js`, then `node o.js`
         for at, line in enumerate(lines):

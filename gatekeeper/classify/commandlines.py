@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 
+from gatekeeper.classify.installwords import INSTALLERS, copied, installed
 from gatekeeper.classify.wrappers import PLAIN, innermost
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["HOLE", "expanded", "scripts", "unquoted"]
+__all__ = ["HOLE", "copied_runs", "expanded", "scripts", "unquoted"]
 
 HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
 _GLOB = lazy(r"[*?]")
 # A command's place in a line (red team 19's extension-less scripts): after an operator, a keyword, a YAML key that
 # holds commands (attack 36: `shell: tools/myshell {0}`, Azure's `filePath:`/`scriptPath:`, `entrypoint:`; a Jenkins
 # step's quoted command, `sh 'python3 tools/gen'`); the words before it; the interpreters whose first word they run.
-_SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
+_SEGMENTS = lazy(r"&&|\|\||[;&|(`]|(?<!\$)\{|\$\(|\b(?:then|do|else)\b")  # not `${x}`: a word (attack 42)
 _KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|before_script|after_script|sh|bat"
                   r"|pwsh|exec|install|before_install|shell|filepath|scriptpath|scriptfile|script[-_]path"
                   r"|entry[-_]?point)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+"
@@ -48,16 +50,9 @@ _STDIN = frozenset({"", "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _INPUT = lazy(r"^\d*<+")
 _OUTPUT = lazy(r"<<[-<]?|\d*>>?|&>>?")  # an operator whose next word is a here-document's delimiter or a target
 _OPERAND = lazy(r"[\w.][\w.+/-]*")  # a reader's operand that may be a file of the repository
-_INSTALLERS = frozenset({"install", "cp", "mv", "ln", "rsync", "chmod"})
-_RUN_PLACE = lazy(r"(?:^|/)(?:s?bin|libexec|hooks)(?:/|$)"
-                        r"|^(?:/tmp|/var/tmp|~|\$\{?(?:HOME|RUNNER_TEMP|TMPDIR)\}?)(?:/|$)")
-_VALUED = frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group", "-t", "--target-directory", "-S", "--suffix"})
-_WORKSPACE = lazy(r"^(?:\$\{?(?:PWD|GITHUB_WORKSPACE|CI_PROJECT_DIR)\}?|\x01)/")
-_MODE = lazy(r"[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*")
 _ASSIGNED = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")  # an assignment whose value the first reading split off
 # a quoted part of a word (single, double, `$'…'`, `$"…"`) or a backslash-escaped character: bash's quote removal
 _QUOTED = lazy(r"""\$?'([^'\n]*+)'|\$?"((?:[^"\\\n]|\\.)*+)"|\\(.)""")
-_EXECUTABLE = lazy(r"^[0-7]*[1357][0-7]{0,2}$|\+[rwst]*[xX]")  # an octal mode with an execute bit, or `+x`
 # attack 39: what bash expands before it runs a word. A brace list (`{gen,lint}`, not `${x}`, `{}` or `{ cmd; }`), a
 # parameter's default or alternative (`${S:-tools/gen}`, `${D=tools}`, `${X:+x}`), the working folder before a `/`
 # (`$PWD`, `${PWD}`, `$(pwd)`, `` `pwd` ``, a word's `~+`); a glob's parts (`*`, `?`, `[...]`) as a pattern's `*`;
@@ -69,6 +64,10 @@ _GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")
 _COMMAND_STRING = lazy(r"-[a-zA-Z]*c[a-zA-Z]*")
 _ALTERNATIVES = 16  # words one word's braces expand to, at most
 _WORD_MAX = 1024  # a longer word's braces are not expanded
+_INSTALLER_WORDS = 64  # an installer's words read, at most (its options may be many: attack 42)
+# a line that may copy a file (copied_runs reads such lines again for their copies)
+_COPIER = lazy(r"(?:^|[\s;&|(`{/])(?:install|cp|mv|ln|rsync)[ \t]")
+_NAME = lazy(r"[^\s'\"/;&|()`<>]+")  # a file name a line may hold
 _MORE_SEGMENTS = 8  # command strings (`bash -c '…'`) of a line read as lines of their own, at most
 
 
@@ -78,6 +77,55 @@ def scripts(line: str) -> list[str]:
     `python3 -u tools/gen`): red team 19. And the files a reader hands to an interpreter (or `eval`) that names no
     script of its own, through a pipe (`cat tools/gen | bash`) or a substitution it opens (`source <(cat tools/gen)`,
     `eval "$(cat tools/gen)"`): attack 38."""
+    read = _read(line)
+    found = read.found + (_run_copies(read.copies, read.ran) if read.copies and read.ran else [])
+    return _kept(found, read.globs)
+
+
+def copied_runs(lines: list[str]) -> list[str]:
+    """The sources of the copies one line makes that a command of another line of the same definition runs by the
+    copy's path (`install -m644 tools/gen /opt/x/gen`, then a later step's `sh /opt/x/gen`: attack 42)."""
+    copies = [copy for line in lines if _COPIER.search(line) is not None for copy in _read(line).copies if copy[1]]
+    if not copies:
+        return []
+    names = {posixpath.basename(posixpath.normpath(target)) for target, _, _ in copies} | {
+        posixpath.basename(source) for _, sources, _ in copies for source in sources}
+    names.discard("")
+    ran = [word for line in lines if not names.isdisjoint(_NAME.findall(line)) for word in _read(line).ran]
+    return _kept(_run_copies(copies, ran), set()) if ran else []
+
+
+def _kept(found: list[str], globs: set[str]) -> list[str]:
+    """The words of `found` that may name files of the tree (patterns where a command runs a glob)."""
+    # a variable part would name every file of a folder (`'packages/${{ matrix.package }}'`, a quoted input read as a
+    # line), `@` is an action's or a package's version (`owner/action@v2`); a glob only where a command runs it
+    return [_GLOB_PART.sub("*", word) if word in globs else word for word in found
+            if (_GLOB.search(word) is None or word in globs) and "://" not in word and word.strip("./*")
+            and not any(mark in word for mark in ("$", HOLE, "@", "%"))]
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """What one line's commands run (`found`), run by their path whatever their type (`ran`), copy (target, sources,
+    a symbolic link), and the globs an interpreter's script holds."""
+
+    found: list[str]
+    ran: list[str]
+    copies: list[tuple[str, list[str], bool]]
+    globs: set[str]
+
+
+def _words(segment: str, bound: int) -> list[str]:
+    """The words of the command a segment runs behind its shell words, assignments and wrappers (`bound` splits)."""
+    words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, bound)
+    at = 0
+    while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
+        at += 1
+    return innermost(words[at:]) if at < len(words) else []
+
+
+def _read(line: str) -> _Line:
+    """One line's commands read (scripts() and copied_runs())."""
     found: list[str] = []
     read: list[str] = []  # the operands of the readers since the last interpreter: a pipe may hand them on
     substituted = False  # the last interpreter's segment ends where a substitution opens: its readers feed it
@@ -88,21 +136,17 @@ def scripts(line: str) -> list[str]:
     segments = _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else []
     extra = len(segments) + _MORE_SEGMENTS
     for segment in segments:  # grows by the command strings it holds (`bash -c 'bash tools/gen'`), a bounded few
-        words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, 12)
-        at = 0
-        while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
-            at += 1
-        if at == len(words):
-            continue
-        words, at = innermost(words[at:]), 0
+        words, at = _words(segment, 12), 0
         if not words:
             continue
         first = words[at].rstrip(":")
         program = first.rpartition("/")[2].lower()
         builder = program.removesuffix(".exe")
-        if program in _INSTALLERS and (first == program or first.startswith("/")):
-            found += _installed(program, words[at + 1:])
-            copies += [_copied(program, words[at + 1:])] if program != "chmod" else []
+        if program in INSTALLERS and (first == program or first.startswith("/")):
+            cut = any(blank in words[-1] for blank in " \t")  # the split's last word holds the rest of the line
+            words = _words(segment, _INSTALLER_WORDS) if cut else words  # its options may be many (attack 42)
+            found += installed(program, words[at + 1:])
+            copies += [copied(program, words[at + 1:])] if program != "chmod" else []
         elif program in _READERS and (first == program or first.startswith("/")):  # `bin/head` is the project's
             operands = [word for word in (_INPUT.sub("", word).rstrip(")`") for word in words[at + 1:])
                         if _OPERAND.fullmatch(word) is not None]
@@ -130,12 +174,9 @@ def scripts(line: str) -> list[str]:
             # `glob("./**/*.py")` read as commands named 2,039 files of 11 mirrors' trees (attack 39's walk)
             found += [first] if "." not in first.rpartition("/")[2] else []
             ran.append(first)
-    found += _run_copies(copies, ran) if copies and ran else []
-    # a variable part would name every file of a folder (`'packages/${{ matrix.package }}'`, a quoted input read as a
-    # line), `@` is an action's or a package's version (`owner/action@v2`); a glob only where a command runs it
-    return [_GLOB_PART.sub("*", word) if word in globs else word for word in found
-            if (_GLOB.search(word) is None or word in globs) and "://" not in word and word.strip("./*")
-            and not any(mark in word for mark in ("$", HOLE, "@", "%"))]
+        elif first.startswith(("/", "~/")):  # a copy's absolute path (`cp tools/gen /opt/g && /opt/g`: attack 42)
+            ran.append(first)
+    return _Line(found, ran, copies, globs)
 
 
 def expanded(line: str) -> str | None:
@@ -218,66 +259,6 @@ def unquoted(line: str) -> str | None:
             _ASSIGNED.fullmatch(word) for word in first):
         return done
     return None
-
-
-def _installed(program: str, words: list[str]) -> list[str]:
-    """The files `install` copies, `cp`/`mv`/`ln`/`rsync` copy into a folder programs run from (`bin`, `sbin`,
-    `libexec`, git `hooks`) or a scratch one (`/tmp`, `$RUNNER_TEMP`, `$HOME`, `~`), or `chmod` makes executable:
-    attack 38 (`sudo cp tools/gen /usr/local/bin/ && gen`)."""
-    if program == "chmod":
-        operands = _operands(program, words)[0]
-        adds = bool(operands) and _EXECUTABLE.search(operands[0]) is not None
-        return [word for word in operands[1:] if adds and _OPERAND.fullmatch(word) is not None]
-    target, sources, _ = _copied(program, words)
-    # `install -Dm644 README.md "$PKG/usr/share/doc/"` copies data, as `cp` does (cileft68: sharkdp/bat's Debian step
-    # made README.md a script and the `src/*.rs` its usage names `ci`); install's own mode, 0755, may run
-    mode = _install_mode(words) if program == "install" else None
-    copies = program != "install" or (mode is not None and _EXECUTABLE.search(mode) is None
-                                      and (mode.isdigit() or "x" not in mode.lower()))
-    if not target or (copies and _RUN_PLACE.search(target) is None):
-        return []
-    return [word for word in sources if _OPERAND.fullmatch(word) is not None]
-
-
-def _install_mode(words: list[str]) -> str | None:
-    """The last mode `install`'s words give (`-m 644`, `-m644`, `-Dm644`, `--mode=u=rw`), or None: its default."""
-    mode = None
-    for before, word in zip(["", *words], words, strict=False):
-        if before in ("-m", "--mode"):
-            mode = word
-        elif word.startswith("--mode="):
-            mode = word.removeprefix("--mode=")
-        elif word[:1] == "-" and word[1:2] != "-" and "m" in word and word.index("m") < len(word) - 1:
-            mode = word[word.index("m") + 1:]
-    return mode
-
-
-def _copied(program: str, words: list[str]) -> tuple[str, list[str], bool]:
-    """(the target, the sources, whether it makes a symbolic link) of a copy, move or link; no target when it makes
-    none (`install -d`, one operand)."""
-    operands, target = _operands(program, words)
-    link = program == "ln" and any(word == "--symbolic" or (word[:2] != "--" and word[:1] == "-" and "s" in word)
-                                   for word in words)
-    if "-d" in words or "--directory" in words or (not target and len(operands) < 2):
-        return "", [], link
-    sources, target = (operands, target) if target else (operands[:-1], operands[-1])
-    return target, [word for word in sources if _OPERAND.fullmatch(word) is not None], link
-
-
-def _operands(program: str, words: list[str]) -> tuple[list[str], str]:
-    """(the operands, the `-t`/`--target-directory` folder) of an installer's words."""
-    operands: list[str] = []
-    target = option = ""  # option: the one whose value the next word is
-    for word in words:
-        if option:
-            target, option = (word if option in ("-t", "--target-directory") else target), ""
-        elif word in _VALUED:
-            option = word
-        elif word.startswith(("-t", "--target-directory=")) and program != "chmod":
-            target = word.removeprefix("--target-directory=").removeprefix("-t")
-        elif not word.startswith("-") or (program == "chmod" and _MODE.fullmatch(word) is not None):
-            operands.append(_WORKSPACE.sub("", word.rstrip(";)`")))
-    return operands, target
 
 
 def _script_words(program: str, words: list[str]) -> list[str]:

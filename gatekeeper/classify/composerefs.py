@@ -114,15 +114,17 @@ def merged(node: Node) -> list[dict[str, list[Node]]]:
 
 def volumes(service: Node) -> list[tuple[str, str]]:
     """(source, target) of each of a service's volumes: the short form `SOURCE:TARGET[:MODE]` (a bare name has the
-    target ""), or the long form's `source:` and `target:` beside `type: bind`; other long forms are left out."""
+    target ""), or the long form's `source:` and `target:` beside `type: bind`; other long forms are left out. A
+    variable's default stands for it (`${SRC:-.}:/app`: Compose's value where SRC is unset, attack 42)."""
     pairs: list[tuple[str, str]] = []
     for listed in (v for mapping in merged(service) for v in mapping.get("volumes", ())):
         for item in listed if isinstance(listed, list) else ():
             if isinstance(item, str):
-                source, _, rest = item.partition(":")
+                source, _, rest = _DEFAULT.sub(r"\1", item).partition(":")
                 pairs.append((source, rest.partition(":")[0]))
             elif isinstance(item, dict) and "bind" in strings(item, "type"):
-                pairs.append((next(iter(strings(item, "source")), ""), next(iter(strings(item, "target")), "")))
+                pairs.append((_DEFAULT.sub(r"\1", next(iter(strings(item, "source")), "")),
+                              next(iter(strings(item, "target")), "")))
     return pairs
 
 

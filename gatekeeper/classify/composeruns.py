@@ -7,9 +7,9 @@ under `.:/app`. The walk read the command's words from the root only. `localized
 such line, the command with its words written as the tree's paths, and the walk reads it as it reads any line. A
 service without such a mount runs its image's files (nothing added); so do `docker compose build`, `up`, `pull`.
 
-The Compose file is the one `-f` names, else the root's default names; a file past its bound or that does not parse
-gives no services (the line is read as before: the root's paths). `docker compose exec`, `docker-compose`, `podman
-compose`, `podman-compose` are the same forms.
+The Compose files are those `-f` names, merged in order, else the root's default file and its override file (attack
+42); a file past its bound or that does not parse gives no services (the line is read as before: the root's paths).
+`docker compose exec`, `docker-compose`, `podman compose`, `podman-compose` are the same forms.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["DEFAULTS", "MAX_LINES", "Service", "localized", "services_in"]
 
 DEFAULTS = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+_OVERRIDES = ("compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml",
+              "docker-compose.override.yml")
 MAX_LINES = 256  # compose run lines a text may have rewritten; past it the rest are read as before
 Service = tuple[tuple[tuple[str, str], ...], str]  # ((tree folder, container folder) per checkout mount), working_dir
 _MAY = lazy(r"compose\b[^\n]{0,512}?[ \t](?:run|exec)[ \t]")
@@ -40,22 +42,42 @@ _CHECKOUT = ("${PWD}", "$PWD", "${GITHUB_WORKSPACE}", "$GITHUB_WORKSPACE", "${CI
 
 
 def services_in(text: str) -> dict[str, Service]:
-    """{service: its checkout mounts and working_dir} of a root Compose file's text (read as composerefs reads one:
-    yamlnodes' plain nodes, aliases never expanded, every document and every value of a repeated key); {} past
-    FULL_READ."""
+    """{service: its checkout mounts and working_dir, where it has either} of a Compose file's text (read as
+    composerefs reads one: yamlnodes' plain nodes, aliases never expanded, every document and every value of a repeated
+    key); a service `extends:` another of the file takes its mounts and working_dir (attack 42); {} past FULL_READ."""
     if len(text) >= FULL_READ:
         return {}
     found: dict[str, Service] = {}
+    bases: dict[str, str] = {}
     for root in documents(text):
         for services in root.get("services", ()) if isinstance(root, dict) else ():
             for name, values in services.items() if isinstance(services, dict) else ():
                 for service in values:
                     mounts = tuple(m for pair in composerefs.volumes(service) if (m := _mount(*pair)) is not None)
                     workdirs = [w for m in composerefs.merged(service) for w in composerefs.strings(m, "working_dir")]
-                    workdir = workdirs[0] if workdirs else ""
-                    if mounts:
-                        found[name] = (mounts, workdir)
-    return found
+                    mounts_before, workdir_before = found.get(name, ((), ""))
+                    found[name] = (mounts_before + mounts, workdirs[0] if workdirs else workdir_before)
+                    bases.update((name, base) for base in _extended(service))
+    for name, base in bases.items():
+        chain = [name]
+        while (base := bases.get(chain[-1], "")) in found and base not in chain and len(chain) < 8:
+            chain.append(base)
+        mounts = tuple(m for link in chain for m in found[link][0])
+        found[name] = (mounts, next((found[link][1] for link in chain if found[link][1]), ""))
+    return {name: service for name, service in found.items() if service[0] or service[1]}
+
+
+def _extended(service: object) -> list[str]:
+    """The service of the same file that `service` extends (`extends: base`, `extends: {service: base}` without a
+    `file:`)."""
+    out = []
+    for mapping in composerefs.merged(service) if isinstance(service, dict) else ():
+        for value in mapping.get("extends", ()):
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, dict) and not composerefs.strings(value, "file"):
+                out += composerefs.strings(value, "service")
+    return out
 
 
 def localized(text: str, tree: Mapping[str, TreeEntry], read_blob: Callable[[TreeEntry], bytes]) -> str:
@@ -92,8 +114,8 @@ def _rewritten(line: str, files: dict[str, dict[str, Service]], tree: Mapping[st
         if subcommand not in ("run", "exec"):
             continue
         service, start = _next_word(words, start, named)
-        composed = _services(named[-1] if named else None, files, tree, read_blob)
-        if service not in composed:
+        composed = _services(named, files, tree, read_blob)
+        if not composed.get(service, ((), ""))[0]:
             continue
         mounts, workdir = composed[service]
         mapped = [_mapped(word, mounts, workdir) for word in words[start:]]
@@ -126,9 +148,13 @@ def _next_word(words: list[str], at: int, named: list[str]) -> tuple[str, int]:
     return "", at
 
 
-def _services(named: str | None, files: dict[str, dict[str, Service]], tree: Mapping[str, TreeEntry],
+def _services(named: list[str], files: dict[str, dict[str, Service]], tree: Mapping[str, TreeEntry],
               read_blob: Callable[[TreeEntry], bytes]) -> dict[str, Service]:
-    names = [posixpath.normpath(named)] if named else list(DEFAULTS)
+    """The services of the files `-f` names, merged in order (a later file adds mounts, sets working_dir), else of
+    the root's default file and its override file, which Compose merges by default (attack 42)."""
+    names = [posixpath.normpath(name) for name in named] or [
+        next((name for name in DEFAULTS if name in tree), DEFAULTS[0]),
+        next((name for name in _OVERRIDES if name in tree), _OVERRIDES[0])]
     found: dict[str, Service] = {}
     for name in names:
         if name not in files:
@@ -141,7 +167,9 @@ def _services(named: str | None, files: dict[str, dict[str, Service]], tree: Map
                                            if not (source := posixpath.normpath(posixpath.join(folder, mount_source)))
                                            .startswith("..")), workdir)
                            for service, (mounts, workdir) in read.items()}
-        found = {**files[name], **found}
+        for service, (mounts, workdir) in files[name].items():
+            before, workdir_before = found.get(service, ((), ""))
+            found[service] = (before + mounts, workdir or workdir_before)
     return found
 
 
@@ -150,7 +178,7 @@ def _mount(source: str, target: str) -> tuple[str, str] | None:
     for mark in _CHECKOUT:
         if source == mark or source.startswith(f"{mark}/"):
             source = "." + source.removeprefix(mark)
-    if not (source == "." or source.startswith("./")) or not target.startswith("/"):
+    if not (source in (".", "..") or source.startswith(("./", "../"))) or not target.startswith("/"):
         return None  # a named volume, an absolute host folder, the docker socket
     return posixpath.normpath(source), posixpath.normpath(target)
 

@@ -53,21 +53,45 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command|entry)\b:?+[
              r"(?:-[ \t]++)?+(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun|node)(?:[ \t]++(?:-[\w=-]*+|exec|dlx|x|run|--))*+"
              r"[ \t]++)?+(?:\./)?+(?:node_modules/(?:\.bin/)?+(?:@[\w.-]++/)?+)?+"
              r"(" + _NAMES + r")(?=[ \t;&|)'\"/]|$)([^;&|\n]*+)")
+_UNSURE = ("truffle", "knip", ".storybook/main")  # names other files hold (`main.js`: only in `.storybook/`)
 _SETTINGS_NAME = lazy(r"(?:" + "|".join(sorted({re.escape(base.rpartition("/")[2]) for bases in CONFIGS.values()
-                                                   for base in bases if base not in ("truffle", "knip")}))
+                                                   for base in bases if base not in _UNSURE}))
                       + r")\.[cm]?+[jt]s$")
 # a process a module starts (its words may then be what it runs)
 _LAUNCHES = lazy(r"(?<![\w$])(?:child_process|execSync|execFileSync|execFile|spawnSync|spawn|exec|execa|execaSync|"
-                 r"shelljs|zx|Command|system|popen)(?![\w$])|\$`")
+                 r"shelljs|zx|Command|system|popen)(?![\w$])|\$`"
+                 # a package imported whose name says it runs commands (`node-cmd`, `python-shell`, `tinyexec`,
+                 # `concurrently`, `npm-run-all`, `@rollup/plugin-run`: attack 42), whatever its function is called
+                 r"|(?:\brequire[ \t]*+\([ \t]*+|\bfrom[ \t]*+|\bimport[ \t]*+)['\"][^'\"\n]*?"
+                 r"(?i:exec|spawn|shell|cmd|concurrently|run-all|plugin-run|command|launch)[^'\"\n]*+['\"]")
+# code a module loads or runs that no import line names (attack 42): a `require(`/`import(` of anything but one
+# string literal (`require(path.join(__dirname, 'x'))`, `` require(`./x`) ``, `import(new URL('./x',
+# import.meta.url))`), `require` handed on as a value (`['./x'].forEach(require)`, `const r = require`), a loader
+# made at run time (`createRequire`, jiti, `module.constructor`, `mainModule`, `Module._load`/`_compile`), an
+# evaluator (`eval(`, `new Function`, vm's `runInThisContext`/`compileFunction`/`Script`), a worker thread, a native
+# binding, a computed global
+_DYNAMIC = lazy(r"(?<![\w$.])(?:require|import)[ \t]*+\((?![ \t]*+(?:'[^'\n]*+'|\"[^\"\n]*+\")[ \t]*+\))"
+                r"|(?<![\w$.'\"/-])require(?![\w$-]|[ \t]*+\(|\.(?:resolve|main|cache)\b"
+                r"|[ \t]*+:[ \t]*+(?:false|true|(['\"])(?:readonly|writable|readable|off)\1))"
+                r"|\bcreateRequire\b|\bjiti\b"
+                r"|\bmodule\.constructor\b|\bmainModule\b|\b_load\b|\b_compile\b|(?<![\w$.])eval[ \t]*+\("
+                r"|\bFunction[ \t]*+\(|\brunIn\w*Context\b|\bcompileFunction\b|\bnew[ \t]++(?:vm\.)?+Script\b"
+                r"|\bSourceTextModule\b|\bnew[ \t]++Worker\b|\bprocess\.(?:binding|dlopen|_linkedBinding)\b"
+                r"|\b(?:globalThis|global|self|window)[ \t]*+\[")
+# a line that only holds a comment (`// require relative imports`), unless a template literal may hold code there
+_COMMENT = lazy(r"^[ \t]*+//[^\n$]*+$", re.MULTILINE)
 _STEMS = tuple({name[:4] for name in CONFIGS})  # a line naming none of the tools: no search (most lines)
 
 
 def imports_only(path: str, text: str) -> bool:
     """Whether the walk reads the module at `path` for its imports only: a settings module of CONFIGS' names that
     launches no process. Its other paths are what the tool reads as data (a bundler's `entry: './src/index.ts'`, a test
-    runner's `testMatch`, a linter's `ignores`); its imports (plugins, shared settings) are code it loads."""
-    name = path.rpartition("/")[2]
-    return _SETTINGS_NAME.match(name) is not None and _LAUNCHES.search(text) is None
+    runner's `testMatch`, a linter's `ignores`); its imports (plugins, shared settings) are code it loads. Not one that
+    loads or runs code no import line names (_DYNAMIC, attack 42): its words are then read as any program's."""
+    folder, _, name = path.rpartition("/")
+    if _SETTINGS_NAME.match(name) is None and not (name.startswith("main.") and folder.endswith(".storybook")):
+        return False
+    return _LAUNCHES.search(text) is None and _DYNAMIC.search(_COMMENT.sub("", text)) is None
 
 
 def line_files(line: str) -> list[str]:

@@ -20,10 +20,12 @@ are left as they are. Names compare case-blind (GitHub's are).
 
 from __future__ import annotations
 
+import posixpath
 import re
 import tomllib
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify.sniff import FULL_READ
@@ -48,7 +50,13 @@ _SHORT_HOSTS = {"github": "github.com", "gitlab": "gitlab.com", "bitbucket": "bi
 _RAW = lazy(r"https?://((?:[\w-]+\.)+[a-z]{2,}+)/((?:\$\{\{[^}\n]{0,256}+\}\}|\$(?!\{\{)|[^\s'\"`)|;&<>$]){1,2048}+)",
             re.IGNORECASE)
 _FILE_MODES = ("100644", "100755")  # a regular file; a link or a submodule says nothing of this repository
-_MARKS = ("raw.githubusercontent.com", "/raw/", "raw=true")
+_MARKS = lazy(r"raw|jsdelivr|statically|api\.github\.com", re.IGNORECASE)  # a text that may hold a raw URL
+# hosts that serve a repository's files as GitHub's raw host does (`raw.githack.com/o/r/REF/PATH`), and the CDNs
+# whose first part names the forge (`cdn.jsdelivr.net/gh/o/r@REF/PATH`, `cdn.statically.io/gl/o/r/REF/PATH`)
+_MIRRORS = {"raw.githack.com": "raw.githubusercontent.com", "rawcdn.githack.com": "raw.githubusercontent.com",
+            "gl.githack.com": "gitlab.com", "glcdn.githack.com": "gitlab.com", "bb.githack.com": "bitbucket.org",
+            "bbcdn.githack.com": "bitbucket.org"}
+_CDN_HOSTS = {"gh": "github.com", "gl": "gitlab.com", "bb": "bitbucket.org"}
 
 
 def own(tree: Mapping[str, TreeEntry], read_blob: Callable[[TreeEntry], bytes]) -> frozenset[tuple[str, str]]:
@@ -86,7 +94,7 @@ def names_in(texts: Mapping[str, str]) -> set[tuple[str, str]]:
 def localized(text: str, mine: Callable[[], frozenset[tuple[str, str]]], tree: Mapping[str, object]) -> str:
     """`text` with each raw URL of a repository of `mine()` (own's, asked only where `text` holds a raw URL's mark)
     whose path is a file of `tree` written `./PATH`."""
-    if not any(mark in text for mark in _MARKS):
+    if _MARKS.search(text) is None:
         return text
     names = mine()
     if not names:
@@ -104,15 +112,25 @@ def localized(text: str, mine: Callable[[], frozenset[tuple[str, str]]], tree: M
 
 def _raw_path(host: str, rest: str, names: frozenset[tuple[str, str]], tree: Mapping[str, object]) -> str | None:
     rest, _, query = rest.partition("?")
-    rest = rest.partition("#")[0]
-    parts = rest.split("/")
-    if host == "raw.githubusercontent.com" and len(parts) > 3:
+    # the server decodes the path and curl drops its dot segments (`tools%2Fx.sh`, `tools/./x.sh`: attack 42)
+    parts = unquote(rest.partition("#")[0]).split("/")
+    host = _MIRRORS.get(host.removeprefix("www."), host.removeprefix("www."))
+    if (jsdelivr := host.endswith(".jsdelivr.net")) or host == "cdn.statically.io":  # `gh/o/r@REF/…`, `gh/o/r/REF/…`
+        if len(parts) < 4 or parts[0] not in _CDN_HOSTS:
+            return None
+        host, parts = _CDN_HOSTS[parts[0]], parts[1:]
+        repo, ref_and_path = "/".join(parts[:2]), parts[2:]
+        if "@" in parts[1] or jsdelivr:  # the ref is in `r@REF` (or none: the latest release)
+            repo, ref_and_path = f"{parts[0]}/{parts[1].partition('@')[0]}", ["", *parts[2:]]
+    elif host == "api.github.com" and len(parts) > 5 and parts[0] == "repos" and parts[3] == "contents":
+        host, repo, ref_and_path = "github.com", "/".join(parts[1:3]), ["", *parts[4:]]
+    elif host == "raw.githubusercontent.com" and len(parts) > 3:
         repo, ref_and_path = "/".join(parts[:2]), parts[2:]
         host = "github.com"
     elif "-" in parts and parts.index("-") >= 2 and parts[parts.index("-") + 1:][:1] == ["raw"]:  # GitLab `/-/raw/`
         at = parts.index("-")
         repo, ref_and_path = "/".join(parts[:at]), parts[at + 2:]
-    elif len(parts) > 4 and (parts[2] == "raw" or (parts[2] == "blob" and "raw=true" in query)):
+    elif len(parts) > 4 and (parts[2] == "raw" or (parts[2] == "blob" and "raw=" in query)):
         repo, ref_and_path = "/".join(parts[:2]), parts[3:]
     else:
         return None
@@ -120,7 +138,7 @@ def _raw_path(host: str, rest: str, names: frozenset[tuple[str, str]], tree: Map
         return None
     # the ref is one or more parts (`main`, `refs/heads/main`, `release/1.x`): the first split whose path is a file
     for at in range(1, len(ref_and_path)):
-        path = "/".join(ref_and_path[at:])
+        path = posixpath.normpath("/".join(ref_and_path[at:])).lstrip("/")
         if path in tree:
             return path
     return None

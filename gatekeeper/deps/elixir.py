@@ -33,7 +33,8 @@ def parse_mix_lock(path: str, data: bytes) -> list[Dependency]:
     at their commit (`git:` + url is not modelled: the name and commit are), with the tag their options fetch it
     by (`[tag: "1.31.0"]`) as the commit's label, as a sha-pinned action's version comment is. mix's older layout, the
     map opened on the first entry's line and closed on the last one's, is read alike (round 50). A line that opens an
-    entry in another form, holds two, or follows the map's end is a problem, never skipped."""
+    entry in another form, holds two, follows the map's end, or is anything but an entry, the map's brace, a comment
+    or blank (attack 42: `jason: {...}`, `:jason => {...}`) is a problem, never skipped."""
     out: list[Dependency] = []
     opened = closed = False
     for number, line in enumerate(text(data).splitlines(), 1):
@@ -58,6 +59,8 @@ def parse_mix_lock(path: str, data: bytes) -> list[Dependency]:
         elif (git := _GIT.match(line)) is not None:
             tag = _GIT_TAG.search(line, git.end())
             out.append(Dependency("hex", git.group(1), git.group(3), path, None, None, tag.group(1) if tag else ""))
-        elif _ENTRY.match(line) or _KEYS.search(line):
+        elif line.strip() not in ("", "}") and not line.lstrip().startswith("#"):
+            # Elixir reads `jason: {...}`, `:jason => {...}`, `"jason" => {...}` as entries too (attack 42): a line
+            # that is no entry this reader knows, the map's brace, a comment or blank is never skipped
             raise ManifestError(f"line {number}: a lock entry in a form this reader does not know")
     return out
