@@ -6,6 +6,7 @@ reading (context.py, treecontext.py, patchcontext.py).
 
 from __future__ import annotations
 
+import mmap
 import re
 
 from gatekeeper.classify.shapes import evidence_line
@@ -75,6 +76,28 @@ _CONFIG_LIBRARY = lazy(r"^[ \t]*(?:(?:import|from)[ \t]+(troposphere\b|pyinfra(?
 IAC_LIBRARY_NEEDLES = (b"aws-cdk", b"aws_cdk", b"Amazon.CDK", b"awscdk", b"cdktf", b"Cdktf", b"cdk8s", b"pulumi",
                        b"Pulumi", b"troposphere", b"pyinfra", b"cfndsl", b"kumogata", b'Type "AWS::', b"Type 'AWS::",
                        b'Type("AWS::', b"Type('AWS::", b"AWSTemplateFormatVersion \"", b"AWSTemplateFormatVersion '")
+# Parts of the needles, each needle holding one: a text holds a needle only where it holds that needle's part, so a
+# patch that names no library is answered with 9 scans of its bytes instead of 19 (the bench's 2.3 MB patch: ~20 -> ~12
+# CPU-ms, on every gate's path). A needle holding none of them is its own part (mentions_library stays exact).
+_NEEDLE_PARTS = (b"cdk", b"Cdk", b"CDK", b"ulumi", b"troposphere", b"pyinfra", b"cfndsl", b"kumogata", b"AWS")
+
+
+def _by_part(needles: tuple[bytes, ...], parts: tuple[bytes, ...]) -> tuple[tuple[bytes, tuple[bytes, ...]], ...]:
+    """(part, the needles that hold it first, none when the part is the needle itself) for every part some needle
+    holds."""
+    groups: dict[bytes, list[bytes]] = {}
+    for needle in needles:
+        groups.setdefault(next((part for part in parts if part in needle), needle), []).append(needle)
+    return tuple((part, () if found == [part] else tuple(found)) for part, found in groups.items())
+
+
+_NEEDLES_BY_PART = _by_part(IAC_LIBRARY_NEEDLES, _NEEDLE_PARTS)
+
+
+def mentions_library(data: bytes | mmap.mmap) -> bool:
+    """Whether `data` holds one of IAC_LIBRARY_NEEDLES (what testing each of them finds, with fewer scans)."""
+    return any(data.find(part) != -1 and (not needles or any(data.find(needle) != -1 for needle in needles))
+               for part, needles in _NEEDLES_BY_PART)
 # The source files of those languages.
 PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala",
                                 "rb"})

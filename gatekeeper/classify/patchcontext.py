@@ -18,7 +18,7 @@ from gatekeeper.classify import appliedpatches, bazelhooks, ciforms, ciruns, ciw
 from gatekeeper.classify.checkoutattrs import checkout_variants
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
-from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES
+from gatekeeper.classify.iacprograms import mentions_library
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
@@ -86,7 +86,7 @@ class PatchContext:
                     self._configurations.setdefault(side.rpartition("/")[0], []).append(c)
         # Whether any source file of the patch may import an IaC library (one scan of the bytes, so that a
         # large patch without any is not read a second time file by file).
-        self.programs = patch is not None and _mentions(patch, IAC_LIBRARY_NEEDLES)
+        self.programs = patch is not None and _mentions(patch)
 
     def close(self) -> None:
         """Close the patch file the sections are read from (reading again reopens it)."""
@@ -273,13 +273,13 @@ class PatchContext:
         return out
 
 
-def _mentions(patch: Path, needles: Iterable[bytes]) -> bool:
+def _mentions(patch: Path) -> bool:
     try:
         with open(patch, "rb") as handle:
             if not os.fstat(handle.fileno()).st_size:
                 return False
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return any(data.find(needle) != -1 for needle in needles)
+                return mentions_library(data)
     except (OSError, ValueError):
         return True  # cannot tell: take the careful road
 

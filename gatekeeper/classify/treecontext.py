@@ -30,7 +30,7 @@ from gatekeeper.classify.change import folded
 from gatekeeper.classify.checkoutattrs import rewritten as checkout_rewritten
 from gatekeeper.classify.context import UNDEPLOYED_RULES
 from gatekeeper.classify.contexttypes import Shown
-from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES, MANIFEST_ENDINGS, is_manifest
+from gatekeeper.classify.iacprograms import MANIFEST_ENDINGS, is_manifest, mentions_library
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.mergedcopy import MergedCopies
 from gatekeeper.classify.ruleset import RuleSet
@@ -179,7 +179,7 @@ class TreeContext:
                 # Whole (red team 11: a package.json whose `@pulumi/aws` came after 64 KiB of `description`
                 # named nothing); one longer than FULL_READ may name one past it (fail closed).
                 data = self.objects.blob(entry.oid, FULL_READ + 1)
-                self._names_iac[entry.oid] = len(data) > FULL_READ or any(n in data for n in IAC_LIBRARY_NEEDLES)
+                self._names_iac[entry.oid] = len(data) > FULL_READ or mentions_library(data)
             if self._names_iac[entry.oid]:
                 return True
         return False
