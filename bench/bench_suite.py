@@ -13,6 +13,7 @@ CPU seconds (user + sys), because on a 2-core machine CPU is what bounds the wal
   touches again), and the child its copies: the faults of a file that forks are mostly that.
 
     python bench/bench_suite.py [--top N] [--save FILE] [PYTEST ARGS ...]
+    python bench/bench_suite.py --report FILE    (the report of a saved run again)
 
 Extra arguments go to pytest (e.g. a test file). `make bench` runs it too: it takes as long as the suite
 (~5 min on 2 idle cores).
@@ -24,6 +25,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -158,6 +160,7 @@ def report(folder: Path, top: int) -> None:
             if program_name == name:
                 by_file[test.split("::")[0] or "(outside a test)"] += cpu
         print(f"  {name}: " + ", ".join(f"{f} {c:.1f}" for f, c in by_file.most_common(5)))
+    patterns(tests, spawns)
     sizes = collections.Counter()
     for _, o, c, _, _, _ in tests:
         total = o + c
@@ -165,11 +168,56 @@ def report(folder: Path, top: int) -> None:
     print("\nCPU-s by test size: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(sizes.items())))
 
 
+def _kind(name: str) -> str:
+    """The pattern a subprocess belongs to (issue 13's census: what the CPU is spent on, across files)."""
+    for prefix, kind in (("git", "git (the gate's own and the tests')"), ("python -m gatekeeper", "cold CLI"),
+                         ("python -c", "python -c (servers, probes)"), ("python -m pytest", "nested pytest"),
+                         ("python", "other python"), ("bash", "shells"), ("sh ", "shells")):
+        if name.startswith(prefix):
+            return kind
+    return "other programs"
+
+
+# a test whose name says it bounds a reader's cost on hostile or large input (tests/cpucost.py and its kin)
+_COST_TEST = re.compile(r"linear|hostile|bound|cost|quick|cheap|budget|time|redos|large|huge|mib", re.IGNORECASE)
+
+
+def patterns(tests: list[list[Any]], spawns: list[list[Any]]) -> None:
+    """CPU-s by what it is spent on across all files: each kind of subprocess, the forked children (a test's children
+    CPU no waited subprocess accounts for: the engine's evaluations, isolated runs), the workers' own CPU, and of
+    that the reader-cost tests."""
+    kinds: dict[str, list[Any]] = collections.defaultdict(lambda: [0.0, 0, set()])
+    spawned: collections.Counter[str] = collections.Counter()
+    for name, cpu, test in spawns:
+        row = kinds[_kind(name)]
+        row[0] += cpu
+        row[1] += 1
+        row[2].add(test)
+        spawned[test] += cpu
+    forked = [(t[0], t[2] - spawned[t[0]], t[4]) for t in tests if t[2] - spawned[t[0]] > 0.01 or t[4]]
+    kinds["forked children (by difference)"] = [sum(max(c, 0.0) for _, c, _ in forked), sum(f for _, _, f in forked),
+                                                {n for n, _, _ in forked}]
+    kinds["the workers' own CPU"] = [sum(t[1] for t in tests), len(tests), {t[0] for t in tests}]
+    costly = [t for t in tests if _COST_TEST.search(t[0].partition("::")[2])]
+    kinds["  of it: reader-cost tests (by name)"] = [sum(t[1] + t[2] for t in costly), len(costly),
+                                                     {t[0] for t in costly}]
+    print("\nby pattern: CPU-s, count (processes, forks or tests), tests")
+    for name, (cpu, n, where) in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {cpu:7.1f} {int(n):6d} {len(where):5d}  {name}")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--save", type=Path, help="also write the raw per-test and per-program records (JSON) here")
+    parser.add_argument("--report", type=Path, help="print the report of a run --save wrote, without running")
     args, extra = parser.parse_known_args(argv)
+    if args.report:
+        saved = json.loads(args.report.read_text())
+        with tempfile.TemporaryDirectory(prefix="bench-suite-") as folder:
+            Path(folder, "saved.json").write_text(json.dumps(saved))
+            report(Path(folder), args.top)
+        return 0
     with tempfile.TemporaryDirectory(prefix="bench-suite-") as folder:
         env = {**os.environ, _OUT: folder, "PYTHONPATH": os.pathsep.join(filter(None, [
             str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))}

@@ -122,7 +122,7 @@ def spec(name: str) -> _Wrapper | None:
 
 def commands(line: str) -> list[str]:
     """Each command of `line` that stands behind a wrapper, a redirection, a `$(`'s `)` or a `case` arm's pattern,
-    from its first word."""
+    from its first word; each text once."""
     if "<" not in line and ">" not in line and ")" not in line and not _named(line):
         return []  # most lines (a set lookup a word, not a 70-name alternation at every character: ~+20% walk CPU)
     cleaned = _INPUT.sub(" ", _OUTPUT.sub(" ", line)) if "<" in line or ">" in line else line
@@ -146,7 +146,9 @@ def commands(line: str) -> list[str]:
         out += found
         if not found and (redirected or glued):
             out.append(words)
-    return [text for command in out if (text := " ".join(command[:_KEPT])).strip()]
+    # each command once: the readers of a command depend on its text alone, and a line of 26,000 `python -m ` gives
+    # one command 26,000 times (~90 us a reading)
+    return list(dict.fromkeys(text for command in out if (text := " ".join(command[:_KEPT])).strip()))
 
 
 def innermost(words: list[str]) -> list[str]:
