@@ -174,7 +174,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
                           *ciforms.copied_definitions(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
-                          *toolreads.plugins(name, text),
+                          *toolreads.plugins(name, text, "/" not in path),
                           *(toolreads.nix_imports(text) if name.endswith(".nix") else ()),
                           *(toolreads.gradle_applied(text) if name.endswith((".gradle", ".gradle.kts")) else ())])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
