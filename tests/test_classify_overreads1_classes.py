@@ -199,3 +199,42 @@ def test_earthfile_build_commands_stay(earthfile: str, kept: str) -> None:
     tree = {"Earthfile": "VERSION 0.8\n" + earthfile, "gen.sh": "#!/bin/sh\necho gen\n",
             "tools/gen.sh": "#!/bin/sh\necho gen\n"}
     assert kept in _runs(tree)
+
+
+# A PowerShell script's `\` is a path separator, not the shell's escape (PowerShell's is the backtick): read as bash,
+# `$PSScriptRoot\darc-init.ps1` lost its name and named every `.ps1` of the tree (Arcade's eng/common/tools.ps1 made
+# dotnet/command-line-api's test snapshots `ci`)
+PS_LINES = [
+    ". $PSScriptRoot\\pipeline-logging-functions.ps1",
+    "& $PSScriptRoot\\darc-init.ps1 -toolpath $darcPath | Out-Host",
+    "& $PSScriptRoot\\darc-init.ps1 -toolpath $darcPath -darcVersion $version | Out-Host",
+    "$env:Path = \"$PSScriptRoot\\bin;$env:Path\"; & $PSScriptRoot\\darc-init.ps1",
+    "Import-Module $PSScriptRoot\\darc-init.ps1",
+]
+PS_PRODUCT = {"src/App.Tests/snapshots/Completions.verified.ps1": "Register-ArgumentCompleter\n",
+              "tools/install.ps1": "Write-Host install\n", "eng/common/other.ps1": "Write-Host other\n"}
+
+
+@pytest.mark.parametrize("line", PS_LINES)
+@pytest.mark.parametrize("script", ["eng/common/tools.ps1", "eng/build.psm1"])
+def test_a_powershell_path_after_a_variable_keeps_its_name(line: str, script: str) -> None:
+    tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line=f"pwsh -File ./{script}"),
+            script: f"param([string]$x)\n{line}\n", "eng/common/darc-init.ps1": "x\n", "eng/darc-init.ps1": "x\n",
+            "eng/common/pipeline-logging-functions.ps1": "x\n", "eng/pipeline-logging-functions.ps1": "x\n",
+            **PS_PRODUCT}
+    runs = _runs(tree)
+    folder = script.rpartition("/")[0]
+    assert f"{folder}/darc-init.ps1" in runs or f"{folder}/pipeline-logging-functions.ps1" in runs
+    assert not runs & set(PS_PRODUCT), sorted(runs & set(PS_PRODUCT))
+
+
+@pytest.mark.parametrize("line", [*PS_LINES, '& "$tool\\run.ps1" -x 1', "& $Root\\eng\\common\\darc-init.ps1"])
+def test_a_powershell_backslash_path_is_read_as_its_slash_form(line: str) -> None:
+    files = {"eng/common/darc-init.ps1": "x\n", "eng/common/pipeline-logging-functions.ps1": "x\n",
+             "run.ps1": "x\n", "eng/common/run.ps1": "x\n", **PS_PRODUCT}
+
+    def reached(text: str) -> set[str]:
+        return _runs({".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line="pwsh ./eng/common/t.ps1"),
+                      "eng/common/t.ps1": text, **files}) - {"eng/common/t.ps1"}
+
+    assert reached(f"{line}\n") == reached(line.replace("\\", "/") + "\n")
