@@ -238,3 +238,26 @@ def test_a_powershell_backslash_path_is_read_as_its_slash_form(line: str) -> Non
                       "eng/common/t.ps1": text, **files}) - {"eng/common/t.ps1"}
 
     assert reached(f"{line}\n") == reached(line.replace("\\", "/") + "\n")
+
+
+# pathlib's read of a literal path is data, as `open('…')` is (pillow_heif's setup.py reads its version file)
+READS = [
+    'match = re.search(r\'__version__\\s*=\\s*"(.*?)"\', Path("acme/_version.py").read_text(encoding="utf-8"))',
+    "VERSION = pathlib.Path('acme/_version.py').read_text().split('=')[1]",
+    'data = Path("acme/_version.py").read_bytes()',
+    'with Path("acme/_version.py").open() as f:',
+]
+RUNS = [
+    'exec(Path("acme/_version.py").read_text())',  # runs what it read
+    'runpy.run_path("acme/_version.py")',
+    'ns = {}; exec(compile(Path("acme/_version.py").read_text(), "v", "exec"), ns)',
+    'Path("acme/_version.py")',  # no read: a path the program may hand on
+]
+
+
+@pytest.mark.parametrize(("line", "named"), [(line, False) for line in READS] + [(line, True) for line in RUNS])
+def test_pathlib_reads_of_a_literal_path_are_data(line: str, named: bool) -> None:
+    tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line="python setup.py sdist"),
+            "setup.py": f"import pathlib, re, runpy\nfrom pathlib import Path\n{line}\nsetup(version=VERSION)\n",
+            "acme/_version.py": "__version__ = '1.0'\n"}
+    assert ("acme/_version.py" in _runs(tree)) is named

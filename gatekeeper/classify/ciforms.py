@@ -3,7 +3,8 @@
 - **Earthly.** An `Earthfile` is a pipeline definition: `RUN ./scripts/build.sh`, `RUN hack/gen`, `RUN bash
   tests/run` run files of the Earthfile's folder (its build context) or of the repository (a `LOCALLY` target runs on
   the host). The instruction keyword and its flags are dropped so that the command's own words are read as a step's
-  are (`earthly_commands`); ciwalk also reads it as a Dockerfile (a `COPY` then `RUN` of an absolute path). Every
+  are (`earthly_commands`); ciwalk also reads it as a Dockerfile (a `COPY` then `RUN` of an absolute path). A `COPY`
+  or `ADD` alone copies data and `CMD`/`ENTRYPOINT` are the image's program: no build command (over-reads 1). Every
   Earthfile is a definition, so one a `DO`/`IMPORT`/`BUILD` names is read in its own right.
 - **Buildkite.** The agent runs a repository's hooks (`.buildkite/hooks/*`) and the hooks of each plugin a step names
   by a local path (`plugins: [./tools/bk-cache#v1: …]`: every file of `tools/bk-cache/hooks/`) before and around each

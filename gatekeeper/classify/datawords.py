@@ -23,7 +23,12 @@ word are never run, and the blind sets found each made a file `ci` that no job r
   `--project`) stays named; a line that runs what it built (`&& node dist/x.js`), `ncc run`, `bun x.ts` are no builds,
   nor any builder of a text whose later line or step runs or enters its output (`node o.js`, `cd dist && node x.js`:
   built_runs, attack 41).
+- **pyproject.toml's data keys** (pyproject_data, over-reads 1). A dependency list's `"pytest>=8",` read as a command
+  ran pytest (every `conftest.py` `ci`); ruff's `per-file-ignores` keys, exclude, include and coverage lists, the
+  version file a build writes name product files as data. Dropped where the text is TOML; commands, a build hook's
+  `path` and a dependency line naming a path stay.
 - **A program's read call** (unread). `File.read('lib/acme/version.rb')` in a Rakefile, `open('pkg/_version.py')`,
+  `Path("pkg/_version.py").read_text()` (over-reads 1),
   `fs.readFileSync('src/x.ts')`: its literal path is data, unless the line hands something to `eval`, `exec`,
   `instance_eval`, `load`, `require`, `Function`, `compile` (then every word stays).
 
@@ -83,8 +88,10 @@ _RUN_OUTPUT = (r"(?:(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+|(?<![\w-])(?:node|no
                r"bash|zsh|source|exec|cd|\.)[ \t]++(?:-[\w=-]*+[ \t]++)*+)")
 _RUNS_TEXT = lazy(r"(?<![\w-])(?:eval|source)(?![\w-])")
 # A program's read call with a literal path (Ruby, Python, Node); a line that may run what it read keeps its words
+# (and pathlib's `Path("pkg/_version.py").read_text()`: the lookahead holds the read the path is made for)
 _READ_CALL = lazy(r"(?<![\w.])(?:(?:File|IO)\.(?:read|readlines|binread|foreach)|(?:fs\.|fsp\.|fs\.promises\.)?+"
-                  r"readFile(?:Sync)?+|open)[ \t]*+\(?+[ \t]*+(['\"])([^'\"\n]{1,1024}+)\1")
+                  r"readFile(?:Sync)?+|open|(?:pathlib\.)?+Path(?=\([ \t]*+['\"][^'\"\n]{1,1024}+['\"][ \t]*+\)\."
+                  r"(?:read_text|read_bytes|open)\())[ \t]*+\(?+[ \t]*+(['\"])([^'\"\n]{1,1024}+)\1")
 _EVALS = lazy(r"(?<![\w.])(?:eval|exec|instance_eval|class_eval|module_eval|load|require|require_relative|Function|"
               r"compile|run_path|runInNewContext|runInThisContext|execfile)(?!\w)")
 # A shell word before a command that runs nothing of its own (a keyword, an export of an assignment)
