@@ -12,9 +12,9 @@
 
 from __future__ import annotations
 
-import pytest
 from citools import BLOCK_DEFINITIONS, one_tree_runs
 from cpucost import assert_linear
+from tables import each_case
 
 from gatekeeper.classify import datawords
 
@@ -79,8 +79,7 @@ NAMED = {"src/acme/venv.py", "src/acme/__init__.py", "src/acme/compat.py", "src/
          "src/acme/_version.py", "tests/conftest.py", "tests/compat.py", "docs/conf.py", "build/man/acme.1"}
 
 
-@pytest.mark.parametrize("table", DATA_TABLES)
-@pytest.mark.parametrize("step", STEPS)
+@each_case("table, step", [(table, step) for table in DATA_TABLES for step in STEPS])
 def test_pyproject_data_names_no_product_file(table: str, step: str) -> None:
     tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line=step), "pyproject.toml": table, **PRODUCT}
     runs = _runs(tree)
@@ -116,8 +115,8 @@ HELPERS = {"tools/gen.sh": "#!/bin/sh\necho gen\n", "tools/gen.py": "print(1)\n"
            "tools/t.sh": "#!/bin/sh\n", "tests/conftest.py": "import pytest\n"}
 
 
-@pytest.mark.parametrize(("table", "kept"), STAYS)
-@pytest.mark.parametrize("step", ["pytest", "uv sync && uv run ruff check"])
+@each_case("table, kept, step", [(table, kept, step) for table, kept in STAYS
+                                  for step in ["pytest", "uv sync && uv run ruff check"]])
 def test_pyproject_commands_stay_named(table: str, kept: str, step: str) -> None:
     tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line=step), "pyproject.toml": table, **HELPERS}
     assert kept in _runs(tree)
@@ -142,15 +141,15 @@ ROOT_PLUGINS = [
 ]
 
 
-@pytest.mark.parametrize("manifest", ROOT_PLUGINS)
-@pytest.mark.parametrize("step", ["pytest", "uv run pytest", "pip install -e . && pytest"])
+@each_case("manifest, step", [(manifest, step) for manifest in ROOT_PLUGINS
+                               for step in ["pytest", "uv run pytest", "pip install -e . && pytest"]])
 def test_root_projects_pytest_plugin_is_the_product(manifest: dict[str, str], step: str) -> None:
     tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line=step), **manifest,
             "src/acme_mock/__init__.py": "import pytest\n", "src/acme_mock/plugin.py": "import pytest\n"}
     assert not _runs(tree) & {"src/acme_mock/__init__.py", "src/acme_mock/plugin.py"}
 
 
-@pytest.mark.parametrize("manifest", ROOT_PLUGINS)
+@each_case("manifest", ROOT_PLUGINS)
 def test_installed_subprojects_pytest_plugin_stays(manifest: dict[str, str]) -> None:
     (name, text), = manifest.items()
     tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(
@@ -170,8 +169,7 @@ EARTH_COPIES = [
 ]
 
 
-@pytest.mark.parametrize("earthfile", EARTH_COPIES)
-@pytest.mark.parametrize("folder", ["", "images/app/"])
+@each_case("earthfile, folder", [(earthfile, folder) for earthfile in EARTH_COPIES for folder in ["", "images/app/"]])
 def test_earthfile_copy_and_image_command_run_nothing(earthfile: str, folder: str) -> None:
     files = {f"{folder}{name}": "#!/bin/sh\necho product\n"
              for name in ("osarch.sh", "hijack.sh", "shutdown.sh", "entry.sh", "run.sh", "conf/app.sh")}
@@ -194,7 +192,7 @@ EARTH_RUNS = [
 ]
 
 
-@pytest.mark.parametrize(("earthfile", "kept"), EARTH_RUNS)
+@each_case("earthfile, kept", EARTH_RUNS)
 def test_earthfile_build_commands_stay(earthfile: str, kept: str) -> None:
     tree = {"Earthfile": "VERSION 0.8\n" + earthfile, "gen.sh": "#!/bin/sh\necho gen\n",
             "tools/gen.sh": "#!/bin/sh\necho gen\n"}
@@ -215,8 +213,8 @@ PS_PRODUCT = {"src/App.Tests/snapshots/Completions.verified.ps1": "Register-Argu
               "tools/install.ps1": "Write-Host install\n", "eng/common/other.ps1": "Write-Host other\n"}
 
 
-@pytest.mark.parametrize("line", PS_LINES)
-@pytest.mark.parametrize("script", ["eng/common/tools.ps1", "eng/build.psm1"])
+@each_case("line, script", [(line, script) for line in PS_LINES
+                             for script in ["eng/common/tools.ps1", "eng/build.psm1"]])
 def test_a_powershell_path_after_a_variable_keeps_its_name(line: str, script: str) -> None:
     tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line=f"pwsh -File ./{script}"),
             script: f"param([string]$x)\n{line}\n", "eng/common/darc-init.ps1": "x\n", "eng/darc-init.ps1": "x\n",
@@ -228,7 +226,7 @@ def test_a_powershell_path_after_a_variable_keeps_its_name(line: str, script: st
     assert not runs & set(PS_PRODUCT), sorted(runs & set(PS_PRODUCT))
 
 
-@pytest.mark.parametrize("line", [*PS_LINES, '& "$tool\\run.ps1" -x 1', "& $Root\\eng\\common\\darc-init.ps1"])
+@each_case("line", [*PS_LINES, '& "$tool\\run.ps1" -x 1', "& $Root\\eng\\common\\darc-init.ps1"])
 def test_a_powershell_backslash_path_is_read_as_its_slash_form(line: str) -> None:
     files = {"eng/common/darc-init.ps1": "x\n", "eng/common/pipeline-logging-functions.ps1": "x\n",
              "run.ps1": "x\n", "eng/common/run.ps1": "x\n", **PS_PRODUCT}
@@ -255,7 +253,7 @@ RUNS = [
 ]
 
 
-@pytest.mark.parametrize(("line", "named"), [(line, False) for line in READS] + [(line, True) for line in RUNS])
+@each_case("line, named", [(line, False) for line in READS] + [(line, True) for line in RUNS])
 def test_pathlib_reads_of_a_literal_path_are_data(line: str, named: bool) -> None:
     tree = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line="python setup.py sdist"),
             "setup.py": f"import pathlib, re, runpy\nfrom pathlib import Path\n{line}\nsetup(version=VERSION)\n",
