@@ -269,9 +269,11 @@ def test_the_table_serves_the_environment_and_deploy_readers() -> None:
     assert wrappers.command_start("docker run -v .:/s img cat f".split()) == -1  # commands() reads a container's
 
 
-# pytest's entry-point plugins (`pytest11`) the project registers: pytest loads them where the project is installed
+# pytest's entry-point plugins (`pytest11`) a project registers: pytest loads them where the project is installed. A
+# project of a subfolder the job installs is a tool's (ci); the root project's own plugin is the product pytest tests
+# (over-reads 1: pytest-mock's `src/pytest_mock/`), as `pip install -e .` installs the product
 PYTEST_JOB = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
-              "      - run: pip install -e .[test]\n      - run: {run}\n")
+              "      - run: pip install -e {project}[test]\n      - run: {run}\n")
 REGISTRIES = [
     ("pyproject.toml", '[project]\nname = "acme"\n[project.entry-points.pytest11]\nacme = "acme.testing.plugin"\n'
                        '[project.scripts]\nacme = "acme.cli:main"\n'),
@@ -287,18 +289,26 @@ REGISTRIES = [
 @each_case("name, text, run, layout", [(name, text, run, layout) for name, text in REGISTRIES
            for run in ["pytest -q", "python -m pytest tests", "uv run pytest", "coverage run -m pytest"]
            for layout in ["", "src/"]])
-def test_a_pytest_plugin_the_project_registers_is_ci(name: str, text: str, run: str, layout: str) -> None:
-    plugin = f"{layout}acme/testing/plugin.py"
-    runs = one_tree_runs({".github/workflows/ci.yml": PYTEST_JOB.format(run=run), name: text,
-                          plugin: "def pytest_configure(config):\n    pass\n", f"{layout}acme/cli.py": "x = 1\n"})
+def test_a_pytest_plugin_an_installed_project_registers_is_ci(name: str, text: str, run: str, layout: str) -> None:
+    plugin = f"tools/plug/{layout}acme/testing/plugin.py"
+    runs = one_tree_runs({".github/workflows/ci.yml": PYTEST_JOB.format(project="./tools/plug", run=run),
+                          f"tools/plug/{name}": text, plugin: "def pytest_configure(config):\n    pass\n",
+                          f"tools/plug/{layout}acme/cli.py": "x = 1\n"})
     assert isinstance(runs, dict)
     assert plugin in runs, sorted(runs)
-    assert f"{layout}acme/cli.py" not in runs  # a console script pytest does not load
+    assert f"tools/plug/{layout}acme/cli.py" not in runs  # a console script pytest does not load
+
+
+@each_case("name, text, layout", [(name, text, layout) for name, text in REGISTRIES for layout in ["", "src/"]])
+def test_the_root_projects_own_pytest_plugin_is_the_product(name: str, text: str, layout: str) -> None:
+    runs = one_tree_runs({".github/workflows/ci.yml": PYTEST_JOB.format(project=".", run="pytest -q"), name: text,
+                          f"{layout}acme/testing/plugin.py": "def pytest_configure(config):\n    pass\n"})
+    assert isinstance(runs, dict) and f"{layout}acme/testing/plugin.py" not in runs
 
 
 def test_a_registered_plugin_no_ci_job_loads_is_not_ci() -> None:
-    files = {".github/workflows/ci.yml": PYTEST_JOB.format(run="ruff check ."), "pyproject.toml": REGISTRIES[0][1],
-             "acme/testing/plugin.py": "x = 1\n",
+    files = {".github/workflows/ci.yml": PYTEST_JOB.format(project=".", run="ruff check ."),
+             "pyproject.toml": REGISTRIES[0][1], "acme/testing/plugin.py": "x = 1\n",
              "docs/plugins.md": "[project.entry-points.pytest11]\nx = \"acme.y\"\n"}
     runs = one_tree_runs(files)
     assert isinstance(runs, dict) and "acme/testing/plugin.py" not in runs
@@ -307,8 +317,9 @@ def test_a_registered_plugin_no_ci_job_loads_is_not_ci() -> None:
 def test_setup_py_entry_points_name_the_plugin_where_the_walk_reads_it() -> None:
     text = ("from setuptools import setup\nsetup(name='acme', entry_points={'console_scripts': ['a = acme.cli:main'],"
             " 'pytest11': ['acme = acme.testing.plugin']})\n")
-    assert "acme/testing/plugin.py" in named_paths("setup.py", text)
-    assert "acme/cli.py" not in named_paths("setup.py", text)
+    assert "tools/plug/acme/testing/plugin.py" in named_paths("tools/plug/setup.py", text)
+    assert "tools/plug/acme/cli.py" not in named_paths("tools/plug/setup.py", text)
+    assert "acme/testing/plugin.py" not in named_paths("setup.py", text)  # the root project's: the product
 
 
 def test_many_plugin_groups_fail_wide_in_linear_time() -> None:

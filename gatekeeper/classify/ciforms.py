@@ -3,7 +3,8 @@
 - **Earthly.** An `Earthfile` is a pipeline definition: `RUN ./scripts/build.sh`, `RUN hack/gen`, `RUN bash
   tests/run` run files of the Earthfile's folder (its build context) or of the repository (a `LOCALLY` target runs on
   the host). The instruction keyword and its flags are dropped so that the command's own words are read as a step's
-  are (`earthly_commands`); ciwalk also reads it as a Dockerfile (a `COPY` then `RUN` of an absolute path). Every
+  are (`earthly_commands`); ciwalk also reads it as a Dockerfile (a `COPY` then `RUN` of an absolute path). A `COPY`
+  or `ADD` alone copies data and `CMD`/`ENTRYPOINT` are the image's program: no build command (over-reads 1). Every
   Earthfile is a definition, so one a `DO`/`IMPORT`/`BUILD` names is read in its own right.
 - **Buildkite.** The agent runs a repository's hooks (`.buildkite/hooks/*`) and the hooks of each plugin a step names
   by a local path (`plugins: [./tools/bk-cache#v1: …]`: every file of `tools/bk-cache/hooks/`) before and around each
@@ -45,6 +46,8 @@ __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
 HOOK_FOLDERS = (".buildkite/",)
+# a line of an Earthfile the image holds, not the build runs (earthly_commands); a continued line is no instruction
+_IMAGE_DATA = lazy(r"[ \t]*+(COPY|ADD|CMD|ENTRYPOINT|SAVE)\b(?![^\n]*\\$)")
 _INSTRUCTION = lazy(r"^([ \t]*)(?:RUN|CMD|ENTRYPOINT)((?:[ \t]+--[\w-]+(?:=\S*)?)*)[ \t]+", re.MULTILINE)
 _LOCAL_PLUGIN = lazy(
     r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*+(?::[ \t]*+)?(?:$|\{|~|null)""",
@@ -92,8 +95,25 @@ def is_hook(path: str) -> bool:
 
 
 def earthly_commands(text: str) -> str:
-    """`text` with each `RUN`/`CMD`/`ENTRYPOINT` keyword and its flags dropped: the command alone on its line."""
-    return _INSTRUCTION.sub(r"\1", text)
+    """`text` with each `RUN`/`CMD`/`ENTRYPOINT` keyword and its flags dropped: the command alone on its line. A
+    `COPY`/`ADD` copies data into the image and `CMD`/`ENTRYPOINT` are the image's program, run where the image runs
+    (as a Dockerfile's, dockerrefs.py): their lines go (over-reads 1), but a copy a command of the build may name (a
+    word of its source or destination's name in another line but a copy, an image command or `SAVE`), and the image
+    commands of an Earthfile that runs images in its build (`WITH DOCKER`)."""
+    if "COPY" not in text and "ADD" not in text and "CMD" not in text and "ENTRYPOINT" not in text:
+        return _INSTRUCTION.sub(r"\1", text)
+    lines = text.splitlines()
+    builds = "\n".join(line for line in lines if _IMAGE_DATA.match(line) is None)
+    kept = [line for line in lines if (hit := _IMAGE_DATA.match(line)) is None
+            or hit[1] in ("CMD", "ENTRYPOINT") and "WITH DOCKER" in text
+            or hit[1] in ("COPY", "ADD") and any(name in builds for name in _copied_names(line[hit.end():]))]
+    return _INSTRUCTION.sub(r"\1", "\n".join(kept) + "\n")
+
+
+def _copied_names(rest: str) -> list[str]:
+    """The last names of a COPY's or ADD's sources and destination (its words but flags): `osarch.sh`, `osarch`."""
+    names = [word.rstrip("/").rpartition("/")[2] for word in rest.split() if not word.startswith("--")]
+    return [name for name in names if name.strip(".")]
 
 
 def plugin_hooks(text: str) -> list[str]:

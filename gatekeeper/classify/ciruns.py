@@ -153,6 +153,9 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     if name == "pnpm-workspace.yaml":
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], []
     text = _uncommented_env(text) if name.lower() == ".env" else runvars.make_text(text) if _is_makefile(name) else text
+    # PowerShell's `\` separates a path (its escape is the backtick): `$PSScriptRoot\x.ps1` is read as `/x.ps1`, not as
+    # bash's escaped `x` after a variable, which named every `.ps1` (over-reads 1)
+    text = text.replace("\\", "/") if name.lower().endswith((".ps1", ".psm1")) and "\\" in text else text
     # its variables' values where it uses them (runvars.py); every reader of a text that is no YAML reads the copies
     known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
     if shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
@@ -174,7 +177,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
                           *ciforms.copied_definitions(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
-                          *toolreads.plugins(name, text),
+                          *toolreads.plugins(name, text, "/" not in path),
                           *(toolreads.nix_imports(text) if name.endswith(".nix") else ()),
                           *(toolreads.gradle_applied(text) if name.endswith((".gradle", ".gradle.kts")) else ())])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)

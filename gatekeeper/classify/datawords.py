@@ -23,7 +23,12 @@ word are never run, and the blind sets found each made a file `ci` that no job r
   `--project`) stays named; a line that runs what it built (`&& node dist/x.js`), `ncc run`, `bun x.ts` are no builds,
   nor any builder of a text whose later line or step runs or enters its output (`node o.js`, `cd dist && node x.js`:
   built_runs, attack 41).
+- **pyproject.toml's data keys** (pyproject_data, over-reads 1). A dependency list's `"pytest>=8",` read as a command
+  ran pytest (every `conftest.py` `ci`); ruff's `per-file-ignores` keys, exclude, include and coverage lists, the
+  version file a build writes name product files as data. Dropped where the text is TOML; commands, a build hook's
+  `path` and a dependency line naming a path stay.
 - **A program's read call** (unread). `File.read('lib/acme/version.rb')` in a Rakefile, `open('pkg/_version.py')`,
+  `Path("pkg/_version.py").read_text()` (over-reads 1),
   `fs.readFileSync('src/x.ts')`: its literal path is data, unless the line hands something to `eval`, `exec`,
   `instance_eval`, `load`, `require`, `Function`, `compile` (then every word stays).
 
@@ -34,6 +39,7 @@ Loading stays `ci`: a settings file a tool loads, a module a program imports, a 
 from __future__ import annotations
 
 import re
+import tomllib
 
 from gatekeeper.classify import wrappers
 from gatekeeper.lazy_pattern import lazy
@@ -82,8 +88,10 @@ _RUN_OUTPUT = (r"(?:(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+|(?<![\w-])(?:node|no
                r"bash|zsh|source|exec|cd|\.)[ \t]++(?:-[\w=-]*+[ \t]++)*+)")
 _RUNS_TEXT = lazy(r"(?<![\w-])(?:eval|source)(?![\w-])")
 # A program's read call with a literal path (Ruby, Python, Node); a line that may run what it read keeps its words
+# (and pathlib's `Path("pkg/_version.py").read_text()`: the lookahead holds the read the path is made for)
 _READ_CALL = lazy(r"(?<![\w.])(?:(?:File|IO)\.(?:read|readlines|binread|foreach)|(?:fs\.|fsp\.|fs\.promises\.)?+"
-                  r"readFile(?:Sync)?+|open)[ \t]*+\(?+[ \t]*+(['\"])([^'\"\n]{1,1024}+)\1")
+                  r"readFile(?:Sync)?+|open|(?:pathlib\.)?+Path(?=\([ \t]*+['\"][^'\"\n]{1,1024}+['\"][ \t]*+\)\."
+                  r"(?:read_text|read_bytes|open)\())[ \t]*+\(?+[ \t]*+(['\"])([^'\"\n]{1,1024}+)\1")
 _EVALS = lazy(r"(?<![\w.])(?:eval|exec|instance_eval|class_eval|module_eval|load|require|require_relative|Function|"
               r"compile|run_path|runInNewContext|runInThisContext|execfile)(?!\w)")
 # A shell word before a command that runs nothing of its own (a keyword, an export of an assignment)
@@ -126,6 +134,22 @@ _INI_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
 # a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`)
 _TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
                        r"[ \t]*+=)(?:[\w-]++|\"[\w.-]{0,128}+\")[ \t]*+=", re.MULTILINE | re.IGNORECASE)
+# pyproject.toml's keys (a dotted key's or table's last part) whose values are packages, files a tool reads or writes
+# as data, or prose (over-reads 1); where one part of the key is in _PYPROJECT_TABLES, every key below it is
+_PYPROJECT_PACKAGES = frozenset({"dependencies", "optional-dependencies", "dev-dependencies", "extra-dependencies",
+                                 "requires", "deps", "extras"})
+_PYPROJECT_DATA = _PYPROJECT_PACKAGES | {
+    "exclude", "extend-exclude", "force-exclude", "include", "extend-include", "only-include", "omit", "source", "src",
+    "known-first-party", "known-third-party", "known-local-folder", "version-file", "version_file", "write_to",
+    "write-to", "ignore-regex", "ignore-words-list", "classifiers", "keywords", "description", "readme",
+    "license-files", "packages"}
+_PYPROJECT_TABLES = frozenset({"per-file-ignores", "extend-per-file-ignores", "optional-dependencies",
+                               "dependency-groups", "package-data", "exclude-package-data", "shared-data",
+                               "force-include", "authors", "maintainers"})
+_TOML_HEADER = lazy(r"[ \t]*+\[\[?+([^\[\]\n]*+)\]\]?+[ \t]*+(?:#.*+)?+")
+_TOML_PARTS = r"""(?:[\w-]++|"[^"\n]*+"|'[^'\n]*+')"""  # a key's part: bare, quoted or literal
+_TOML_ASSIGN = lazy(rf"[ \t]*+({_TOML_PARTS}(?:[ \t]*+\.[ \t]*+{_TOML_PARTS})*+)[ \t]*+=")
+_TOML_PART = lazy(r"\"[^\"]*+\"|'[^']*+'|[^.\s\"']++")
 _FILE_LINE = lazy(r"^[ \t]*(?:-[rce]|--(?:requirement|constraint|editable)|\.{0,2}/|[\w.-]+/|[\w.+-]+[ \t]*@)"
                         r"|\.(?:txt|in|py|whl|gz|zip|toml|cfg)\b|\$\{?\w", re.IGNORECASE)
 
@@ -262,6 +286,8 @@ def package_commands(path: str, text: str) -> str:
     name = path.rpartition("/")[2]
     if name in ("tox.ini", "setup.cfg"):
         return _ini_commands(text)
+    if name == "pyproject.toml":
+        text = pyproject_data(text)
     if name.endswith(".toml"):
         return _TOML_KEY.sub("", text) if "=" in text else text
     if not is_package_list(path) or _CONDA.match(name) is not None and _CONDA_LIST.search(text) is None:
@@ -287,3 +313,71 @@ def _ini_commands(text: str) -> str:
             not (interpreter and _PATHLIKE.search(line, key.end()))
         out.append(line.partition("=")[0].partition(":")[0] if data else line)
     return "\n".join(out)
+
+
+def pyproject_data(text: str) -> str:
+    """A pyproject.toml without the values of its data keys (_PYPROJECT_DATA, _PYPROJECT_TABLES: a requirement read as a
+    command ran pytest; ruff's `per-file-ignores` named product files); a package list's line naming a path or a direct
+    reference (`@`, `file:`) stays. The text itself where it is no TOML or a data value holds a multi-line string."""
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return text  # no tool reads it as TOML either: every word stays (fail closed)
+    out: list[str] = []
+    table: list[str] = []
+    depth = 0  # the brackets a data value still has open
+    packages = False
+    quoted = ""  # the quotes of a multi-line string a kept line opened
+    for line in text.splitlines():
+        if quoted:
+            out.append(line)
+            quoted = "" if line.count(quoted) % 2 else quoted
+            continue
+        if depth > 0:
+            if '"""' in line or "'''" in line:
+                return text
+            depth += _depth(line)
+            out.append(line if packages and ("/" in line or "@" in line or "file:" in line) else "")
+            continue
+        if (header := _TOML_HEADER.fullmatch(line)) is not None:
+            table = _TOML_PART.findall(header[1])
+            out.append(line)
+            continue
+        if (assign := _TOML_ASSIGN.match(line)) is not None:
+            parts = [part.strip("\"'") for part in (*table, *_TOML_PART.findall(assign[1]))]
+            if parts[-1] in _PYPROJECT_DATA or any(part in _PYPROJECT_TABLES for part in parts):
+                value = line[assign.end():]
+                if '"""' in value or "'''" in value:
+                    return text
+                depth = _depth(value)
+                packages = any(part in _PYPROJECT_PACKAGES or part == "dependency-groups" for part in parts)
+                # the key goes too: `lint.per-file-ignores."src/x/venv.py" = [...]` names the file in its key
+                out.append(line if packages and ("/" in value or "@" in value) else "")
+                continue
+        quoted = next((quotes for quotes in ('"""', "'''") if line.count(quotes) % 2), "")
+        out.append(line)
+    return text if depth > 0 else "\n".join(out)
+
+
+def _depth(value: str) -> int:
+    """The brackets and braces `value` opens less those it closes, outside its strings and its comment."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for char in value:
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            break
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+    return depth

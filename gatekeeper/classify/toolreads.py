@@ -145,10 +145,12 @@ def pytest_files(words: list[str]) -> list[str]:
     return files + (config or list(_SETTINGS)) + _modules(_PLUGIN.findall(" ".join(words)), [])
 
 
-def plugins(name: str, text: str) -> list[str]:
+def plugins(name: str, text: str, root: bool = False) -> list[str]:
     """The modules pytest's settings (`addopts`' `-p`), a conftest.py (`pytest_plugins`) or the project's packaging
-    (its `pytest11` entry points, cileft66) load (module docstring)."""
-    registered = _modules(entry_points(name, text), ["src"]) if "pytest11" in text else []
+    (its `pytest11` entry points, cileft66) load (module docstring). Not the `root` project's own entry points: its
+    plugin is the product pytest tests (pytest-mock's `src/pytest_mock/`, over-reads 1), as `pip install -e .` installs
+    the product; a project of a subfolder a job installs is a tool's (pipinstalls.py)."""
+    registered = _modules(entry_points(name, text), ["src"]) if "pytest11" in text and not root else []
     if name in _SETTINGS and "addopts" in text:
         found = {key: value for key, value in _ADDOPTS.findall(text)}
         folders = [hit for hit in _FOLDER.findall(found.get("pythonpath", "")) if hit.strip("./")]
