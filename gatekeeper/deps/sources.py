@@ -307,9 +307,8 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
             shown["head"][change.path] = new_text
         elif change.status == "deleted":
             shown["base"][change.path] = old_text
-        whole = change.submodule or change.status in ("added", "deleted") or (
-            change.status in ("renamed", "copied") and not section.hunks)
-        partial = not whole
+        partial = not (change.submodule or change.status in ("added", "deleted") or (
+            change.status in ("renamed", "copied") and not section.hunks))
         # one hunk holding both sides whole (hunkends.whole_file) of a file no edits reader reads and read alone
         entire = partial and change.status == "modified" and fmt.edits is None and fmt.name not in _INHERITING \
             and whole_file(section.raw, section.first)
