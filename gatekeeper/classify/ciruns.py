@@ -46,6 +46,7 @@ from gatekeeper.classify import (
     jobenv,
     readflows,
     runvars,
+    settingsexcludes,
     shellvars,
     submakes,
     taskrunners,
@@ -153,6 +154,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     if name == "pnpm-workspace.yaml":
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], []
     text = _uncommented_env(text) if name.lower() == ".env" else runvars.make_text(text) if _is_makefile(name) else text
+    text = settingsexcludes.unexcluded(name, text)  # a Python tool's exclude list names data (the seventy-fifth set)
     # its variables' values where it uses them (runvars.py); every reader of a text that is no YAML reads the copies
     known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
     if shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
