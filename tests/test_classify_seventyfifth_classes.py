@@ -5,6 +5,8 @@
   `[tool.ruff.lint.per-file-ignores]` named was `ci` (PyCQA/isort's `tests/unit/example_crlf_file.py`, a test input).
   The same names in a section that runs them (`[tool.poe.tasks]`, tox's `commands`, pytest's `addopts` loading a
   plugin) stay `ci`.
+- **Kicker's `.kick`** (`other.dev-tool-settings`): the Ruby file watcher's settings at the root (resque's; 78
+  repositories of the code index keep one: CocoaPods, hub, xcpretty, ZeroTierOne), a developer tool's, no code.
 - **A loop over a script-relative folder whose body is on later lines** (shellvars.py), and a loop body's condition
   that runs the file (`if bash "$t" &> /dev/null; then`: ciloops.py). spf13/pflag's `verify/all.sh`
   (`ROOT=$(dirname "${BASH_SOURCE}")/..`, then `for t in \\`ls $ROOT/verify/*.sh\\`` with `do` and `bash "$t"` on the
@@ -13,11 +15,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from citools import one_tree_runs
 from cpucost import assert_linear
 from tables import each_case
 
 from gatekeeper.classify import settingsexcludes, shellvars
+from gatekeeper.classify.ruleset import load_rules
 
 WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
             "      - run: {line}\n")
@@ -174,3 +179,15 @@ def test_carried_loop_bodies_stay_linear() -> None:
         return 'ROOT=$(dirname "$0")/..\n' + 'for t in $ROOT/v/*.sh\ndo\n  bash "$t"\n  echo x\ndone\n' * n
 
     assert_linear(lambda t: shellvars.resolved_lines("v/all.sh", t), text(300), text(1200), budget=0.5)
+
+
+# --- Kicker's settings at the root; other names and places stay what they were
+POLICIES = Path(__file__).resolve().parent.parent / "policies"
+KICK = [(".kick", "other"), ("src/.kick", "src"), (".kickstart", "src"), ("kick.rb", "src"), (".kick.rb", "src"),
+        (".github/workflows/.kick", "ci"), ("ci/.kick", "ci")]
+
+
+def test_kickers_settings_at_the_root_are_a_developer_tools() -> None:
+    rules = load_rules(POLICIES)
+    assert [(path, rules.match(path).bucket) for path, _ in KICK] == KICK
+    assert rules.match(".kick").rule == "other.dev-tool-settings"
