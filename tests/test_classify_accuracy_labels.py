@@ -47,6 +47,8 @@ The seventy-fourth (seventyfourth.tsv, 31 newly fetched repositories weighted to
 drawn as the seventieth's) was measured blind too.
 The seventy-sixth (seventysixth.tsv, 31 newly fetched ordinary applications that deploy themselves, 225 files weighted
 to their infrastructure, CI and deploy folders, drawn as the seventy-second's) was measured blind the same way.
+The seventy-fifth (seventyfifth.tsv, 38 newly fetched ordinary repositories across languages, 228 files drawn as the
+sixtieth's) was measured blind the same way.
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "seventysecond.tsv",
               SETS / "seventythird.tsv",
               SETS / "seventyfourth.tsv",
+              SETS / "seventyfifth.tsv",
               SETS / "seventysixth.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 

@@ -38,9 +38,11 @@ _EXEC = lazy(r"-exec(?:dir)?[ \t]++(?:" + _RUNNER + r"[ \t]++){0,8}+(?:-[-\w]*[ 
 _DONE = lazy(r"\bdone\b")
 _BODY = 4096  # a loop's body read for what it runs, at most
 # what may stand before a variable a command runs: the start of a command, launchers and an interpreter, a quote, `./`
+# (also a condition's command: `if bash "$t" &> /dev/null; then`, spf13/pflag's verify/all.sh, the seventy-fifth set);
 # a `(` opens a subshell or a substitution, not a bash array's elements (`bad+=("$f")`, `all=( "$f" )`: bomctl's
 # header check collects the Go files its loop reads; cileft65 found 91 of them over-claimed)
-_RUNS_BEFORE = lazy(r"(?:^|[;&|]|(?<!=)\(|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ \t]++(?:-\S+[ \t]++)*)*"
+_RUNS_BEFORE = lazy(r"(?:^|[;&|]|(?<!=)\(|\bdo|\bthen|\belse|\bif|\belif|\bwhile|\buntil)[ \t]*+(?:" + _RUNNER
+                    + r"[ \t]++(?:-\S+[ \t]++)*)*"
                           r"['\"]?(?:\./)?\Z")
 _RUNNER_WORD = lazy(_RUNNER)
 _NAME = lazy(r"-i?name[ \t]++['\"]?([^'\"\s]+)")

@@ -46,6 +46,7 @@ from gatekeeper.classify import (
     jobenv,
     readflows,
     runvars,
+    settingsexcludes,
     shellvars,
     submakes,
     taskrunners,
@@ -156,6 +157,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # PowerShell's `\` separates a path (its escape is the backtick): `$PSScriptRoot\x.ps1` is read as `/x.ps1`, not as
     # bash's escaped `x` after a variable, which named every `.ps1` (over-reads 1)
     text = text.replace("\\", "/") if name.lower().endswith((".ps1", ".psm1")) and "\\" in text else text
+    text = settingsexcludes.unexcluded(name, text)  # a Python tool's exclude list names data (the seventy-fifth set)
     # its variables' values where it uses them (runvars.py); every reader of a text that is no YAML reads the copies
     known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
     if shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):

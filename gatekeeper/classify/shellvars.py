@@ -32,10 +32,13 @@ import re
 from gatekeeper.classify.treereads import PastBound
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_OUT", "MAX_VALUE", "is_shell", "resolved_lines"]
+__all__ = ["MAX_BODY_LINES", "MAX_OUT", "MAX_VALUE", "is_shell", "resolved_lines"]
 
 MAX_VALUE = 256  # characters of a literal value kept (a longer one is no folder a script names)
 MAX_OUT = 64 * 1024  # characters of rewritten lines per script; past it PastBound: the walk closes (attack 35)
+MAX_BODY_LINES = 128  # lines of a rewritten loop's body written again with its header (past it: as before)
+_LOOP = lazy(r"(?:^|[\s;&|(])(?:for[ \t]++[A-Za-z_]\w*+[ \t]++in|while|until)(?=[ \t])")
+_DONE = lazy(r"(?<![\w-])done(?![\w-])")
 _SHELL_TYPES = ("sh", "bash", "zsh", "ksh", "")  # a shell script's extension (or none: `ci/build`, `task`)
 # `NAME=value`, after `export`/`local`/... and after a declaration of its own (`local dir; dir=…`)
 _ASSIGN = lazy(r"^[ \t]*+(?:(?:local|declare|typeset)[ \t]++[A-Za-z_][A-Za-z0-9_]*+[ \t]*+;[ \t]*+)?+"
@@ -90,6 +93,7 @@ def resolved_lines(path: str, text: str) -> str:
             raise PastBound  # what a later line names cannot be told: the walk closes (attack 35), not cut
         return value
 
+    carried = 0  # lines of a rewritten loop's body still to write again (its header alone names no run)
     for whole in text.splitlines():
         # `DIR=$(dirname "$0"); . $DIR/lib` on one line: each statement in order (cileft63)
         statements = _statements(whole) if "=" in whole and (";" in whole or "&&" in whole) else [whole]
@@ -102,12 +106,19 @@ def resolved_lines(path: str, text: str) -> str:
             rewritten.append(written)
             if "=" in line and (assigned := _ASSIGN.match(line)) is not None:
                 _assign(assigned, written != line and _ASSIGN.match(written) or None, own, known, selves)
-        if rewritten != statements:
+        if rewritten != statements or carried:
             written = "; ".join(rewritten).replace('"', "").replace("'", "")  # `"$DIR/"../lib`: one word
             size[0] += len(written)
             if size[0] > MAX_OUT:
                 raise PastBound
             out.append(written)
+            # a loop whose header it rewrote (`for t in $ROOT/verify/*.sh`, `do` and `bash "$t"` below: spf13/pflag,
+            # the seventy-fifth set): its body's lines up to `done` go with it, as ciloops reads a loop
+            done = _DONE.search(written) is not None
+            if rewritten != statements and not carried and _LOOP.search(written) is not None and not done:
+                carried = MAX_BODY_LINES
+            else:
+                carried = 0 if done else max(carried - 1, 0)
     return "\n".join(out)
 
 
