@@ -15,7 +15,7 @@ import pytest
 from citools import BLOCK_DEFINITIONS, one_tree_runs
 from cpucost import assert_linear
 
-from gatekeeper.classify import ciimports, ciruns
+from gatekeeper.classify import ciimports, ciruns, toolplugins
 
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
 IDLE = json.dumps({"name": "Node.js", "image": "mcr.microsoft.com/devcontainers/javascript-node:24"}, indent=2)
@@ -147,3 +147,129 @@ def test_json_specs_cost_linear() -> None:
     line = "node -p \"require('./pkg/package.json').version\"; node -e \"require('./tools/x')\"\n"
     assert_linear(lambda text: (ciimports.inline(text), ciimports.imported("a.mjs", text)),
                   line * 800, line * 3200, budget=2.0)
+
+
+# --- local plugins, presets, setup files a Node tool's settings name ---------------------------------------------
+
+# (settings files, the tool line CI runs, the files the tool loads as code)
+PLUGIN_SETTINGS = [
+    ({"babel.config.js": "module.exports = {\n  presets: [['@babel/preset-env', {targets: 'defaults'}],\n"
+                         "    ['./tools/babel-preset', {strict: true}]],\n"
+                         "  plugins: ['./tools/babel-plugin-inline', '@babel/plugin-transform-runtime'],\n}\n"},
+     "npx babel src -d lib", ["tools/babel-preset/index.js", "tools/babel-plugin-inline.js"]),
+    ({".babelrc": json.dumps({"presets": ["@babel/preset-env", ["./tools/babel-preset", {"strict": True}]],
+                              "env": {"test": {"plugins": ["./tools/babel-plugin-inline"]}}}, indent=2)},
+     "npx babel src -d lib", ["tools/babel-preset/index.js", "tools/babel-plugin-inline.js"]),
+    ({"babel.config.json": json.dumps({"plugins": [["./tools/babel-plugin-inline.js", {}]]})},
+     "npx jest", ["tools/babel-plugin-inline.js"]),
+    ({"package.json": json.dumps({"scripts": {"test": "jest"}, "babel": {"plugins": ["./tools/babel-plugin-inline"]}},
+                                 indent=2)},
+     "npm test", ["tools/babel-plugin-inline.js"]),
+    ({"package.json": json.dumps({"scripts": {"test": "jest"}, "jest": {
+        "transform": {"^.+\\.svg$": "<rootDir>/tools/svg-transform.js"},
+        "setupFiles": ["<rootDir>/tools/jest-setup.js"],
+        "globalSetup": "./tools/global-setup.js", "testEnvironment": "./tools/env.js"}}, indent=2)},
+     "npm test", ["tools/svg-transform.js", "tools/jest-setup.js", "tools/global-setup.js", "tools/env.js"]),
+    ({"jest.config.json": json.dumps({"setupFilesAfterEnv": ["<rootDir>/tools/jest-setup.js"],
+                                      "reporters": ["default", "./tools/reporter.js"]}),
+      "package.json": json.dumps({"scripts": {"test": "jest"}})},
+     "npm test", ["tools/jest-setup.js", "tools/reporter.js"]),
+    ({"jest.config.js": "module.exports = {\n  globalSetup: '<rootDir>/tools/global-setup.js',\n"
+                        "  transform: { '^.+\\\\.tsx?$': ['./tools/ts-transform.js', {}] },\n"
+                        "  testMatch: ['<rootDir>/src/**/*.test.js'],\n}\n"},
+     "npx jest --ci", ["tools/global-setup.js", "tools/ts-transform.js"]),
+    ({".mocharc.yml": "require:\n  - ./tools/mocha-setup.js\n  - ts-node/register\nspec: test/**/*.spec.js\n",
+      "package.json": json.dumps({"scripts": {"test": "mocha"}})},
+     "npm test", ["tools/mocha-setup.js"]),
+    ({".mocharc.json": json.dumps({"require": "./tools/mocha-setup.js", "spec": ["test/**/*.spec.js"]}),
+      "package.json": json.dumps({"scripts": {"test": "mocha"}})},
+     "npm test", ["tools/mocha-setup.js"]),
+    ({".mocharc.js": "module.exports = { require: ['./tools/mocha-setup.js'], spec: 'test/**/*.spec.js' }\n"},
+     "npx mocha", ["tools/mocha-setup.js"]),
+]
+PLUGIN_FILES = {"tools/babel-preset/index.js": "module.exports = () => ({})\n",
+                "tools/babel-plugin-inline.js": "module.exports = () => ({visitor: {}})\n",
+                "tools/svg-transform.js": "module.exports = {process: () => ({code: ''})}\n",
+                "tools/jest-setup.js": "require('child_process').execSync('id')\n",
+                "tools/global-setup.js": "module.exports = async () => {}\n",
+                "tools/env.js": "module.exports = class Env {}\n", "tools/reporter.js": "module.exports = class R {}\n",
+                "tools/ts-transform.js": "module.exports = {}\n", "tools/mocha-setup.js": "globalThis.x = 1\n",
+                "src/a.test.js": "test('a', () => {})\n", "test/a.spec.js": "it('a', () => {})\n",
+                "src/index.js": "module.exports = 1\n"}
+
+
+@pytest.mark.parametrize(("settings", "line", "loaded"), PLUGIN_SETTINGS)
+@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
+def test_a_tool_settings_local_code_is_run(definition: str, template: str, settings: dict[str, str], line: str,
+                                           loaded: list[str]) -> None:
+    found = _runs(_with_line(definition, template, line, {**PLUGIN_FILES, **settings}))
+    assert set(loaded) <= found, (settings, found)
+    # the tool's data stays data: test files it matches, the product it builds
+    assert not {"src/a.test.js", "test/a.spec.js", "src/index.js"} & found
+
+
+PLUGIN_LOOKALIKES = [
+    # a package name, a URL, a comment's path, an `ignore`/`only` path, a test pattern, a JSON settings file no tool
+    # CI runs reads
+    ({"babel.config.js": "module.exports = {\n  // plugins: ['./tools/old-plugin'] was removed\n"
+                         "  plugins: ['@babel/plugin-transform-runtime', 'babel-plugin-macros'],\n"
+                         "  ignore: ['./tools/fixtures'],\n}\n"}, "npx babel src -d lib"),
+    ({".mocharc.yml": "spec: ./tools/mocha-setup.js\nreporter: spec\n",
+      "package.json": json.dumps({"scripts": {"test": "mocha"}})}, "npm test"),
+    ({".babelrc": json.dumps({"plugins": ["./tools/babel-plugin-inline"]})}, "echo npx babel src"),
+    ({"package.json": json.dumps({"scripts": {"build": "tsc"}, "description": "./tools/babel-plugin-inline",
+                                  "files": ["./tools/reporter.js"]})}, "npm run build"),
+]
+
+
+@pytest.mark.parametrize(("settings", "line"), PLUGIN_LOOKALIKES)
+def test_a_tool_settings_lookalikes_load_nothing(settings: dict[str, str], line: str) -> None:
+    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, {**PLUGIN_FILES, **settings}))
+    assert not {"tools/old-plugin.js", "tools/babel-plugin-inline.js", "tools/reporter.js", "tools/mocha-setup.js",
+                "tools/fixtures/index.js"} & found, found
+
+
+def test_tool_settings_bounds_fail_closed() -> None:
+    """Past MAX_KEYS keys, every relative string of the settings is taken; a JSON nested past the depth read too."""
+    keys = "".join("  reporters: ['default'],\n" for _ in range(toolplugins.MAX_KEYS + 1))
+    text = f"module.exports = {{\n{keys}  testMatch: ['./tools/late.js'],\n}}\n"
+    assert "tools/late.js" in toolplugins.loaded("jest.config.js", text)
+    deep: object = ["./tools/deep.js"]
+    for _ in range(20):
+        deep = {"x": deep}
+    assert "tools/deep.js" in toolplugins.loaded(".babelrc", json.dumps({"plugins": deep}))
+    assert toolplugins.loaded("src/app.js", "module.exports = {plugins: ['./x']}\n") == []  # not a settings file
+
+
+@pytest.mark.parametrize("unit", [
+    "plugins: ['./a', ['./b', {x: 1}]],\n",  # the common shape
+    "/* presets: [ './c'\n",  # unclosed block comments
+    "require: [" + "'./d', " * 8 + "\n",  # an unclosed bracket
+    "transform:\n  - ./e\n",  # YAML lists
+])
+def test_tool_settings_cost_linear(unit: str) -> None:
+    def read(text: str) -> object:
+        return toolplugins.loaded("jest.config.js", text), toolplugins.loaded(".babelrc", text)
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=3.0)
+
+
+# --- the run settings `dotnet test` is handed ----------------------------------------------------------------------
+
+RUNSETTINGS = ('<?xml version="1.0" encoding="utf-8"?>\n<RunSettings>\n  <RunConfiguration>\n'
+               '    <TestAdaptersPaths>tools/adapters</TestAdaptersPaths>\n  </RunConfiguration>\n</RunSettings>\n')
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    ("dotnet test --settings tests/ci.runsettings", True),
+    ("dotnet test Acme.sln -c Release -s tests/ci.runsettings --no-build", True),
+    ("dotnet test --settings=tests/ci.runsettings --logger trx", True),
+    ("dotnet test --no-restore --settings \"tests/ci.runsettings\"", True),
+    ("dotnet build --settings tests/ci.runsettings", False),  # no test run
+    ("dotnet test --logger trx", False),
+])
+@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
+def test_dotnet_test_settings_are_ci(definition: str, template: str, line: str, named: bool) -> None:
+    found = _runs(_with_line(definition, template, line, {"tests/ci.runsettings": RUNSETTINGS,
+                                                          "src/Acme/Program.cs": "class P {}\n"}))
+    assert ("tests/ci.runsettings" in found) is named, found
+    assert "src/Acme/Program.cs" not in found

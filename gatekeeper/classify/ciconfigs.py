@@ -55,6 +55,9 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "foreman": (frozenset(), frozenset({"-f", "--procfile"})),
     "overmind": (frozenset(), frozenset({"-f", "--procfile"})),
     "uwsgi": (frozenset(), frozenset({"--ini", "--yaml", "--yml", "--json", "--xml", "--config"})),
+    # cileft69: the run settings `dotnet test` runs with (the test adapters and data collectors it loads, the
+    # environment it sets)
+    "dotnet": (frozenset({"test"}), frozenset({"--settings", "-s"})),
 }
 # cileft68: the file a tool runs from when no option names one, and the subcommands that run it (`honcho start`,
 # `foreman start`, `overmind start`/`s` run the Procfile of the folder they start in; `honcho run CMD` runs CMD only,
@@ -68,7 +71,7 @@ _DEFAULTS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
 }
 _DEFAULT_TOOLS = frozenset(_DEFAULTS)
 _MAY_NAME = lazy(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
-                       r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi)\b")
+                       r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi|dotnet)\b")
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")

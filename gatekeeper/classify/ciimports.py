@@ -127,6 +127,11 @@ def unimported(path: str, text: str) -> str:
     return _RUBY.sub(" ", _NODE_DIRNAME.sub(" ", _NODE.sub(" ", text)))
 
 
+def node_candidates(folder: str, specs: list[str]) -> list[str]:
+    """The paths (from the root) Node may load for the relative names `specs` (`./tools/x`) given in `folder`."""
+    return _joined(folder, [spec.rstrip("/") + suffix for spec in specs for suffix in _suffixes(spec.rstrip("/"))])
+
+
 def _suffixes(spec: str) -> tuple[str, ...]:
     """What Node may load for the relative name `spec`: the file, then a module under its other names. A JSON file
     (`./package.json`, `./data/site.JSON`) is parsed and runs nothing, whatever the line does with it (`node -p

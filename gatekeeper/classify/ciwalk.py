@@ -30,6 +30,7 @@ from gatekeeper.classify import (
     pipinstalls,
     selfurls,
     taskstarts,
+    toolplugins,
     vendoredci,
     walkpaths,
 )
@@ -112,7 +113,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     # a Node tool's settings module: its paths are the tool's data, its imports code (attack 41)
-                    scripts = [] if nodeconfigs.imports_only(path, text) else scripts
+                    scripts = [] if nodeconfigs.imports_only(path, text) \
+                        or path.rpartition("/")[2] in toolplugins.DATA_SETTINGS else scripts
                     yaml = ciruns.is_yaml(path)
                     joined = "\n".join([text, *ciruns.yaml_strings(text)])
                     deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
@@ -121,7 +123,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
-                                  *cargorun.packages(text, folders, cargo, projects)]  # pip: a project of the tree
+                                  *cargorun.packages(text, folders, cargo, projects),  # pip: a project of the tree
+                                  *toolplugins.loaded(path, text)]  # a Babel/Jest/Mocha settings' local code
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
@@ -143,6 +146,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                     _GENERATE.search(text) is not None, ciimports.runner_lines(text))
                 names = read[entry.oid, path, aliased]
+                # the JSON and YAML settings of the tools it runs: read for the code they load, not named
+                queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
+                          if settings in tree]
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
                 if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
                     found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))
