@@ -15,7 +15,8 @@ import pytest
 from citools import BLOCK_DEFINITIONS, one_tree_runs
 from cpucost import assert_linear
 
-from gatekeeper.classify import ciimports, ciruns, toolplugins
+from gatekeeper.classify import ciimports, ciruns, composeruns, toolplugins
+from gatekeeper.gitobjects import TreeEntry
 
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
 IDLE = json.dumps({"name": "Node.js", "image": "mcr.microsoft.com/devcontainers/javascript-node:24"}, indent=2)
@@ -273,3 +274,63 @@ def test_dotnet_test_settings_are_ci(definition: str, template: str, line: str, 
                                                           "src/Acme/Program.cs": "class P {}\n"}))
     assert ("tests/ci.runsettings" in found) is named, found
     assert "src/Acme/Program.cs" not in found
+
+
+# --- what a Compose service runs of its own where CI brings it up ------------------------------------------------
+
+COMPOSE = """services:
+  app:
+    image: python:3.12
+    volumes: [".:/app"]
+    working_dir: /app
+    command: ["bash", "/app/ci/integration.sh"]
+  worker:
+    image: python:3.12
+    volumes:
+      - type: bind
+        source: ./svc
+        target: /srv
+    entrypoint: /srv/entry.sh
+    command: --verbose
+  db:
+    image: postgres:16
+    command: ["bash", "/app/ci/nope.sh"]
+"""
+COMPOSE_FILES = {"compose.yaml": COMPOSE, "ci/integration.sh": "#!/bin/sh\npytest\n", "svc/entry.sh": "#!/bin/sh\n",
+                 "ci/nope.sh": "#!/bin/sh\n", "ci/other.sh": "#!/bin/sh\n"}
+SERVICE_RUNS = [
+    ("docker compose up -d app", {"ci/integration.sh"}),
+    ("docker compose up --abort-on-container-exit --exit-code-from app", {"ci/integration.sh", "svc/entry.sh"}),
+    ("docker-compose up", {"ci/integration.sh", "svc/entry.sh"}),
+    ("docker compose run --rm worker", {"svc/entry.sh"}),
+    ("docker compose run --rm app", {"ci/integration.sh"}),
+    ("podman-compose up -d worker", {"svc/entry.sh"}),
+    ("docker compose -f compose.yaml up app worker", {"ci/integration.sh", "svc/entry.sh"}),
+]
+SERVICE_LOOKALIKES = ["docker compose up -d db", "docker compose build app", "docker compose pull",
+                      "echo docker compose up app", "docker compose logs app", "docker compose run --rm app true"]
+
+
+@pytest.mark.parametrize(("line", "runs"), SERVICE_RUNS)
+@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
+def test_a_service_own_command_runs_where_ci_brings_it_up(definition: str, template: str, line: str,
+                                                          runs: set[str]) -> None:
+    found = _runs(_with_line(definition, template, line, COMPOSE_FILES))
+    assert runs <= found, (line, found)
+    assert "ci/nope.sh" not in found and "ci/other.sh" not in found
+
+
+@pytest.mark.parametrize("line", SERVICE_LOOKALIKES)
+def test_a_service_own_command_lookalikes(line: str) -> None:
+    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, COMPOSE_FILES))
+    assert not {"ci/integration.sh", "svc/entry.sh", "ci/nope.sh"} & found, (line, found)
+
+
+def test_compose_up_cost_linear_and_bounded() -> None:
+    tree = {"compose.yaml": TreeEntry("100644", "1" * 40)}
+
+    def read(text: str) -> str:
+        return composeruns.localized(text, tree, lambda entry: COMPOSE.encode())
+    unit = "docker compose up -d app worker --exit-code-from app\n"
+    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=3.0)
+    assert read(unit * 1024).count("# bash ./ci/integration.sh") == composeruns.MAX_LINES
