@@ -334,3 +334,51 @@ def test_compose_up_cost_linear_and_bounded() -> None:
     unit = "docker compose up -d app worker --exit-code-from app\n"
     assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=3.0)
     assert read(unit * 1024).count("# bash ./ci/integration.sh") == composeruns.MAX_LINES
+
+
+# --- ESLint's local rules; the env.py Alembic runs -----------------------------------------------------------------
+
+ESLINT_FILES = {"tools/eslint-rules/no-foo.js": "module.exports = {create: () => ({})}\n",
+                "eslint-local-rules.js": "module.exports = {}\n", ".eslintplugin/index.js": "module.exports = {}\n",
+                "src/index.js": "module.exports = 1\n", "tools/eslint-rules/README.md": "rules\n"}
+
+
+@pytest.mark.parametrize(("line", "runs"), [
+    ("npx eslint --rulesdir tools/eslint-rules src", {"tools/eslint-rules/no-foo.js"}),
+    ("eslint --rulesdir=tools/eslint-rules --ext .js .", {"tools/eslint-rules/no-foo.js"}),
+    ("npx eslint .", {"eslint-local-rules.js", ".eslintplugin/index.js"}),
+])
+@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
+def test_eslint_local_rules_are_run(definition: str, template: str, line: str, runs: set[str]) -> None:
+    found = _runs(_with_line(definition, template, line, ESLINT_FILES))
+    assert runs <= found, (line, found)
+    assert "src/index.js" not in found and "tools/eslint-rules/README.md" not in found
+
+
+ALEMBIC_FILES = {"alembic.ini": "[alembic]\nscript_location = %(here)s/migrations\nsqlalchemy.url = sqlite://\n",
+                 "migrations/env.py": "from alembic import context\ncontext.configure()\n",
+                 "migrations/versions/001_init.py": "def upgrade():\n    pass\n",
+                 "db/alembic.ini": "[alembic]\nscript_location = schema\n",
+                 "db/schema/env.py": "import os\n", "app/models.py": "x = 1\n"}
+
+
+@pytest.mark.parametrize(("line", "runs"), [
+    ("alembic upgrade head", {"alembic.ini", "migrations/env.py"}),
+    ("poetry run alembic -c alembic.ini upgrade head", {"alembic.ini", "migrations/env.py"}),
+    ("alembic --config db/alembic.ini upgrade heads", {"db/alembic.ini", "db/schema/env.py"}),
+    ("cd db && alembic upgrade head", {"db/alembic.ini", "db/schema/env.py"}),
+    ("python -m alembic check", {"alembic.ini", "migrations/env.py"}),
+])
+@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
+def test_alembic_env_runs(definition: str, template: str, line: str, runs: set[str]) -> None:
+    found = _runs(_with_line(definition, template, line, ALEMBIC_FILES))
+    assert runs <= found, (line, found)
+    # the migrations themselves are the product's, as a test suite a runner runs is
+    assert "migrations/versions/001_init.py" not in found and "app/models.py" not in found
+
+
+@pytest.mark.parametrize("line", ["pip install alembic", "echo alembic upgrade head", "alembic --help",
+                                  "alembic history"])
+def test_alembic_lookalikes(line: str) -> None:
+    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, ALEMBIC_FILES))
+    assert "migrations/env.py" not in found and "db/schema/env.py" not in found, (line, found)

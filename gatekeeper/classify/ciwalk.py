@@ -124,7 +124,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
                                   *cargorun.packages(text, folders, cargo, projects),  # pip: a project of the tree
-                                  *toolplugins.loaded(path, text)]  # a Babel/Jest/Mocha settings' local code
+                                  *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
+                                  *ciconfigs.script_env(path, text)]  # the env.py an alembic.ini names (cileft69)
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
