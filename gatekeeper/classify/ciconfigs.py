@@ -4,7 +4,8 @@ A workflow step `goreleaser release --config tools/release.yaml` builds, signs a
 the commands its `hooks` name run in CI; `release-please --config-file X --manifest-file Y` decides the releases CI
 cuts; `gcloud builds submit --config X` runs the Cloud Build pipeline X is; `catalog-cd ... --config X` lists the
 repositories whose tasks CI publishes; `supervisord -c X`, `honcho start -f X`, `uwsgi --ini X` run the commands X lists
-(attack 40). Under a name or folder no rule knows, such a file was `src` or `other`. With
+(attack 40); `dotnet test --settings X` runs with the adapters and collectors X loads, `alembic upgrade` runs the env.py
+its `alembic.ini` names (cileft69). Under a name or folder no rule knows, such a file was `src` or `other`. With
 `--tree`, ciwalk.py makes each file these commands name `ci` (`ci.context.ci-run`) and reads it as a file CI runs.
 
 Only these tools (_TOOLS), never every `--config`: a scan of every labelled repository's CI definitions (label sets
