@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 
+from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciimports
+from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["DATA_SETTINGS", "beside", "is_settings", "loaded"]
@@ -84,9 +86,11 @@ def _uncommented(text: str) -> str:
 
 def _package_specs(text: str) -> list[str]:
     try:
-        manifest = json.loads(text)
+        manifest = load_json(text, "a package.json")
     except ValueError:
         return []
+    except LimitError:
+        return _RELATIVE.findall(text)  # past the reader's bounds: every relative string (fail closed)
     if not isinstance(manifest, dict):
         return []
     return [spec for key in _PACKAGE_KEYS for spec in _json_values(manifest.get(key), False)]
@@ -95,10 +99,12 @@ def _package_specs(text: str) -> list[str]:
 def _json_specs(text: str) -> list[str]:
     for candidate in (text, _uncommented(text)):
         try:
-            settings = json.loads(candidate)
+            settings = load_json(candidate, "a tool's settings")
             break
         except ValueError:
             continue
+        except LimitError:
+            return _RELATIVE.findall(text)  # past the reader's bounds: every relative string (fail closed)
     else:
         return _text_specs(_uncommented(text))  # JSON5, a trailing comma: read as a module's text
     return _json_values(settings, False)
