@@ -7,7 +7,7 @@ path of just as well: `cd testdata/chart && helm upgrade --install web .`, a ste
 (`for f in testdata/*.yaml; do kubectl apply -f $f; done`), `xargs`, and `openstack stack create -t` (a Heat template
 the Heat reader skips as test data). Each edited file below was `src` (test data)
 and `gate --tree` allowed the change (exit 0) on integ 2e50026 (26 of the 42 files of each form of
-reach); now each is `iac` (deployruns.HERE, ciwalk._reached_in).
+reach); now each is `iac` (deployruns.HERE, walkpaths.reached_in).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciruns, ciwalk
+from gatekeeper.classify import ciruns, walkpaths
 from gatekeeper.classify.treereads import PastBound
 
 WORKFLOW = ("on: push\n{top}jobs:\n  t:\n    runs-on: ubuntu-latest\n{job}    steps:\n"
@@ -35,7 +35,7 @@ def _reached(path: str, text: str) -> set[str]:
 
 
 def _names(path: str, text: str, helper: str) -> bool:
-    return any(ciwalk.reaches(pattern, helper) for pattern in _reached(path, text))
+    return any(walkpaths.reaches(pattern, helper) for pattern in _reached(path, text))
 
 
 def _workflow(steps: str, top: str = "", job: str = "") -> str:
@@ -155,7 +155,7 @@ LOOKALIKES = [
 @each_case("text", LOOKALIKES)
 def test_look_alikes_name_neither_helper(text: str) -> None:
     found = _reached(".github/workflows/ci.yml", text)
-    assert not any(ciwalk.reaches(p, h) for p in found for h in (BIN, "tools/tool")), sorted(found)
+    assert not any(walkpaths.reaches(p, h) for p in found for h in (BIN, "tools/tool")), sorted(found)
 
 
 def _gate(tmp_path: Path, base: dict[str, str], head: dict[str, str]) -> int:
@@ -198,7 +198,7 @@ HANDED = [
 @each_case(("callee", "caller"), HANDED)
 def test_a_path_handed_to_a_local_action_or_workflow_is_ci(tmp_path: Path, callee: dict[str, str], caller: str) -> None:
     found = _reached(".github/workflows/ci.yml", caller)
-    assert any(ciwalk.reaches(pattern, "tools/tool") for pattern in found), sorted(found)
+    assert any(walkpaths.reaches(pattern, "tools/tool") for pattern in found), sorted(found)
     base = {".github/workflows/ci.yml": caller, **callee, "tools/tool": HELPER, "tools/other": HELPER}
     assert _gate(tmp_path, base, {"tools/tool": EVIL}) == 3
 

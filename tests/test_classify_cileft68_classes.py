@@ -268,8 +268,8 @@ def test_a_mount_through_a_merge_key_is_the_service_s() -> None:
     text = ("x-app: &app\n  volumes: ['.:/app']\n  working_dir: /app/tools\nx-more: &more\n  volumes: ['./ci:/ci']\n"
             "services:\n  web:\n    <<: [*app, *more]\n    image: python:3\n"
             "  own:\n    <<: *app\n    working_dir: /app\n  bare:\n    image: python:3\n")
-    assert composeruns.services_in(text) == {"web": (((".", "/app"), ("ci", "/ci")), "/app/tools"),
-                                              "own": (((".", "/app"),), "/app")}
+    assert composeruns.services_in(text) == {"web": (((".", "/app"), ("ci", "/ci")), "/app/tools", (), ()),
+                                              "own": (((".", "/app"),), "/app", (), ())}
 
 
 def test_compose_localized_is_linear_and_bounded() -> None:

@@ -11,7 +11,7 @@ import pytest
 from gitdiffs import commit_patch
 from tables import each_case
 
-from gatekeeper.classify import ciwalk, load_rules
+from gatekeeper.classify import load_rules, walkpaths
 from gatekeeper.classify.patchcontext import _SKIP_BUFFER, PatchContext, _Sections
 from gatekeeper.classify.sniff import LONG_WINDOW
 from gatekeeper.classify.tasks import MAX_DEFINITIONS
@@ -145,24 +145,24 @@ def test_a_header_on_the_edge_of_the_read_buffer(git_repo: GitRepo, tmp_path: Pa
 
 def _plain_ci_run(context: PatchContext, change: FileChange) -> tuple[str, str] | None:
     """`ci_run` for a patch without a .bazelrc, the plain way: every pattern each definition (and each file it runs
-    that the patch shows, in patch order) names, compared with every path by `ciwalk.reaches`."""
+    that the patch shows, in patch order) names, compared with every path by `walkpaths.reaches`."""
     walked: list[tuple[str, list[str], list[str]]] = []
     queue, seen = list(context._pipelines), {c.path for c in context._pipelines}
     while queue and len(walked) < MAX_DEFINITIONS:
         definition = queue.pop(0)
         for shown in context.content(definition, every_type=True):
             if shown.path == definition.path:
-                scripts, composed = ciwalk.shown_names(shown.path, shown.data.decode("utf-8", "replace"))
+                scripts, composed = walkpaths.shown_names(shown.path, shown.data.decode("utf-8", "replace"))
                 walked.append((shown.path, scripts, composed))
                 for path, other in context._shown.items():
-                    if path not in seen and any(ciwalk.reaches(pattern, path) for pattern in scripts):
+                    if path not in seen and any(walkpaths.reaches(pattern, path) for pattern in scripts):
                         seen.add(path)
                         queue.append(other)
     for side in change.sides():
         for path, scripts, composed in walked:
-            if side != path and any(ciwalk.reaches(pattern, side) for pattern in scripts):
+            if side != path and any(walkpaths.reaches(pattern, side) for pattern in scripts):
                 return "ci.context.ci-run", f"{path} runs {side}"
-            if any(ciwalk.reaches(pattern, side) for pattern in composed):
+            if any(walkpaths.reaches(pattern, side) for pattern in composed):
                 return "iac.context.compose-file", f"{path} names {side} as a Compose file"
     return None
 

@@ -4,7 +4,8 @@ A workflow step `goreleaser release --config tools/release.yaml` builds, signs a
 the commands its `hooks` name run in CI; `release-please --config-file X --manifest-file Y` decides the releases CI
 cuts; `gcloud builds submit --config X` runs the Cloud Build pipeline X is; `catalog-cd ... --config X` lists the
 repositories whose tasks CI publishes; `supervisord -c X`, `honcho start -f X`, `uwsgi --ini X` run the commands X lists
-(attack 40). Under a name or folder no rule knows, such a file was `src` or `other`. With
+(attack 40); `dotnet test --settings X` runs with the adapters and collectors X loads, `alembic upgrade` runs the env.py
+its `alembic.ini` names (cileft69). Under a name or folder no rule knows, such a file was `src` or `other`. With
 `--tree`, ciwalk.py makes each file these commands name `ci` (`ci.context.ci-run`) and reads it as a file CI runs.
 
 Only these tools (_TOOLS), never every `--config`: a scan of every labelled repository's CI definitions (label sets
@@ -27,8 +28,10 @@ from gatekeeper.classify import wrappers
 from gatekeeper.classify.pipinstalls import path_pattern
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["may_name", "named"]
+__all__ = ["may_name", "named", "script_env"]
 
+# the subcommands that run a migration environment's env.py (`history`, `heads`, `show` read the versions only)
+_ALEMBIC_RUNS = frozenset({"upgrade", "downgrade", "current", "check", "stamp", "revision"})
 # tool: (a word one of which must follow it, none for any; the options whose value is a settings file it runs from)
 _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "goreleaser": (frozenset(), frozenset({"--config", "-f"})),
@@ -55,6 +58,11 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "foreman": (frozenset(), frozenset({"-f", "--procfile"})),
     "overmind": (frozenset(), frozenset({"-f", "--procfile"})),
     "uwsgi": (frozenset(), frozenset({"--ini", "--yaml", "--yml", "--json", "--xml", "--config"})),
+    # cileft69: the run settings `dotnet test` runs with (the test adapters and data collectors it loads, the
+    # environment it sets)
+    "dotnet": (frozenset({"test"}), frozenset({"--settings", "-s"})),
+    # cileft69: the alembic.ini whose `script_location` holds the env.py Alembic runs (script_env)
+    "alembic": (_ALEMBIC_RUNS, frozenset({"-c", "--config"})),
 }
 # cileft68: the file a tool runs from when no option names one, and the subcommands that run it (`honcho start`,
 # `foreman start`, `overmind start`/`s` run the Procfile of the folder they start in; `honcho run CMD` runs CMD only,
@@ -65,10 +73,11 @@ _DEFAULTS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "foreman": (frozenset({"start"}), ("Procfile",)),
     "overmind": (frozenset({"start", "s"}), ("Procfile",)),
     "supervisord": (frozenset(), ("supervisord.conf", "etc/supervisord.conf")),
+    "alembic": (_ALEMBIC_RUNS, ("alembic.ini",)),
 }
 _DEFAULT_TOOLS = frozenset(_DEFAULTS)
 _MAY_NAME = lazy(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
-                       r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi)\b")
+                       r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi|dotnet|alembic)\b")
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
@@ -96,6 +105,7 @@ _VERSION_PART = lazy(r"v\d+")
 # a value set by a shell assignment or a YAML key (a step's `env:`), for a path handed as `$NAME` (attack 29)
 _SET = lazy(r"""(?:^|[\s;])(?:export[ \t]+)?([A-Za-z_]\w*)=["']?([^\s;'"]+)|"""
                   r"""^[ \t]*(?:-[ \t]+)?([A-Za-z_]\w*)[ \t]*:[ \t]*["']?([^\s'"#]+)["']?[ \t]*$""", re.MULTILINE)
+_SCRIPT_LOCATION = lazy(r"(?m)^[ \t]*+script_location[ \t]*+[=:][ \t]*+([^\n;#]++)")
 _VARIABLE = lazy(r"\$([A-Za-z_]\w*)")
 _BRACED = lazy(r"\$\{\{\s*env\.([A-Za-z_]\w*)\s*\}\}|\$\{([A-Za-z_]\w*)\}")  # `${{ env.X }}`, `${X}`: `$X`
 _ALIASES = {"goreleaser-pro": "goreleaser", "goreleaser-cross": "goreleaser", "goreleaser-cross-pro": "goreleaser",
@@ -123,8 +133,10 @@ def named(text: str) -> list[str]:
             # `docker run ... goreleaser/goreleaser`, `go run github.com/goreleaser/goreleaser/v2@latest`; attack 29)
             start = wrappers.command_start(words) if _DEFAULT_TOOLS & {_tool(w) for w in words} else -1
             for at, word in enumerate(words):  # each, not the first only: `docker run ... goreleaser/goreleaser`
-                if _tool(word) in _TOOLS:
-                    found += _handed(_tool(word), words[at + 1:], at == start)
+                if _tool(word) in _TOOLS:  # a Python module run as the command (`python -m alembic`) commands too
+                    found += _handed(_tool(word), words[at + 1:], at == start or (
+                        at >= 2 and words[at - 1] == "-m" and _tool(words[at - 2]).startswith("python")
+                        and wrappers.command_start([*words[:at - 2], "true"]) == at - 2))
     if any(_VARIABLE.fullmatch(word) for word in found):
         values: dict[str, list[str]] = {}
         for hit in _SET.finditer(text):
@@ -132,6 +144,26 @@ def named(text: str) -> list[str]:
         found = [value for word in found for value in _value(word, values)]
     patterns = [path_pattern(word) for word in found]
     return list(dict.fromkeys(p for p in patterns if p is not None and p.replace("*", "").strip("/.")))
+
+
+def script_env(path: str, text: str) -> list[str]:
+    """The env.py Alembic runs from the settings at `path` (an `.ini` with an `[alembic]` section): its
+    `script_location`, `%(here)s/x` from the file's folder, a plain `x` from where Alembic runs (the file's folder and
+    the root, both), `package:x` below the package's folder. The migrations below it are the product's (as a suite a
+    test runner runs)."""
+    if not path.endswith(".ini") or "[alembic]" not in text:
+        return []
+    folder = path.rpartition("/")[0]
+    out: list[str] = []
+    for hit in _SCRIPT_LOCATION.finditer(text):
+        location = hit[1].strip()
+        package, colon, below = location.partition(":")
+        if colon and "/" not in package and "%" not in package:
+            location = f"{package.replace('.', '/')}/{below}"
+        here = location.removeprefix("%(here)s/")
+        bases = [folder] if here != location else list(dict.fromkeys([folder, ""]))
+        out += [f"{base}/{here}/env.py".lstrip("/") for base in bases]
+    return list(dict.fromkeys(path for path in out if ".." not in path.split("/") and "%" not in path))[:8]
 
 
 def plain_variables(text: str) -> str:

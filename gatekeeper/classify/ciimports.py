@@ -45,6 +45,7 @@ _RUBY = lazy(r"""\b(?:require_relative[ \t(]*['"]([^'"\n]+)['"]|(?:require|load)
                    r"""['"])""")
 _NODE_TYPES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs",
                "/index.cjs", "/index.ts", "/index.tsx", "/package.json")
+_NODE_TYPES_AFTER_JSON = tuple(suffix for suffix in _NODE_TYPES if suffix not in ("", ".json"))
 _NODE_FILES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
 # a test file by its runner's conventions, or a file in a test folder
 _TEST = lazy(r"(?:^|/)(?:tests?|__tests__|spec|specs|testing)/|(?:^|/)(?:test_[^/]*|conftest\.py|[^/]*_test\.py"
@@ -97,7 +98,7 @@ def imported(path: str, text: str) -> list[str]:
         return _joined(folder, [p for module in modules[:MAX_IMPORTS] for p in _python(module)] + rest)
     if kind in _NODE_FILES:
         names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text)][:MAX_IMPORTS]]
-        return _joined(folder, [name + suffix for name in names for suffix in _NODE_TYPES])
+        return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)])
     if kind == "rb":
         names = [relative or dotted for relative, dotted in _RUBY.findall(text)[:MAX_IMPORTS]]
         return _joined(folder, [name if name.endswith(".rb") else f"{name}.rb" for name in names])
@@ -110,7 +111,7 @@ def inline(text: str) -> list[str]:
     round: an extension-less name was no path word, and the file stayed `src`). Not `python -c 'import pkg'`: an import
     check of the product (`python -c "import pyarrow"` in Arrow's CI) would make the package's modules `ci`."""
     names = [name + suffix for name in [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
-             for suffix in _NODE_TYPES] if "./" in text else []
+             for suffix in _suffixes(name)] if "./" in text else []
     return [name for name in dict.fromkeys(names) if not name.startswith("../")]
 
 
@@ -124,6 +125,21 @@ def unimported(path: str, text: str) -> str:
     if _TEST.search(path) is None or (kind not in _NODE_FILES and kind != "rb"):
         return text
     return _RUBY.sub(" ", _NODE_DIRNAME.sub(" ", _NODE.sub(" ", text)))
+
+
+def node_candidates(folder: str, specs: list[str]) -> list[str]:
+    """The paths (from the root) Node may load for the relative names `specs` (`./tools/x`) given in `folder`."""
+    return _joined(folder, [spec.rstrip("/") + suffix for spec in specs for suffix in _suffixes(spec.rstrip("/"))])
+
+
+def _suffixes(spec: str) -> tuple[str, ...]:
+    """What Node may load for the relative name `spec`: the file, then a module under its other names. A JSON file
+    (`./package.json`, `./data/site.JSON`) is parsed and runs nothing, whatever the line does with it (`node -p
+    "require('./pkg/package.json').version"`: its scripts are not run; cileft69): not named itself; where it is no
+    file, Node tries `gen.json.js` and `gen.json/index.js`, which stay named."""
+    if spec.lower().endswith(".json") and spec.rpartition("/")[2][:-5] not in ("", "."):
+        return _NODE_TYPES_AFTER_JSON
+    return _NODE_TYPES
 
 
 def _dirname_specs(text: str) -> list[str]:

@@ -6,7 +6,6 @@ Dockerfile a step builds runs (dockerbuilds.py).
 
 from __future__ import annotations
 
-import fnmatch
 import posixpath
 import re
 from functools import cache, partial
@@ -25,34 +24,30 @@ from gatekeeper.classify import (
     deployruns,
     devcontainers,
     dockerbuilds,
-    dockerrefs,
     jobdsl,
     localactions,
     nodeconfigs,
     pipinstalls,
     selfurls,
     taskstarts,
+    toolplugins,
     vendoredci,
+    walkpaths,
 )
 from gatekeeper.classify.gotasks import GO_GENERATE, go_generated, mage_files, task_files
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
-from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflows, walked
-from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["GO_GENERATE", "ci_runs", "go_generated", "reaches", "shown_names"]
+__all__ = ["GO_GENERATE", "ci_runs", "go_generated"]
 
 _GENERATE = lazy(r"(?:\bgo|\$[({]GO[)}])[ \t]++generate\b")  # also a Makefile's `$(GO) generate`
 
 _RUNNERS = ("ansible-playbook", "helmfile", "terraform")  # whose entry files cireaches.py reads (and Compose's)
 _HELMFILE = lazy(r"(?:\A|/)helmfile[^/]*\Z|(?:\A|/)helmfile\.d/[^/]+\.ya?ml\Z")  # one `helmfile -f DIR` reads
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
-# Below a folder CI deploys: documentation and its pictures (a kustomize component's diagram), no deploy reads them
-_DOC_TYPES = (".md", ".markdown", ".rst", ".adoc", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
-_DOC_NAMES = ("readme", "license", "licence", "changelog", "notice", "authors", "contributing", "owners")
 
 
 def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
@@ -83,6 +78,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             aliased = repr((cargo, projects))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
+            idle = _idle(tree, queue, read_blob)  # dead-end task and Dev Container files: asked outside the bound
+            queue = [item for item in queue if item[0] not in idle]
             # an installed package's own definitions last (popped last): what a running one reaches is walked
             # first, with its origin (vendoredci.py); the root Travis file first, and what it imports (attack19)
             queue.sort(key=lambda item: (vendoredci.package_root(item[0]) is None, item[0] == vendoredci.ROOT_TRAVIS))
@@ -116,7 +113,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     # a Node tool's settings module: its paths are the tool's data, its imports code (attack 41)
-                    scripts = [] if nodeconfigs.imports_only(path, text) else scripts
+                    scripts = [] if nodeconfigs.imports_only(path, text) \
+                        or path.rpartition("/")[2] in toolplugins.DATA_SETTINGS else scripts
                     yaml = ciruns.is_yaml(path)
                     joined = "\n".join([text, *ciruns.yaml_strings(text)])
                     deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
@@ -125,7 +123,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
-                                  *cargorun.packages(text, folders, cargo, projects)]  # pip: a project of the tree
+                                  *cargorun.packages(text, folders, cargo, projects),  # pip: a project of the tree
+                                  *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
+                                  *ciconfigs.script_env(path, text)]  # the env.py an alembic.ini names (cileft69)
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
@@ -142,17 +142,21 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
-                    [p for named in deployed for p in _deployed(named, path, folders)],
-                    [(runner, p) for runner, named in entered for p in _deployed(named, path, folders)],
+                    [p for named in deployed for p in walkpaths.deployed(named, path, folders)],
+                    [(runner, p) for runner, named in entered for p in walkpaths.deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                     _GENERATE.search(text) is not None, ciimports.runner_lines(text))
                 names = read[entry.oid, path, aliased]
+                # the JSON and YAML settings of the tools it runs: read for the code they load, not named
+                queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
+                          if settings in tree]
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
                 if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
                     found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
-                scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
+                scripts = walkpaths.expanded(tree, names.scripts) \
+                    + walkpaths.built(tree, names.builds, built, read_blob)
                 # Queued in every tree, even when found in an earlier one: HEAD's copy of a file BASE's walk reached
                 # (a package.json, an .npmrc, deps by name and so never reviewed as ci) may run more (red team 37).
                 for named in scripts:
@@ -164,17 +168,18 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if dockerfile != path:
                         found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "
                                                                              f"{dockerfile}"))
-                for named in _expanded(tree, names.configs):  # the settings a release tool runs from (issue 12)
+                # the settings a release tool runs from (issue 12)
+                for named in walkpaths.expanded(tree, names.configs):
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} hands {named} to a tool as its settings")
                         queue.append((named, origin))  # what its hooks run in turn
-                queue += imports.seen(path, origin, _expanded(tree, names.imports),
+                queue += imports.seen(path, origin, walkpaths.expanded(tree, names.imports),
                                       scripts if ciimports.passes_runs(path) else [],
                                       {named for named in scripts if ciimports.is_test(named) and (
                                           path.endswith("package.json") or ciimports.through_runner(names.runners,
                                                                                                     named))})
-                for named in _expanded(tree, names.composed):
+                for named in walkpaths.expanded(tree, names.composed):
                     found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
                     entries[origin, "compose", named] = None
                 deploys += [(origin, target) for target in names.deployed]
@@ -192,11 +197,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         return False  # each is matched against every path of both trees: bounded work (fail closed)
     for tree in trees:
         for target, origin in first_origin.items():
-            for named in _reached_in(tree, target):
+            for named in walkpaths.reached_in(tree, target):
                 found.setdefault(named, (deployruns.RULE, f"{origin} deploys {target}"))
         # what a playbook, a Compose file or a helmfile CI runs reaches (issue 12); past the bounds, fail closed
         started = [[(path, origin) for origin, kind, target in entries if kind == runner
-                    for path in (_reached_in(tree, target) if runner not in ("compose", "terraform")
+                    for path in (walkpaths.reached_in(tree, target) if runner not in ("compose", "terraform")
                                  else [target.partition(f"/{deployruns.HERE}")[0]])
                     if runner != "helmfile" or _HELMFILE.search(path)] for runner in cireaches.RUNNERS]
         if (reached := cireaches.reached(tree, read_blob, *started)) is None:
@@ -208,6 +213,23 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         for named, rule_evidence in mage_files(tree, read_blob, found):  # what mage runs where CI runs it
             found.setdefault(named, rule_evidence)
     return found
+
+
+def _idle(tree: Tree, queue: list[tuple[str, str]], read_blob: Read) -> set[str]:
+    """The task and Dev Container files the walk starts from (`queue`) that run nothing unasked (autorun.runs_unasked):
+    dead ends, each read once outside ciruns.MAX_FILES. A monorepo holds hundreds (TanStack/table: 352 examples'
+    `.devcontainer/devcontainer.json` naming an image), and counted against the bound they closed the walk (every
+    script `ci`; cileft69). At most MAX_FILES are asked; the rest, and symlinks, are walked and counted as before."""
+    idle: set[str] = set()
+    asked = 0
+    for path, origin in queue:
+        if path == origin and autorun.is_run_file(path) and tree[path].mode != "120000":
+            if asked >= ciruns.MAX_FILES:
+                break
+            asked += 1
+            if not autorun.runs_unasked(path, read_blob(tree[path])):
+                idle.add(path)
+    return idle
 
 
 class _Named(NamedTuple):
@@ -265,95 +287,6 @@ class _Imports:
                     todo += [module] if module in self._imports else []
         return queue
 
-
-def _built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str], list[str]],
-           read_blob: Read) -> list[str]:
-    """The files the Dockerfiles a step builds copy from their contexts and RUN (dockerrefs.run_scripts), and
-    those a RUN with a variable part or a glob may run (every file of the folder with such a name)."""
-    out: list[str] = []
-
-    def text(entry: TreeEntry) -> str:  # what a symlink says, for symlinks.opened
-        return read_blob(entry).decode("utf-8", "replace")
-
-    for dockerfile, context in builds:
-        if (entry := opened(tree, dockerfile, text)) is None:
-            continue
-        if (entry.oid, context) not in done:
-            if len(done) >= dockerbuilds.MAX_BUILDS * 4:
-                raise PastBound
-            runs, wilds = dockerrefs.run_scripts(context, read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
-            done[entry.oid, context] = sorted(runs) + [
-                path for _, folder, names in wilds for path in tree
-                if path.startswith(f"{folder}/" if folder else "") and re.fullmatch(names, path.rpartition("/")[2])]
-        out += done[entry.oid, context]
-    return out
-
-
-def _expanded(tree: Tree, paths: list[str]) -> list[str]:
-    """`paths`, each with a variable part (ciruns.ANY) standing for every path of `tree` it allows."""
-    out = []
-    for path in paths:
-        if ciruns.ANY not in path:
-            out.append(path)
-            continue
-        wild = re.compile(".*".join(map(re.escape, path.split(ciruns.ANY))), re.DOTALL)
-        out += [listed for listed in tree if wild.fullmatch(listed)]
-    return out
-
-
-def _below(tree: Tree, target: str) -> list[str]:
-    """The paths of `tree` a target names: the file itself, or a file below the folder it is but documentation (a
-    chart's README: no deploy command reads it; a variable part, ciruns.ANY, matches any text but a `/`)."""
-    if ciruns.ANY in target:
-        wild = re.compile("[^/]*".join(map(re.escape, target.split(ciruns.ANY))) + "(/.*)?", re.DOTALL)
-        return [listed for listed in tree if (hit := wild.fullmatch(listed)) and not (hit.group(1) and _doc(listed))]
-    # a chart's helm-unittest suites right below it (`/test`, `/tests`: the helm-chart marker skips them too)
-    suites = (f"{target}/test/", f"{target}/tests/") if f"{target}/Chart.yaml" in tree else ()
-    return [listed for listed in tree if listed == target
-            or listed.startswith(f"{target}/") and not _doc(listed) and not listed.startswith(suites or "\0")]
-
-
-def _deployed(target: str, definition: str, folders: list[str]) -> list[str]:
-    """Where a deploy target of the definition at `definition` may be. `./GLOB` (deployruns.HERE: `helm upgrade web .`,
-    `terraform apply`) is `FOLDER/./GLOB` for each folder its commands `cd` to or name as a working directory (attack
-    23; `_reached_in` keeps the folders that hold such a file), never the root (a chart there has its own marker), its
-    own folder, nor a folder that is all variable (every path would match)."""
-    if not target.startswith(deployruns.HERE):
-        return ciruns.resolved(target, definition, folders)
-    return [f"{path}/{target}" for folder in folders if folder != ciruns.ANY
-            for path in ciruns.resolved(folder, definition, []) if path != definition.rpartition("/")[0]]
-
-
-def _reached_in(tree: Tree, target: str) -> list[str]:
-    """The paths of `tree` a resolved deploy target names (`_below`); `FOLDER/./GLOB`: those below FOLDER when a file
-    right in it matches GLOB, else none."""
-    folder, here, glob = target.partition(f"/{deployruns.HERE}")
-    if here and not any(fnmatch.fnmatchcase(listed[len(folder) + 1:], glob) for listed in tree
-                        if listed.startswith(f"{folder}/") and "/" not in listed[len(folder) + 1:]):
-        return []
-    return _below(tree, folder)
-
-
-def _doc(path: str) -> bool:
-    name = path.rpartition("/")[2].lower()
-    return name.endswith(_DOC_TYPES) or name.startswith(_DOC_NAMES)
-
-
-def shown_names(path: str, text: str) -> tuple[list[str], list[str]]:
-    """(the resolved patterns of the files the definition at `path` runs, those of the Compose files it names), from
-    the text a patch shows of it (patchcontext.py): its words, and for an Earthfile its COPY-then-RUN scripts."""
-    scripts, composed, folders = ciruns.named_in(path, text)
-    own = path.rpartition("/")[0]
-    runs = sorted(dockerrefs.run_scripts(own, text)[0]) if ciforms.is_earthfile(path) else []
-    return ([p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)] + runs,
-            [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)])
-
-
-def reaches(pattern: str, path: str) -> bool:
-    """`pattern` (a variable part: ciruns.ANY) names `path`."""
-    if ciruns.ANY not in pattern:
-        return pattern == path
-    return re.fullmatch(".*".join(map(re.escape, pattern.split(ciruns.ANY))), path, re.DOTALL) is not None
 
 
 def _defines(rules: RuleSet | None, path: str) -> bool:

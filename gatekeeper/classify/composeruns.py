@@ -1,11 +1,13 @@
-"""What `docker compose run SERVICE CMD` runs of the checkout (issue 12: the cileft68 round).
+"""What `docker compose run SERVICE CMD` and `up` run of the checkout (issue 12: the cileft68 and cileft69 rounds).
 
 `docker compose run app ./test.sh` runs the service's `./test.sh` in its `working_dir:`; where the service mounts the
 checkout (`volumes: [".:/app"]`, `./sub:/work`, `{type: bind, source: ., target: /app}`), that is the tree's file
 below the mount's source: `sub/test.sh` for `./sub:/work` with `working_dir: /work`, `ci/x.sh` for `/app/ci/x.sh`
 under `.:/app`. The walk read the command's words from the root only. `localized(text, services)` adds, after each
 such line, the command with its words written as the tree's paths, and the walk reads it as it reads any line. A
-service without such a mount runs its image's files (nothing added); so do `docker compose build`, `up`, `pull`.
+service without such a mount runs its image's files (nothing added); so do `docker compose build`, `pull`. `run
+SERVICE` without a command, and each service `up` starts (those it names, else every one), run the service's own
+`entrypoint:` and `command:` (cileft69); `run SERVICE CMD` runs its entrypoint before CMD.
 
 The Compose files are those `-f` names, merged in order, else the root's default file and its override file (attack
 42); a file past its bound or that does not parse gives no services (the line is read as before: the root's paths).
@@ -15,12 +17,13 @@ The Compose files are those `-f` names, merged in order, else the root's default
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Callable, Mapping
 
 from gatekeeper.classify import composerefs, wrappers
 from gatekeeper.classify.sniff import FULL_READ
-from gatekeeper.classify.yamlnodes import documents
+from gatekeeper.classify.yamlnodes import Node, documents
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
@@ -30,21 +33,26 @@ DEFAULTS = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compos
 _OVERRIDES = ("compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml",
               "docker-compose.override.yml")
 MAX_LINES = 256  # compose run lines a text may have rewritten; past it the rest are read as before
-Service = tuple[tuple[tuple[str, str], ...], str]  # ((tree folder, container folder) per checkout mount), working_dir
-_MAY = lazy(r"compose\b[^\n]{0,512}?[ \t](?:run|exec)[ \t]")
+# ((tree folder, container folder) per checkout mount), working_dir, its entrypoint's words, its command's words
+Service = tuple[tuple[tuple[str, str], ...], str, tuple[str, ...], tuple[str, ...]]
+_MAY = lazy(r"compose\b[^\n]{0,512}?[ \t](?:run|exec|up)(?:[ \t]|$)", re.MULTILINE)
 _LAUNCHERS = (("docker", "compose"), ("podman", "compose"), ("docker-compose",), ("podman-compose",))
 # options of `compose` and of `run`/`exec` that take a value (`-f FILE`, `-e K=V`, `-w DIR`): the service follows them
 _VALUED = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile", "-e",
                      "--env", "-w", "--workdir", "-u", "--user", "--entrypoint", "-v", "--volume", "-l", "--label",
                      "--name", "--publish", "--index", "--cap-add", "--cap-drop", "--pull"})
+# `up`'s options that take a value (`--exit-code-from app`, `-t 30`): the services it starts are its other operands
+_UP_VALUED = frozenset({"--exit-code-from", "--scale", "-t", "--timeout", "--wait-timeout", "--attach", "--no-attach",
+                        "--pull"})
 _SEPARATORS = frozenset({"&&", "||", "|", ";", "then", "do", "else", "(", "{", "!"})
 _CHECKOUT = ("${PWD}", "$PWD", "${GITHUB_WORKSPACE}", "$GITHUB_WORKSPACE", "${CI_PROJECT_DIR}", "$CI_PROJECT_DIR")
 
 
 def services_in(text: str) -> dict[str, Service]:
-    """{service: its checkout mounts and working_dir, where it has either} of a Compose file's text (read as
-    composerefs reads one: yamlnodes' plain nodes, aliases never expanded, every document and every value of a repeated
-    key); a service `extends:` another of the file takes its mounts and working_dir (attack 42); {} past FULL_READ."""
+    """{service: its checkout mounts, working_dir, entrypoint and command, where it sets any} of a
+    Compose file's text (read as composerefs reads one: yamlnodes' plain nodes, aliases never expanded, every document
+    and every value of a repeated key); a service `extends:` another of the file takes its mounts, and its working_dir,
+    entrypoint and command where it sets none (attack 42, cileft69); {} past FULL_READ."""
     if len(text) >= FULL_READ:
         return {}
     found: dict[str, Service] = {}
@@ -55,16 +63,27 @@ def services_in(text: str) -> dict[str, Service]:
                 for service in values:
                     mounts = tuple(m for pair in composerefs.volumes(service) if (m := _mount(*pair)) is not None)
                     workdirs = [w for m in composerefs.merged(service) for w in composerefs.strings(m, "working_dir")]
-                    mounts_before, workdir_before = found.get(name, ((), ""))
-                    found[name] = (mounts_before + mounts, workdirs[0] if workdirs else workdir_before)
+                    before = found.get(name, ((), "", (), ()))
+                    found[name] = _joined(before, (mounts, workdirs[0] if workdirs else "",
+                                                   _words(service, "entrypoint"), _words(service, "command")))
                     bases.update((name, base) for base in _extended(service))
     for name, base in bases.items():
         chain = [name]
         while (base := bases.get(chain[-1], "")) in found and base not in chain and len(chain) < 8:
             chain.append(base)
         mounts = tuple(m for link in chain for m in found[link][0])
-        found[name] = (mounts, next((found[link][1] for link in chain if found[link][1]), ""))
-    return {name: service for name, service in found.items() if service[0] or service[1]}
+        # the service's own working_dir, entrypoint and command, else the nearest base's
+        workdir = next((found[link][1] for link in chain if found[link][1]), "")
+        entrypoint = next((found[link][2] for link in chain if found[link][2]), ())
+        command = next((found[link][3] for link in chain if found[link][3]), ())
+        found[name] = (mounts, workdir, entrypoint, command)
+    return {name: service for name, service in found.items() if any(service)}  # a later -f file may set only one
+
+
+def _joined(before: Service, after: Service) -> Service:
+    """A service as a later definition (another document, a later `-f` file) leaves it: its mounts added, the other
+    keys the later one's where it sets them."""
+    return (before[0] + after[0], after[1] or before[1], after[2] or before[2], after[3] or before[3])
 
 
 def _extended(service: object) -> list[str]:
@@ -111,16 +130,42 @@ def _rewritten(line: str, files: dict[str, dict[str, Service]], tree: Mapping[st
         start = at + len(launcher)
         named: list[str] = []
         subcommand, start = _next_word(words, start, named)
-        if subcommand not in ("run", "exec"):
+        if subcommand not in ("run", "exec", "up"):
             continue
+        if subcommand == "up":  # each service it starts runs its own entrypoint and command (cileft69)
+            operands = _up_services(words[start:])
+            composed = {name: service for name, service in _services(named, files, tree, read_blob).items()
+                        if service[0]}  # a service without a checkout mount runs its image's files
+            commands = [_own(composed[service]) for service in operands or list(composed) if service in composed]
+            return " ; ".join(command for command in commands if command) or None
         service, start = _next_word(words, start, named)
         composed = _services(named, files, tree, read_blob)
-        if not composed.get(service, ((), ""))[0]:
+        if service not in composed or not composed[service][0]:
             continue
-        mounts, workdir = composed[service]
-        mapped = [_mapped(word, mounts, workdir) for word in words[start:]]
+        mounts, workdir, entrypoint, _ = composed[service]
+        given = words[start:]
+        if not given or given[0] in _SEPARATORS or given[0].startswith(("#", ";")):  # `run app`: its own command
+            return _own(composed[service]) if subcommand == "run" else None
+        mapped = [_mapped(word, mounts, workdir) for word in ([*entrypoint, *given] if subcommand == "run" else given)]
         return " ".join(shlex.quote(word) for word in mapped) if mapped else None
     return None
+
+
+def _own(service: Service) -> str:
+    """A service's own entrypoint and command, its words written as the tree's paths."""
+    mounts, workdir, entrypoint, command = service
+    return " ".join(shlex.quote(_mapped(word, mounts, workdir)) for word in (*entrypoint, *command))
+
+
+def _up_services(words: list[str]) -> list[str]:
+    """The services `up` names (its operands to the command's end); none: every service."""
+    services, at = [], 0
+    while at < len(words) and words[at] not in _SEPARATORS and not words[at].endswith(";"):
+        word = words[at]
+        at += 2 if word in _UP_VALUED else 1
+        if not word.startswith("-"):
+            services.append(word)
+    return services
 
 
 def _commanding(words: list[str]) -> bool:
@@ -165,12 +210,25 @@ def _services(named: list[str], files: dict[str, dict[str, Service]], tree: Mapp
             folder = posixpath.dirname(name)
             files[name] = {service: (tuple((source, target) for mount_source, target in mounts
                                            if not (source := posixpath.normpath(posixpath.join(folder, mount_source)))
-                                           .startswith("..")), workdir)
-                           for service, (mounts, workdir) in read.items()}
-        for service, (mounts, workdir) in files[name].items():
-            before, workdir_before = found.get(service, ((), ""))
-            found[service] = (before + mounts, workdir or workdir_before)
+                                           .startswith("..")), workdir, entrypoint, command)
+                           for service, (mounts, workdir, entrypoint, command) in read.items()}
+        for service, read_service in files[name].items():
+            found[service] = _joined(found.get(service, ((), "", (), ())), read_service)
     return found
+
+
+def _words(service: Node, key: str) -> tuple[str, ...]:
+    """A service's `entrypoint:` or `command:` as words: a list's items, a string split as a shell does (its first)."""
+    for mapping in composerefs.merged(service):
+        for value in mapping.get(key, ()):
+            if isinstance(value, list):
+                return tuple(item for item in value if isinstance(item, str))
+            if isinstance(value, str):
+                try:
+                    return tuple(shlex.split(value))
+                except ValueError:
+                    return tuple(value.split())
+    return ()
 
 
 def _mount(source: str, target: str) -> tuple[str, str] | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["CONFIGS", "imports_only", "line_files"]
@@ -34,7 +35,9 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "unbuild": ("build.config",), "obuild": ("build.config",), "babel": _BABEL, "microbundle": _BABEL,
     "jest": ("jest.config",), "mocha": (".mocharc",), "karma": ("karma.conf",), "playwright": ("playwright.config",),
     "cypress": ("cypress.config",), "ava": ("ava.config",), "nyc": (".nycrc", "nyc.config"), "c8": (".c8rc",),
-    "eslint": ("eslint.config", ".eslintrc"), "prettier": ("prettier.config", ".prettierrc"),
+    # cileft69: eslint-plugin-local's and eslint-plugin-local-rules' modules, loaded where the settings name them
+    "eslint": ("eslint.config", ".eslintrc", ".eslintplugin", ".eslintplugin/index", "eslint-local-rules",
+               "eslint-local-rules/index"), "prettier": ("prettier.config", ".prettierrc"),
     "stylelint": ("stylelint.config", ".stylelintrc"), "postcss": ("postcss.config",),
     "tailwindcss": ("tailwind.config",), "next": ("next.config",), "nuxt": ("nuxt.config",),
     "nuxi": ("nuxt.config",), "astro": ("astro.config",), "svelte-kit": ("svelte.config", *_VITE),
@@ -55,7 +58,8 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command|entry)\b:?+[
              r"(" + _NAMES + r")(?=[ \t;&|)'\"/]|$)([^;&|\n]*+)")
 _UNSURE = ("truffle", "knip", ".storybook/main")  # names other files hold (`main.js`: only in `.storybook/`)
 _SETTINGS_NAME = lazy(r"(?:" + "|".join(sorted({re.escape(base.rpartition("/")[2]) for bases in CONFIGS.values()
-                                                   for base in bases if base not in _UNSURE}))
+                                                   for base in bases if base not in _UNSURE
+                                                   and not base.endswith("/index")}))
                       + r")\.[cm]?+[jt]s$")
 # a process a module starts (its words may then be what it runs)
 _LAUNCHES = lazy(r"(?<![\w$])(?:child_process|execSync|execFileSync|execFile|spawnSync|spawn|exec|execa|execaSync|"
@@ -80,6 +84,8 @@ _DYNAMIC = lazy(r"(?<![\w$.])(?:require|import)[ \t]*+\((?![ \t]*+(?:'[^'\n]*+'|
                 r"|\b(?:globalThis|global|self|window)[ \t]*+\[")
 # a line that only holds a comment (`// require relative imports`), unless a template literal may hold code there
 _COMMENT = lazy(r"^[ \t]*+//[^\n$]*+$", re.MULTILINE)
+# ESLint's `--rulesdir DIR`: every `.js` file of DIR is a rule it loads (cileft69)
+_RULESDIR = lazy(r"""--rulesdir(?:=|[ \t]++)['"]?+([^\s'"]++)""")
 _STEMS = tuple({name[:4] for name in CONFIGS})  # a line naming none of the tools: no search (most lines)
 
 
@@ -107,4 +113,7 @@ def line_files(line: str) -> list[str]:
                         and word not in ("build", "dev", "generate", "preview", "start", "serve", "export")]
         out += [posixpath.join(folder, f"{base}.{extension}") for folder in folders for base in CONFIGS[tool]
                 for extension in _MODULES]
+        if tool == "eslint":
+            out += [f"{folder.rstrip('/')}/{ANY}.js" for folder in _RULESDIR.findall(rest)[:8]
+                    if ANY not in folder and folder.strip("./")]
     return out

@@ -14,7 +14,16 @@ from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.classify import appliedpatches, bazelhooks, ciforms, ciruns, ciwalk, inlinemeta, manifestreads, zuuljobs
+from gatekeeper.classify import (
+    appliedpatches,
+    bazelhooks,
+    ciforms,
+    ciruns,
+    inlinemeta,
+    manifestreads,
+    walkpaths,
+    zuuljobs,
+)
 from gatekeeper.classify.checkoutattrs import checkout_variants
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
@@ -28,9 +37,10 @@ from gatekeeper.model import FileChange
 
 
 class _Named:
-    """What one definition names (ciwalk.shown_names' patterns), asked for every file of a patch: its patterns without a
-    variable part are looked up in one set instead of compared one by one (a 2,000-file patch showing 20 workflows
-    asked ~450,000 `reaches`); `reach(path)` is `any(ciwalk.reaches(pattern, path) for pattern in patterns)`."""
+    """What one definition names (walkpaths.shown_names' patterns), asked for every file of a patch: its patterns
+    without a variable part are looked up in one set instead of compared one by one (a 2,000-file patch showing 20
+    workflows asked ~450,000 `reaches`);
+    `reach(path)` is `any(walkpaths.reaches(pattern, path) for pattern in patterns)`."""
 
     __slots__ = ("exact", "variable")
 
@@ -40,7 +50,7 @@ class _Named:
         self.variable = tuple(p for p in patterns if ciruns.ANY in p)
 
     def reach(self, path: str) -> bool:
-        return path in self.exact or any(ciwalk.reaches(pattern, path) for pattern in self.variable)
+        return path in self.exact or any(walkpaths.reaches(pattern, path) for pattern in self.variable)
 
     def patterns(self) -> Iterable[str]:
         return (*self.exact, *self.variable)
@@ -174,7 +184,7 @@ class PatchContext:
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition the patch shows (its new side) runs a side of `change` by path or names
-        it as a Compose file (ciwalk.shown_names). The definitions it leaves alone, and what the scripts run in turn,
+        it as a Compose file (walkpaths.shown_names). The definitions it leaves alone, and what the scripts run in turn,
         are not shown: docs tell CI to pass --tree. A Bazel run-control file the patch shows names the programs Bazel
         runs on every build (bazelhooks.py), as far as the patch shows its lines."""
         if self._hooks is None:
@@ -210,7 +220,7 @@ class PatchContext:
                 if shown.path == change.path:
                     text = shown.data.decode("utf-8", "replace")
                     try:
-                        scripts, composed = map(_Named, ciwalk.shown_names(shown.path, text))
+                        scripts, composed = map(_Named, walkpaths.shown_names(shown.path, text))
                     except PastBound:  # what it names cannot be told (shellvars.MAX_OUT): every path (attack 35)
                         scripts, composed = _Named([ciruns.ANY]), _Named(())
                     out.append((shown.path, scripts, composed))
