@@ -22,7 +22,7 @@ from gatekeeper.deps.model import Dependency, ManifestError
 ECOSYSTEM = "nix"
 _VERSIONS = range(4, 8)  # Nix 2.4's lock (version 7 since 2.7; 4-6 read alike)
 _FORGES = ("github", "gitlab", "sourcehut")
-_URLS = ("tarball", "file", "hg", "git")  # not led by "git": test_no_module_runs_git_by_its_bare_name
+_URLS = frozenset({"git", "hg", "tarball", "file"})  # source types read by their url
 
 
 def _source(key: str, locked: dict[str, Any]) -> tuple[str, str]:
@@ -39,7 +39,7 @@ def _source(key: str, locked: dict[str, Any]) -> tuple[str, str]:
         pin = string(locked.get("rev")) or string(locked.get("narHash"))
         if not url or not pin:
             raise ManifestError(f"flake input {key!r}: a {kind} source without url and rev or narHash")
-        if kind in ("hg", "git"):
+        if kind in {"git", "hg"}:
             extra = [f"{k}={string(locked.get(k))}" for k in ("dir", "submodules") if k in locked]
             url = f"{kind}+{url}" + (f"?{'&'.join(extra)}" if extra else "")
         return url, pin
