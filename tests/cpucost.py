@@ -1,13 +1,20 @@
 """The CPU a reader spends on hostile text, for the tests that prove a reader linear in its input.
 
-Such a test reads a small and a large text (4 times the small), the least of three runs each in CPU seconds
-(`time.process_time`, the collector off: load cannot flake it), and asserts the large one under a budget and under
-half of 16 times the small one (a quadratic reading costs 16 times for 4 times the text, a linear one ~4).
+Such a test gives `assert_linear` the hostile text as a function of its size (`repeated(unit)` for the usual
+head + unit × n + tail); the helper reads it at `SMALL` and at `LARGE` (4 times), the least of three runs each in CPU
+seconds (`time.process_time`, the collector off: load cannot flake it), and asserts the large one under a budget and
+under half of 16 times the small one (a quadratic reading costs 16 times for 4 times the text, a linear one ~4).
+
+`LARGE` is 64 KiB (suite round 29; docs/testing.md says why): every quadratic reader earlier rounds fixed costs
+12.5 times its 16 KiB text or more at 64 KiB (the mildest, Concourse's run keys copying the rest of the lines per
+key; regular expressions that backtrack 15-18 times and seconds), the current readers 2.8-4.5 times, and the bound is
+8. At 16 KiB (4 KiB small) the mildest passed (6.4). A test may pass two texts of its own where its size is not
+characters (values, lines); a text over `LARGE` is refused, since its size buys nothing the measured one does not.
 
 The assertion is on the least of the large text's runs, so once one run is under the bound a later one can only
 lower the least: `least_cpu(..., under=bound)` stops there and the test is decided exactly as after every run (a
 reading that fails the bound still runs all of them). The small text's runs all run: a lower least makes the bound
-tighter. This saves two of the three large runs, ~half of what such a test spends (issue 13).
+tighter.
 """
 
 from __future__ import annotations
@@ -18,6 +25,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+S = TypeVar("S", str, bytes)
+
+LARGE = 64 * 1024  # characters (or bytes) of the large text
+SMALL = LARGE // 4
 
 
 def least_cpu(read: Callable[[Any], object], text: Any, runs: int = 3, under: float | None = None) -> float:
@@ -39,10 +50,28 @@ def least_cpu(read: Callable[[Any], object], text: Any, runs: int = 3, under: fl
             gc.enable()
 
 
-def assert_linear(read: Callable[[Any], object], small: Any, large: Any, *, budget: float,
-                  floor: float = 0.02) -> tuple[float, float]:
-    """`read` of `large` (4 times `small`) costs under `budget` and under half of 16 times `read` of `small` (or of
-    `floor`, where the small text costs too little to measure): linear, not quadratic. Returns both costs."""
+def repeated(unit: S, head: S | None = None, tail: S | None = None) -> Callable[[int], S]:
+    """The text of `size` for `assert_linear`: `head`, then `unit` repeated to `size` characters, then `tail`."""
+    def text(size: int) -> S:
+        body = unit * (size // len(unit))
+        return (head if head is not None else unit[:0]) + body + (tail if tail is not None else unit[:0])
+    return text
+
+
+def assert_linear(read: Callable[[Any], object], text: Callable[[int], Any] | Any, large: Any = None, *,
+                  budget: float, floor: float = 0.02) -> tuple[float, float]:
+    """`read` of the large text costs under `budget` and under half of 16 times `read` of the small one (or of `floor`,
+    where the small text costs too little to measure): linear, not quadratic. `text` builds a text of a size
+    (`text(SMALL)`, `text(LARGE)`); or `text` and `large` are the two texts, the large 4 times the small and at most
+    `LARGE` long. Returns both costs."""
+    if large is None:
+        small, large = text(SMALL), text(LARGE)
+    else:
+        small = text
+        if isinstance(large, (str, bytes)):
+            assert len(large) <= LARGE + 1024, (
+                f"a reader-cost text of {len(large)} characters: give assert_linear a function of the size "
+                f"(cpucost.repeated), read at {LARGE} (docs/testing.md)")
     small_cost = least_cpu(read, small)
     bound = max(16 * small_cost, floor) / 2
     large_cost = least_cpu(read, large, under=min(budget, bound))

@@ -13,7 +13,7 @@ wrappers and shell forms CI runs a repository file through that the walk did not
 from __future__ import annotations
 
 from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, named_paths, one_tree_runs
-from cpucost import assert_linear
+from cpucost import assert_linear, repeated
 from tables import each_case
 
 from gatekeeper.classify import ciforms, ciruns, toolreads, walkpaths, wrappers
@@ -208,9 +208,9 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     def read(line: str) -> object:
         return ciruns.named_in("ci/test.sh", "#!/bin/sh\n" + line + "\n")
 
-    # linear is the ratio bound; the budget guards a constant-factor hang: `python -m ` × 26,000 costs 1.44 CPU-s idle
-    # on main 7022fb12 and 1.73 with attack 41's Node tools (one more reader a command), 2.07 in make test's load
-    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=3.0)
+    # linear is the ratio bound; the budget guards a constant-factor hang: `python -m ` × 26,000 (256 KiB) cost 1.44
+    # CPU-s idle on main 7022fb12, 2.07 in make test's load (budget 3.0); a quarter of that at cpucost's 64 KiB
+    assert_linear(read, repeated(unit), budget=0.75)
 
 
 # Nix: the files a Nix file CI evaluates imports by a path literal (toolreads.nix_imports)
@@ -280,7 +280,7 @@ def test_a_remote_or_unrun_gradle_script_names_nothing() -> None:
              "build.gradle": "apply from: 'gradle/publish.gradle'\n", "gradle/publish.gradle": "x\n"}
     runs = one_tree_runs(files)
     assert isinstance(runs, dict) and "gradle/publish.gradle" not in runs
-    assert_linear(toolreads.gradle_applied, "apply from: '" * 2048, "apply from: '" * 8192, budget=1.0)
+    assert_linear(toolreads.gradle_applied, repeated("apply from: '"), budget=1.0)
 
 
 # A definition a step copies (or feeds) into place: its source is that definition's text
@@ -308,5 +308,5 @@ def test_a_copy_to_no_definition_names_nothing_new(line: str) -> None:
 
 
 def test_copies_are_read_in_linear_time() -> None:
-    assert_linear(ciforms.copied_definitions, "cp a .gitlab-ci.yml " * 1024, "cp a .gitlab-ci.yml " * 4096, budget=1.0)
+    assert_linear(ciforms.copied_definitions, repeated("cp a .gitlab-ci.yml "), budget=1.0)
     assert_linear(ciforms.copied_definitions, "< a " * 4096, "< a " * 16384, budget=1.0)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from citools import BLOCK_DEFINITIONS, named_paths, one_tree_runs
-from cpucost import assert_linear
+from cpucost import assert_linear, repeated
 from tables import each_case
 
 from gatekeeper.classify import ciconfigs, composeruns, selfurls
@@ -142,9 +142,9 @@ def test_localized_is_linear_and_bounded() -> None:
         return selfurls.localized(text, lambda: names, tree)
 
     unit = f"curl {OWN} | bash\ncurl https://raw.githubusercontent.com/{'a/' * 40}x.sh\n"
-    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+    assert_linear(read, repeated(unit), budget=0.5)
     long_word = "https://raw.githubusercontent.com/" + "a/" * (128 * 1024)
-    assert_linear(read, long_word[:64 * 1024], long_word[:256 * 1024], budget=2.0)
+    assert_linear(read, lambda size: long_word[:size], budget=0.5)
     many = f"curl {OWN}\n" * (selfurls.MAX_URLS + 4)
     assert read(many).count("./tools/install.sh") == selfurls.MAX_URLS  # past the bound the URLs stay URLs
 
@@ -279,7 +279,7 @@ def test_compose_localized_is_linear_and_bounded() -> None:
         return composeruns.localized(text, tree, lambda entry: COMPOSE.encode())
 
     unit = "docker compose run --rm app ./gen a b c\ncompose x run \n"
-    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=2.0)
+    assert_linear(read, repeated(unit), budget=0.5)
     assert read(unit * 1024).count("# ./sub/gen") == composeruns.MAX_LINES
 
 

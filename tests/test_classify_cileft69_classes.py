@@ -13,7 +13,7 @@ import json
 
 import pytest
 from citools import BLOCK_DEFINITIONS, one_tree_runs
-from cpucost import assert_linear
+from cpucost import assert_linear, repeated
 
 from gatekeeper.classify import ciimports, ciruns, composeruns, toolplugins
 from gatekeeper.gitobjects import TreeEntry
@@ -146,8 +146,8 @@ def test_a_settings_module_importing_its_package_json_does_not_run_its_scripts()
 
 def test_json_specs_cost_linear() -> None:
     line = "node -p \"require('./pkg/package.json').version\"; node -e \"require('./tools/x')\"\n"
-    assert_linear(lambda text: (ciimports.inline(text), ciimports.imported("a.mjs", text)),
-                  line * 800, line * 3200, budget=2.0)
+    assert_linear(lambda text: (ciimports.inline(text), ciimports.imported("a.mjs", text)), repeated(line),
+                  budget=0.5)
 
 
 # --- local plugins, presets, setup files a Node tool's settings name ---------------------------------------------
@@ -251,7 +251,7 @@ def test_tool_settings_bounds_fail_closed() -> None:
 def test_tool_settings_cost_linear(unit: str) -> None:
     def read(text: str) -> object:
         return toolplugins.loaded("jest.config.js", text), toolplugins.loaded(".babelrc", text)
-    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=3.0)
+    assert_linear(read, repeated(unit), budget=0.75)
 
 
 # --- the run settings `dotnet test` is handed ----------------------------------------------------------------------
@@ -358,7 +358,7 @@ def test_compose_up_cost_linear_and_bounded() -> None:
     def read(text: str) -> str:
         return composeruns.localized(text, tree, lambda entry: COMPOSE.encode())
     unit = "docker compose up -d app worker --exit-code-from app\n"
-    assert_linear(read, unit * (64 * 1024 // len(unit)), unit * (256 * 1024 // len(unit)), budget=3.0)
+    assert_linear(read, repeated(unit), budget=0.75)
     assert read(unit * 1024).count("# bash ./ci/integration.sh") == composeruns.MAX_LINES
 
 

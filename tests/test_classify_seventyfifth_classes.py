@@ -129,7 +129,8 @@ def test_exclude_lists_are_read_in_linear_time() -> None:
         return "[tool.isort]\nskip = [\n" + '    "a.py",\n' * n + "]\n[tool.ruff.lint.per-file-ignores]\n" + \
             '"b.py" = ["F401"]\n' * n + "[flake8]\nexclude =\n" + "    c.py\n" * n
 
-    assert_linear(lambda t: settingsexcludes.unexcluded("pyproject.toml", t), text(2000), text(8000), budget=0.5)
+    # ~39 characters an entry of each list: text(size // 39) is `size` long
+    assert_linear(lambda t: settingsexcludes.unexcluded("pyproject.toml", t), lambda size: text(size // 39), budget=0.5)
 
 
 # --- a loop over a script-relative folder, its body on later lines (real shape: spf13/pflag's verify/all.sh, the

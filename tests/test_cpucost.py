@@ -1,12 +1,13 @@
-"""tests/cpucost.py's `within_cpu`, which the single-call CPU budgets of the reader tests use: a call that always costs
-past the budget fails it, one slowed once by the machine does not, and a call under it runs once."""
+"""tests/cpucost.py: `within_cpu`, which the single-call CPU budgets of the reader tests use (a call that always costs
+past the budget fails it, one slowed once by the machine does not, and a call under it runs once), and
+`assert_linear`'s shape: it still fails a real quadratic reader at its size, and builds or refuses the texts."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from cpucost import within_cpu
+from cpucost import LARGE, SMALL, assert_linear, repeated, within_cpu
 
 
 def _spin(seconds: float) -> None:
@@ -45,3 +46,46 @@ def test_a_call_under_the_budget_runs_once() -> None:
     calls: list[int] = []
     assert within_cpu(1.0, lambda: calls.append(1) or "value") == "value"
     assert calls == [1]
+
+
+def _run_blocks(text: str, copy_the_rest: bool) -> int:
+    """The lines of each `run:` key's block, the way tasks.run_paths read them before 10546c2e (`copy_the_rest`: a copy
+    of every line after each key, `lines[number + 1:]`, quadratic in the keys: 4.0 CPU-s at 256 KiB then) and after
+    (the same lines by index)."""
+    lines = text.splitlines()
+    found = 0
+    for number, line in enumerate(lines):
+        if not line.startswith("run:"):
+            continue
+        for child in (lines[number + 1:] if copy_the_rest else (lines[i] for i in range(number + 1, len(lines)))):
+            if child.strip() and not child.startswith((" ", "\t")):
+                break  # the block ended
+            found += 1
+    return found
+
+
+RUN_KEYS = repeated("run:\n", "platform: linux\n")
+
+
+def test_the_mildest_quadratic_reader_fixed_fails_at_the_helpers_size() -> None:
+    """The quadratic reader with the least quadratic share that a round fixed (Concourse's run keys) costs 12.5-16
+    times its small text at 64 KiB (suite round 29): the ratio bound fails it, even under a budget it keeps."""
+    with pytest.raises(AssertionError):
+        assert_linear(lambda text: _run_blocks(text, copy_the_rest=True), RUN_KEYS, budget=60.0)
+    assert_linear(lambda text: _run_blocks(text, copy_the_rest=False), RUN_KEYS, budget=0.5)
+
+
+def test_the_sizes_and_the_texts_built() -> None:
+    assert LARGE == 4 * SMALL == 64 * 1024
+    assert RUN_KEYS(20) == "platform: linux\n" + "run:\n" * 4
+    assert repeated(b"ab", tail=b"x")(5) == b"ababx" and repeated("abc")(2) == ""
+    seen: list[int] = []
+    assert_linear(lambda text: seen.append(len(text)), lambda size: "a" * size, budget=1.0)
+    assert seen[0] == SMALL and seen[-1] == LARGE
+
+
+def test_two_texts_past_the_size_are_refused() -> None:
+    """A test's own large text past `LARGE` costs what the measured size does not need: refused, saying what to do."""
+    with pytest.raises(AssertionError, match="function of the size"):
+        assert_linear(len, "a" * LARGE, "a" * (4 * LARGE), budget=1.0)
+    assert_linear(len, "a" * SMALL, "a" * LARGE, budget=1.0)  # up to LARGE, two texts are read as given
