@@ -68,10 +68,11 @@ def assert_linear(read: Callable[[Any], object], text: Callable[[int], Any] | An
         small, large = text(SMALL), text(LARGE)
     else:
         small = text
-        if isinstance(large, (str, bytes)):
-            assert len(large) <= LARGE + 1024, (
-                f"a reader-cost text of {len(large)} characters: give assert_linear a function of the size "
-                f"(cpucost.repeated), read at {LARGE} (docs/testing.md)")
+        # a text, or a size that `read` builds its text of (`lambda size: ...` with 64 * 1024, 256 * 1024)
+        size = len(large) if isinstance(large, (str, bytes)) else large if isinstance(large, int) else 0
+        assert size <= LARGE + 1024, (
+            f"a reader-cost text of {size} characters: give assert_linear a function of the size "
+            f"(cpucost.repeated), read at {LARGE} (docs/testing.md)")
     small_cost = least_cpu(read, small)
     bound = max(16 * small_cost, floor) / 2
     large_cost = least_cpu(read, large, under=min(budget, bound))

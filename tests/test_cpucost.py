@@ -88,4 +88,6 @@ def test_two_texts_past_the_size_are_refused() -> None:
     """A test's own large text past `LARGE` costs what the measured size does not need: refused, saying what to do."""
     with pytest.raises(AssertionError, match="function of the size"):
         assert_linear(len, "a" * LARGE, "a" * (4 * LARGE), budget=1.0)
+    with pytest.raises(AssertionError, match="function of the size"):  # sizes that `read` builds its text of
+        assert_linear(lambda size: "a" * size, LARGE, 4 * LARGE, budget=1.0)
     assert_linear(len, "a" * SMALL, "a" * LARGE, budget=1.0)  # up to LARGE, two texts are read as given
