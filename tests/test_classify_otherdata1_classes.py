@@ -1,0 +1,130 @@
+"""Other vs src 1 (issue 12): settings, state and tool files the classifier called `src` (docs/classification.md, "Other
+vs src 1"), with the look-alikes that must keep their bucket.
+
+- Settings of servers an image or an installer puts in place, by the names and folders only those servers read
+  (principle 8): nginx outside a `docker/` folder (cinnabar's `nginx/config/nginxconfig.io/security.conf`,
+  redisfi's root `nginx.conf`, oma-opiskelijavalinta's `nginx.dev.conf`, 40swap's `nginx.conf.template`, mritd's
+  `nginx-singlepage/singlepage.conf`, vouch-proxy's `examples/OpenResty/conf.d/*.conf`), PHP's ini files in a `php/`
+  folder (webstackup's `config/php/no-exec.ini`), Postfix (`config/postfix/main.cf_extras.conf`), pgbouncer's user
+  list (pgx's `testsetup/pgbouncer-userlist.txt`), an httpd password file an image copies in (`htpasswd`), cron tables
+  (`crontab`, `cron.d/*`): `other.server-settings`.
+- Tool state committed by mistake (TypeScript's `*.tsbuildinfo`, coverage.py's `.coverage`, ESLint's `.eslintcache`)
+  and the settings of developer and build-check tools no rule named (Diesel's `diesel.toml`, Invoke's `invoke.yaml`,
+  run-pty's `run-pty.json`, VS Code CMake Tools' `cmake-variants.yaml`, Notation's `.notation/`, Semantic UI's
+  `semantic.json`, OpenSpec's `openspec/config.yaml`, .NET package validation's `CompatibilitySuppressions.xml` and
+  `ApiCompatBaseline.txt`): `other.tool-state-and-settings`.
+
+Both rules are weak (weakrules.py) and come last, just before the catch-all: a file an earlier rule names keeps that
+rule, and a marker, reader or content that makes the catch-all's file `ci` or `iac` (a kustomization's
+configMapGenerator, a role that copies it, a Dockerfile CI builds) makes theirs so too. The same settings inside a test
+tree are a test's input: `src.test-server-settings`, weak as well.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tables import each_case
+
+from tests.gitrepo import GitRepo
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
+
+NGINX = """server {
+    listen 80;
+    server_name _;
+    root /usr/share/nginx/html;
+    location / {
+        try_files $uri $uri/ /index.html;
+    }
+}
+"""
+
+SERVER_SETTINGS = [
+    # nginx: by name, in an nginx folder, in conf.d/ and sites-*/ folders, the official image's templates
+    "nginx.conf", "nginx/nginx.conf", "nginx.dev.conf", "web/nginx.prod.conf", "proxy/nginx-ssl.conf",
+    "frontend/nginx_default.conf", "nginx/config/nginxconfig.io/letsencrypt.conf",
+    "nginx/config/nginxconfig.io/security.conf", "bitwarden-lite/nginx/security-headers.conf",
+    "swap-frontend/docker/nginx.conf.template", "web/nginx/templates/default.conf.template",
+    "nginx-singlepage/singlepage.conf", "scripts/nginx-frontend-proxy/site.conf",
+    "examples/OpenResty/conf.d/vouch.yourdomain.com.conf", "nginx/conf.d/default.conf", "conf.d/app.conf",
+    "etc/nginx/sites-available/default", "config/sites-enabled/app.conf", "maintenance_page/nginx.conf",
+    # PHP, php-fpm, Postfix, pgbouncer, Redis, Mosquitto, httpd passwords, cron tables
+    "config/php/no-exec.ini", "config/php/php-local.ini", "docker/php/8.2/custom.ini", "php-fpm.conf",
+    "php/php-fpm.d/www.conf", "config/postfix/main.cf_extras.conf", "postfix/main.cf", "main.cf", "master.cf",
+    "testsetup/pgbouncer-userlist.txt", "pgbouncer/userlist.txt", "pgbouncer.ini", "redis.conf", "dockers/sentinel.conf",
+    "examples/mqtt/mosquitto_config/mosquitto.conf", "docker/httpd-basic-auth/htpasswd", "auth/.htpasswd",
+    "crontab", "docker/crontab", "config/app.crontab", "etc/cron.d/backup", "config/freshrss/cron",
+]
+
+
+@each_case("path", SERVER_SETTINGS)
+def test_server_settings_are_other(path: str) -> None:
+    assert_path_rule(path, "other", None)
+
+
+TOOL_FILES = [
+    "docs/tsconfig.tsbuildinfo", "packages/web/tsconfig.app.tsbuildinfo", "service2/tests/.coverage", ".coverage",
+    ".eslintcache", "web/.stylelintcache", "domain/diesel.toml", "diesel.toml", "invoke.yaml", "ops/invoke.yml",
+    "run-pty.json", "cmake-variants.yaml", "cmake-variants.json", ".notation/trustpolicy.json",
+    ".notation/signingkeys.json", "semantic.json", "openspec/config.yaml",
+    "openspec/changes/configure-retention/.openspec.yaml", "src/FluentValidation/CompatibilitySuppressions.xml",
+    "src/AutoMapper/ApiCompatBaseline.txt", "src/Lib/ApiCompatBaseline.net6.0.txt",
+]
+
+
+@each_case("path", TOOL_FILES)
+def test_tool_state_and_settings_are_other(path: str) -> None:
+    assert_path_rule(path, "other", "other.tool-state-and-settings")
+
+
+@each_case(("path", "bucket"), [
+    # code is never other, whatever its folder or name
+    ("internal/nginx/config.go", "src"), ("nginx/reload.sh", "src"), ("pkg/nginx/nginx.conf.go", "src"),
+    ("lib/cron/scheduler.py", "src"), ("cron/handler.js", "src"), ("src/crontab.txt", "src"),
+    ("php/index.php", "src"), ("src/redis.rs", "src"), ("diesel/src/lib.rs", "src"), ("invoke/tasks.py", "src"),
+    ("tasks.py", "src"), ("semantic/gulpfile.js", "src"), ("openspec/specs/auth/spec.md", "src"),
+    ("src/coverage.ts", "src"), ("lib/tsbuildinfo.ts", "src"), ("docs/nginx.md", "src"),
+    # a test's input stays a test's input
+    ("tests/dnfserver/nginx.conf", "src"), ("tests/git-webserver/nginx.conf", "src"),
+    ("test/tests/eclipse-mosquitto-basics/mosquitto.conf", "src"), ("spec/fixtures/php/app.ini", "src"),
+    ("t/lib-httpd/apache.conf", "src"), ("testdata/nginx.conf", "src"),
+    # earlier rules keep theirs: CI folders, infrastructure folders, roles, charts, cookbooks, generator templates
+    (".github/nginx/nginx.conf", "ci"), ("ci/nginx.conf", "ci"), (".circleci/crontab", "ci"),
+    ("deploy/nginx/nginx.conf", "iac"), ("k8s/nginx/nginx.conf", "iac"), ("charts/web/files/nginx.conf", "iac"),
+    ("roles/web/templates/nginx.conf.j2", "iac"), ("roles/web/files/nginx.conf", "iac"),
+    ("cookbooks/web/files/default/nginx.conf", "iac"), ("infra/diesel.toml", "iac"),
+    ("{{cookiecutter.project_slug}}/compose/production/nginx/default.conf", "src"),
+    ("docker/nginx.conf", "other"), ("docker/php/conf.d/xdebug.ini", "other"),
+])
+def test_look_alikes_keep_their_bucket(path: str, bucket: str) -> None:
+    assert_path_rule(path, bucket, None)
+
+
+def test_a_kustomizations_nginx_conf_stays_iac(git_repo: GitRepo, tmp_path: Path) -> None:
+    """A kustomization's configMapGenerator ships `proxy/nginx.conf` to the cluster: the weak rule yields to that claim
+    with the commits, and a Dockerfile-less folder's copy is other both ways."""
+    git_repo.write("proxy/kustomization.yaml",
+                   "resources: [deployment.yaml]\nconfigMapGenerator:\n  - name: nginx\n    files: [nginx.conf]\n")
+    git_repo.write("proxy/deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: nginx\n")
+    git_repo.write("proxy/nginx.conf", NGINX)
+    git_repo.write("site/nginx.conf", NGINX)
+    git_repo.commit("base")
+    git_repo.write("proxy/nginx.conf", NGINX.replace("80", "8080"))
+    git_repo.write("site/nginx.conf", NGINX.replace("80", "8080"))
+    git_repo.commit("head")
+    tree = tree_files(git_repo)
+    assert (tree["proxy/nginx.conf"].bucket, tree["site/nginx.conf"].bucket) == ("iac", "other")
+    patch = patch_files(git_repo, tmp_path)
+    assert patch["site/nginx.conf"].bucket == "other"
+    assert patch["proxy/nginx.conf"].bucket in ("other", "iac")
+
+
+def test_a_playbooks_crontab_stays_iac(git_repo: GitRepo) -> None:
+    """A playbook copies `files/crontab` onto the hosts: what a deploy installs is iac with the commits."""
+    git_repo.write("site.yml", "---\n- hosts: all\n  tasks:\n    - name: cron\n      copy:\n"
+                               "        src: files/crontab\n        dest: /etc/cron.d/app\n")
+    git_repo.write("files/crontab", "0 3 * * * root /usr/local/bin/backup\n")
+    git_repo.commit("base")
+    git_repo.write("files/crontab", "0 4 * * * root /usr/local/bin/backup\n")
+    git_repo.commit("head")
+    assert tree_files(git_repo)["files/crontab"].bucket == "iac"
