@@ -17,7 +17,7 @@ vs src 1"), with the look-alikes that must keep their bucket.
 Both rules are weak (weakrules.py) and come last, just before the catch-all: a file an earlier rule names keeps that
 rule, and a marker, reader or content that makes the catch-all's file `ci` or `iac` (a kustomization's
 configMapGenerator, a role that copies it, a Dockerfile CI builds) makes theirs so too. The same settings inside a test
-tree are a test's input: `src.test-server-settings`, weak as well.
+tree are a test's input: `src.test-settings`, weak as well.
 """
 
 from __future__ import annotations
@@ -128,3 +128,74 @@ def test_a_playbooks_crontab_stays_iac(git_repo: GitRepo) -> None:
     git_repo.write("files/crontab", "0 4 * * * root /usr/local/bin/backup\n")
     git_repo.commit("head")
     assert tree_files(git_repo)["files/crontab"].bucket == "iac"
+
+
+SNIPPET = """add_header X-Frame-Options "SAMEORIGIN" always;
+add_header X-Content-Type-Options "nosniff" always;
+add_header Referrer-Policy "no-referrer-when-downgrade" always;
+"""
+OPENRESTY = """upstream vouch {
+    server 127.0.0.1:9090;
+}
+server {
+    listen 443 ssl http2;
+    server_name app.yourdomain.com;
+    ssl_certificate /etc/letsencrypt/live/app/fullchain.pem;
+    location = /validate {
+        proxy_pass http://vouch;
+        proxy_set_header Host $http_host;
+    }
+}
+"""
+NGINX_FORMS = [NGINX, SNIPPET, OPENRESTY, NGINX.replace("    ", "\t"),
+               "events {\n  worker_connections 1024;\n}\nhttp {\n  sendfile on;\n  include /etc/nginx/conf.d/*.conf;\n}\n",
+               "location /api/ {\n  proxy_pass http://backend:8080/;\n}\n"]
+NGINX_NAMES = ["singlepage.conf", "examples/site/vouch.example.com.conf", "google_cloud/x/files/default.template.conf",
+               "web/rootfs/defaults/ssl.conf", "Utilities/Example_Nginx_Config.txt", "proxy/default.conf.tmpl"]
+NOT_NGINX = [
+    ("app.conf", "example.com {\n    reverse_proxy localhost:8080\n}\n"),                        # Caddy
+    ("site.conf", "<VirtualHost *:80>\n  ServerName x\n  DocumentRoot /var/www\n</VirtualHost>\n"),  # Apache
+    ("logstash.conf", "input {\n  beats {\n    port => 5044\n  }\n}\n"),                           # Logstash
+    ("agent.conf", "server {\n  enabled = true\n  bootstrap_expect = 3\n}\n"),                      # Nomad/Consul HCL
+    ("theme.conf", "[theme]\ninherit = basic\nstylesheet = flasky.css\n"),                         # Sphinx INI
+    ("prj.conf", "CONFIG_GPIO=y\nCONFIG_SERIAL=y\n"),                                             # Zephyr Kconfig
+    ("notes.txt", "The server { block } sets listen; see the docs.\nreturn early;\n"),           # prose
+    ("code.conf", "int main() {\n  return 0;\n}\n"),
+]
+
+
+@each_case("text", NGINX_FORMS)
+@each_case("path", NGINX_NAMES)
+def test_nginx_settings_under_any_name_are_other_by_content(git_repo: GitRepo, path: str, text: str) -> None:
+    git_repo.write("README.md", "# site\n")
+    git_repo.write(path, "# settings\n")
+    git_repo.commit("base")
+    git_repo.write(path, text)
+    git_repo.commit("head")
+    found = tree_files(git_repo)[path]
+    assert (found.bucket, found.rule) == ("other", "other.content.nginx-config"), found
+
+
+@each_case(("path", "text"), NOT_NGINX)
+def test_look_alikes_of_nginx_settings_stay_src(git_repo: GitRepo, path: str, text: str) -> None:
+    git_repo.write("README.md", "# site\n")
+    git_repo.write(path, "# settings\n")
+    git_repo.commit("base")
+    git_repo.write(path, text)
+    git_repo.commit("head")
+    assert tree_files(git_repo)[path].bucket == "src"
+
+
+def test_nginx_content_does_not_lower_a_deployed_copy_or_a_test_input(git_repo: GitRepo) -> None:
+    """A kustomization ships `web/site.conf`: iac with the commits, whatever nginx's grammar says; a test tree's copy
+    stays a test's input; a cookiecutter template stays a template."""
+    git_repo.write("web/kustomization.yaml", "configMapGenerator:\n  - name: site\n    files: [site.conf]\n")
+    for path in ("web/site.conf", "tests/server/site.conf", "{{cookiecutter.slug}}/nginx/default.conf"):
+        git_repo.write(path, "# settings\n")
+    git_repo.commit("base")
+    for path in ("web/site.conf", "tests/server/site.conf", "{{cookiecutter.slug}}/nginx/default.conf"):
+        git_repo.write(path, OPENRESTY)
+    git_repo.commit("head")
+    tree = tree_files(git_repo)
+    assert [tree[p].bucket for p in ("web/site.conf", "tests/server/site.conf",
+                                      "{{cookiecutter.slug}}/nginx/default.conf")] == ["iac", "src", "src"]

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
                         "testdata.snapshot-files", "deps.bundler.fragments", "deps.build-hooks",
                         "other.dotfiles", "deps.gradle.dependency-guard", "deps.installed-settings",
-                        "src.test-server-settings", "other.server-settings", "other.tool-state-and-settings"})
+                        "src.test-settings", "other.server-settings", "other.tool-state-and-settings"})
 C = TypeVar("C")
 
 
