@@ -51,7 +51,8 @@ SERVER_SETTINGS = [
     # PHP, php-fpm, Postfix, pgbouncer, Redis, Mosquitto, httpd passwords, cron tables
     "config/php/no-exec.ini", "config/php/php-local.ini", "docker/php/8.2/custom.ini", "php-fpm.conf",
     "php/php-fpm.d/www.conf", "config/postfix/main.cf_extras.conf", "postfix/main.cf", "main.cf", "master.cf",
-    "testsetup/pgbouncer-userlist.txt", "pgbouncer/userlist.txt", "pgbouncer.ini", "redis.conf", "dockers/sentinel.conf",
+    "testsetup/pgbouncer-userlist.txt", "pgbouncer/userlist.txt", "pgbouncer.ini", "redis.conf",
+    "dockers/sentinel.conf",
     "examples/mqtt/mosquitto_config/mosquitto.conf", "docker/httpd-basic-auth/htpasswd", "auth/.htpasswd",
     "crontab", "docker/crontab", "config/app.crontab", "etc/cron.d/backup", "config/freshrss/cron",
 ]
@@ -148,7 +149,8 @@ server {
 }
 """
 NGINX_FORMS = [NGINX, SNIPPET, OPENRESTY, NGINX.replace("    ", "\t"),
-               "events {\n  worker_connections 1024;\n}\nhttp {\n  sendfile on;\n  include /etc/nginx/conf.d/*.conf;\n}\n",
+               "events {\n  worker_connections 1024;\n}\n"
+               "http {\n  sendfile on;\n  include /etc/nginx/conf.d/*.conf;\n}\n",
                "location /api/ {\n  proxy_pass http://backend:8080/;\n}\n"]
 NGINX_NAMES = ["singlepage.conf", "examples/site/vouch.example.com.conf", "google_cloud/x/files/default.template.conf",
                "web/rootfs/defaults/ssl.conf", "Utilities/Example_Nginx_Config.txt", "proxy/default.conf.tmpl"]

@@ -30,8 +30,8 @@ _DIRECTIVE = lazy(r"^[ \t]*(?:listen|server_name|proxy_pass|proxy_set_header|try
 # Directives no other server's settings write: two of them make a snippet (an included security.conf) nginx's.
 _NGINX_ONLY = lazy(r"^[ \t]*(?:proxy_set_header|proxy_pass|add_header|ssl_certificate(?:_key)?|ssl_protocols|"
                    r"ssl_ciphers|ssl_prefer_server_ciphers|ssl_session_\w{1,40}|fastcgi_pass|fastcgi_param|"
-                   r"server_name|try_files|gzip_types|client_max_body_size|proxy_\w{1,40}_timeout)[ \t]+[^;\n]{1,1000};",
-                   _FLAGS)
+                   r"server_name|try_files|gzip_types|client_max_body_size|proxy_\w{1,40}_timeout)"
+                   r"[ \t]+[^;\n]{1,1000};", _FLAGS)
 
 
 def server_settings(name: str, text: str) -> tuple[str, str, str] | None:
