@@ -24,8 +24,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cpucost import assert_linear, least_cpu
 from tables import each_case
 
+from gatekeeper.classify.servershapes import server_settings
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
@@ -201,3 +203,15 @@ def test_nginx_content_does_not_lower_a_deployed_copy_or_a_test_input(git_repo: 
     tree = tree_files(git_repo)
     assert [tree[p].bucket for p in ("web/site.conf", "tests/server/site.conf",
                                       "{{cookiecutter.slug}}/nginx/default.conf")] == ["iac", "src", "src"]
+
+
+@each_case(("head", "filler"), [("listen", " "), ("proxy_set_header", "\t"), ("location ", " "), ("server", " "),
+                                ("upstream ", "a"), ("location /", "x")])
+def test_a_hostile_line_is_read_in_linear_time(head: str, filler: str) -> None:
+    """The census' shapes (bench/bench_pattern_cost.py --only servershapes): a directive's name and a run of blanks
+    that both the blanks and the value could read cost 37 ms at 4 KiB before the value had to start with a non-blank."""
+    def line(kib: int) -> str:
+        return "server {\n" + head + filler * (kib * 1024) + "\n"
+
+    assert least_cpu(lambda text: server_settings("x.conf", text), line(8), runs=1) < 0.05
+    assert_linear(lambda text: server_settings("x.conf", text), line(64), line(256), budget=0.5)

@@ -21,17 +21,17 @@ from gatekeeper.lazy_pattern import lazy
 
 _FLAGS = re.MULTILINE
 _NAMES = (".conf", ".template", ".tmpl", ".tpl", ".txt")
-_BLOCK = lazy(r"^[ \t]*(?:server|http|events|stream|upstream[ \t]+[\w.:$-]{1,100}|"
-              r"location[ \t]+[^{;\n]{1,200}?)[ \t]*\{", _FLAGS)
+_BLOCK = lazy(r"^[ \t]*(?:(?:server|http|events|stream|upstream[ \t]+[\w.:$-]{1,100})[ \t]*|"
+              r"location[ \t]+[^ \t{;\n][^{;\n]{0,200})\{", _FLAGS)
 _DIRECTIVE = lazy(r"^[ \t]*(?:listen|server_name|proxy_pass|proxy_set_header|try_files|fastcgi_pass|fastcgi_param|"
                   r"ssl_certificate(?:_key)?|ssl_protocols|add_header|client_max_body_size|worker_connections|"
                   r"worker_processes|gzip_types|root|return|rewrite|include|error_page|access_log|error_log|"
-                  r"sendfile|keepalive_timeout|index)[ \t]+[^;\n]{1,1000};", _FLAGS)
+                  r"sendfile|keepalive_timeout|index)[ \t]+[^ \t;\n][^;\n]{0,1000};", _FLAGS)
 # Directives no other server's settings write: two of them make a snippet (an included security.conf) nginx's.
 _NGINX_ONLY = lazy(r"^[ \t]*(?:proxy_set_header|proxy_pass|add_header|ssl_certificate(?:_key)?|ssl_protocols|"
                    r"ssl_ciphers|ssl_prefer_server_ciphers|ssl_session_\w{1,40}|fastcgi_pass|fastcgi_param|"
                    r"server_name|try_files|gzip_types|client_max_body_size|proxy_\w{1,40}_timeout)"
-                   r"[ \t]+[^;\n]{1,1000};", _FLAGS)
+                   r"[ \t]+[^ \t;\n][^;\n]{0,1000};", _FLAGS)
 
 
 def server_settings(name: str, text: str) -> tuple[str, str, str] | None:
