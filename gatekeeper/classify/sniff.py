@@ -23,6 +23,7 @@ from gatekeeper.classify.looseshapes import loose_shape
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
 from gatekeeper.classify.pyprojecttools import PYPROJECT, pyproject_tools
+from gatekeeper.classify.servershapes import server_settings
 from gatekeeper.classify.setupcfg import not_r_description, setup_cfg
 from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
@@ -259,7 +260,8 @@ def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Sign
                _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
                _signal(platform_shape(name, text)), _signal(build_shape(name, text)),
                _signal(manifest_shape(name, text)), _signal(monitoring_settings(name, text)),
-               _signal(loose_shape(path, name, text, rules)), _signal(ci_settings(name, text)))
+               _signal(loose_shape(path, name, text, rules)), _signal(ci_settings(name, text)),
+               _signal(server_settings(name, text)))
     return [s for s in signals if s is not None]
 
 

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 # Build hooks a tool runs by name (`build.rs`, red team 37) are code: a crate CI runs by path keeps its ci.
 # Dotfiles kept without their dot (the fifty-sixth set) are settings, unless a Salt state, role or image installs them;
 # package-manager settings in a files/ or templates/ folder are deps, unless a playbook, role or state installs them
-# (the seventy-second set).
+# (the seventy-second set). Server settings, tool state and tool settings by name (and a test tree's server settings)
+# are other unless a marker or reader deploys them (the otherdata1 round).
 WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
                         "testdata.snapshot-files", "deps.bundler.fragments", "deps.build-hooks",
-                        "other.dotfiles", "deps.gradle.dependency-guard", "deps.installed-settings"})
+                        "other.dotfiles", "deps.gradle.dependency-guard", "deps.installed-settings",
+                        "src.test-settings", "other.server-settings", "other.tool-state-and-settings"})
 C = TypeVar("C")
 
 
