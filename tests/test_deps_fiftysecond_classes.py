@@ -323,3 +323,76 @@ def test_malformed_meteor_versions_are_problems(body: bytes) -> None:
 def test_meteor_files_are_classified_as_dependencies(path: str, rule: str | None) -> None:
     match = RULES.match(path)
     assert (match.rule if match.bucket == "deps" else None) == rule, (path, match)
+
+
+# A registry module's bump beside its inputs rewritten (claranet/terraform-azurerm-app-service's "update terraform
+# claranet/storage-sas-token/azurerm to v4": `version = "2.0.0"` → `"4.2.0"` and, in the same hunk, the block's
+# `enabled = …`/`resource_group_name = …` arguments replaced by `count = …`): from the patch the hunk was refused whole,
+# naming nothing, though it shows the block's `module "…" {` opening, its source and the version. An argument of a
+# module block is an input of the module, not what Terraform fetches: the bump is named beside a `partial` problem.
+TF_MODULE = """data "azurerm_application_insights" "app_insights" {
+  name                = var.application_insights_name
+  resource_group_name = var.resource_group_name
+}
+
+module "backup_sas_token" {
+  source  = "claranet/storage-sas-token/azurerm"
+  version = "2.0.0"
+
+  enabled              = var.backup_enabled
+  resource_group_name  = var.backup_storage_account_rg
+  storage_account_name = var.backup_storage_account_name
+  storage_container    = var.backup_storage_account_container
+}
+
+resource "azurerm_linux_web_app" "app" {
+  name                = var.name
+  resource_group_name = var.resource_group_name
+  enabled             = var.enabled
+
+  site_config {
+    always_on = true
+  }
+}
+"""
+_NEW_INPUTS = ("  count = var.backup_enabled ? 1 : 0\n\n  storage_account_connection_string = "
+               "var.backup_storage_account_connection_string\n")
+_OLD_INPUTS = ("  enabled              = var.backup_enabled\n  resource_group_name  = var.backup_storage_account_rg\n"
+               "  storage_account_name = var.backup_storage_account_name\n")
+
+
+def test_a_module_bump_beside_its_inputs_from_a_patch(tmp_path: Path) -> None:
+    edit = {"datasources.tf": {'version = "2.0.0"': 'version = "4.2.0"', _OLD_INPUTS: _NEW_INPUTS}}
+    repo, base, head = edited_commits(tmp_path, {"datasources.tf": TF_MODULE}, edit)
+    patch = patch_of(repo, base, head)
+    assert moves(patch) == {("terraform", "claranet/storage-sas-token/azurerm", "2.0.0", "4.2.0")}, patch
+    assert partial(patch, "datasources.tf"), "the module's inputs changed: reviewed"
+    assert moves(tree_of(repo, base, head)) == moves(patch)
+
+
+# What the hunk does not show as a module's own argument stays refused: an argument of a resource block beside the
+# bump (another hunk line's block), a multi-line value, a `source` moved (another module), a hunk that opens below the
+# block's first line (`-U1`: the opening is not shown).
+@each_case("edit, extra", [
+    ({'version = "2.0.0"': 'version = "4.2.0"', 'enabled             = var.enabled': 'enabled = true'}, ("-U30",)),
+    ({'version = "2.0.0"': 'version = "4.2.0"', _OLD_INPUTS: "  tags = {\n    a = 1\n  }\n"}, ()),
+    ({'version = "2.0.0"': 'version = "4.2.0"', '"claranet/storage-sas-token/azurerm"': '"evil/sas/azurerm"',
+      _OLD_INPUTS: _NEW_INPUTS}, ()),
+    ({'version = "2.0.0"': 'version = "4.2.0"', _OLD_INPUTS: _NEW_INPUTS}, ("-U1",)),
+])
+def test_other_changed_lines_beside_a_module_bump_stay_refused(tmp_path: Path, edit: dict[str, str],
+                                                               extra: tuple[str, ...]) -> None:
+    repo, base, head = edited_commits(tmp_path, {"datasources.tf": TF_MODULE}, {"datasources.tf": edit})
+    patch = patch_of(repo, base, head, *extra)
+    assert not any(c.to_version == "4.2.0" for c in patch.changes), patch
+    assert partial(patch, "datasources.tf"), patch
+
+
+# A module's version or source rewritten as an expression is what it fetches, never an input: still refused.
+@each_case("old, new", [('version = "2.0.0"', "version = local.sas_version"),
+                        ('source  = "claranet/storage-sas-token/azurerm"', "source = local.sas_source")])
+def test_a_module_version_as_an_expression_is_refused(tmp_path: Path, old: str, new: str) -> None:
+    edit = {"datasources.tf": {old: new, _OLD_INPUTS: _NEW_INPUTS}}
+    repo, base, head = edited_commits(tmp_path, {"datasources.tf": TF_MODULE}, edit)
+    patch = patch_of(repo, base, head)
+    assert not patch.changes and partial(patch, "datasources.tf"), patch
