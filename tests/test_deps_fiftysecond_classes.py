@@ -10,10 +10,11 @@ from tables import each_case
 
 from gatekeeper.deps.cljdeps import parse_deps_edn
 from gatekeeper.deps.godep import parse_gopkg_lock, parse_gopkg_toml
+from gatekeeper.deps.gradleprops import applied
 from gatekeeper.deps.meteor import parse_meteor_release, parse_meteor_versions
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
-from tests.deltas import moves, partial
+from tests.deltas import each_fast, moves, partial, refused
 from tests.deltas import patch as patch_of
 from tests.deltas import tree as tree_of
 from tests.gitrepo import edited_commits
@@ -396,3 +397,73 @@ def test_a_module_version_as_an_expression_is_refused(tmp_path: Path, old: str, 
     repo, base, head = edited_commits(tmp_path, {"datasources.tf": TF_MODULE}, edit)
     patch = patch_of(repo, base, head)
     assert not patch.changes and partial(patch, "datasources.tf"), patch
+
+
+# Versions in a script the root build applies (jqwik-team/jqwik's Dependabot "Bump junitPlatformVersion from 1.14.3 to
+# 1.14.4": `ext { junitPlatformVersion = '1.14.4' }` in dependencies.gradle, which the root build.gradle applies with
+# `apply from: 'dependencies.gradle'`, used by api/ and engine/ as `"org.junit.platform:…:${junitPlatformVersion}"`):
+# `--tree` named nothing, as for androidx/media's constants.gradle in round 51. An applied script's `ext` is the
+# applying project's, so its variables are read with the applying script's, and a move in it moves their users.
+JQWIK = {
+    "build.gradle": "buildscript {\n\tapply from: 'dependencies.gradle'\n}\n\nplugins {\n"
+                    "\tid 'org.jetbrains.kotlin.jvm' version \"2.3.21\" apply false\n}\n",
+    "dependencies.gradle": "static def isSnapshotRelease(versionString) {\n\tversionString.endsWith('SNAPSHOT')\n}\n\n"
+                           "ext {\n\tjunitPlatformVersion = '1.14.3'\n\tjunitJupiterVersion = '5.14.3'\n"
+                           "\tassertJVersion = '3.27.7'\n}\n",
+    "api/build.gradle": "plugins {\n\tid 'java-library'\n}\n\ndependencies {\n"
+                        "\tapi(\"org.junit.platform:junit-platform-commons:${junitPlatformVersion}\")\n"
+                        "\ttestImplementation(\"org.assertj:assertj-core:${assertJVersion}\")\n}\n",
+    "engine/build.gradle": "dependencies {\n\timplementation(\"org.junit.platform:junit-platform-engine:"
+                           "${junitPlatformVersion}\")\n}\n",
+    "settings.gradle": "rootProject.name = 'jqwik'\ninclude 'api', 'engine'\n",
+}
+_JUNIT = {"dependencies.gradle": {"junitPlatformVersion = '1.14.3'": "junitPlatformVersion = '1.14.4'"}}
+
+
+@each_case("applied, apply", [
+    ("dependencies.gradle", "apply from: 'dependencies.gradle'"),
+    ("gradle/versions.gradle", "apply from: \"$rootDir/gradle/versions.gradle\""),
+    ("gradle/versions.gradle", "apply from: \"${rootProject.projectDir}/gradle/versions.gradle\""),
+    ("gradle/versions.gradle", "apply(from: 'gradle/versions.gradle')"),
+])
+def test_versions_of_an_applied_script_move_their_users(tmp_path: Path, applied: str, apply: str) -> None:
+    files = {**JQWIK, "build.gradle": JQWIK["build.gradle"].replace("apply from: 'dependencies.gradle'", apply)}
+    files[applied] = files.pop("dependencies.gradle")
+    edit = {applied: _JUNIT["dependencies.gradle"]}
+    repo, base, head = edited_commits(tmp_path, files, edit)
+    tree = tree_of(repo, base, head)
+    assert moves(tree) == {("maven", "org.junit.platform:junit-platform-commons", "1.14.3", "1.14.4"),
+                           ("maven", "org.junit.platform:junit-platform-engine", "1.14.3", "1.14.4")}, tree
+    assert not tree.problems, tree
+
+
+# A touched user reads the applied script's value at both sides too (the version moved there, the user edited).
+def test_a_user_edited_beside_the_applied_move(tmp_path: Path) -> None:
+    edit = {**_JUNIT, "engine/build.gradle": {"dependencies {\n": "dependencies {\n\t// the engine\n"}}
+    repo, base, head = edited_commits(tmp_path, JQWIK, edit)
+    assert ("maven", "org.junit.platform:junit-platform-engine", "1.14.3", "1.14.4") in moves(tree_of(repo, base, head))
+
+
+# What Gradle would not apply from the repository is not read: a remote script, a path out of the repository, a
+# variable's path, a file that is not there; and a script no build applies moves nothing.
+@each_case("apply", [
+    "apply from: 'https://example.invalid/dependencies.gradle'",
+    "apply from: '../dependencies.gradle'",
+    "apply from: \"$versionsFile\"",
+    "apply from: 'missing.gradle'",
+    "// apply from: 'dependencies.gradle'",
+    "println 'dependencies.gradle'",
+])
+def test_scripts_not_applied_from_the_repository_move_nothing(tmp_path: Path, apply: str) -> None:
+    files = {**JQWIK, "build.gradle": JQWIK["build.gradle"].replace("apply from: 'dependencies.gradle'", apply)}
+    repo, base, head = edited_commits(tmp_path, files, _JUNIT)
+    assert not any(c.to_version == "1.14.4" for c in tree_of(repo, base, head).changes)
+
+
+# The applied-script and EDN patterns answer hostile input in linear time.
+def test_hostile_inputs_are_fast() -> None:
+    each_fast([(lambda: applied("", b"\n" * 200_000 + b" \t" * 100_000), "blank lines"),
+               (lambda: applied("", b"apply from: '" + b"a/" * 100_000), "an unclosed path"),
+               (lambda: refused(lambda: parse_deps_edn("deps.edn", b'{:deps {a/b {:mvn/version "' + b"\\\\" * 100_000)),
+                "an unclosed string"),
+               (lambda: refused(lambda: parse_deps_edn("deps.edn", b"#_" * 50_000 + b"{}")), "discards")], 1.0)
