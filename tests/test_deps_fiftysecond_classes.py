@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tables import each_case
 
-from gatekeeper.deps.cljdeps import parse_deps_edn
+from gatekeeper.deps.cljdeps import deps_edn_line, parse_deps_edn
 from gatekeeper.deps.godep import parse_gopkg_lock, parse_gopkg_toml
 from gatekeeper.deps.gradleprops import applied
 from gatekeeper.deps.meteor import parse_meteor_release, parse_meteor_versions
@@ -466,4 +466,69 @@ def test_hostile_inputs_are_fast() -> None:
                (lambda: applied("", b"apply from: '" + b"a/" * 100_000), "an unclosed path"),
                (lambda: refused(lambda: parse_deps_edn("deps.edn", b'{:deps {a/b {:mvn/version "' + b"\\\\" * 100_000)),
                 "an unclosed string"),
-               (lambda: refused(lambda: parse_deps_edn("deps.edn", b"#_" * 50_000 + b"{}")), "discards")], 1.0)
+               (lambda: refused(lambda: parse_deps_edn("deps.edn", b"#_" * 50_000 + b"{}")), "discards"),
+               (lambda: refused(lambda: deps_edn_line([(" " * 100_000 + "a", True)], 0)), "a line of blanks"),
+               (lambda: refused(lambda: deps_edn_line([("a/b {:mvn/version \"1\"" + " " * 100_000 + "x", True)], 0)),
+                "blanks after an entry")], 1.0)
+
+
+# From a patch, calva's hunk shows the bump's line `cljfmt/cljfmt {:mvn/version "0.11.2"}` under the file's opening
+# `{:deps {zprint/zprint …}` (line 1): a changed line that is one library at a Maven version, in the top-level `:deps`
+# map the hunk shows opening, is named; one whose map opening the hunk does not show (an alias's, or above the hunk)
+# is named beside a `partial` problem; any other changed line — a git or local coordinate, options, a discard, two
+# entries — is refused.
+CALVA = """{:deps {zprint/zprint {:mvn/version "1.2.4"}
+        cljfmt/cljfmt {:mvn/version "0.9.0"}
+        thheller/shadow-cljs {:mvn/version "2.20.2"}
+        org.clojars.liverm0r/dartclojure {:mvn/version "0.1.10-SNAPSHOT"}
+        vvvvalvalval/supdate {:mvn/version "0.2.3"}
+        camel-snake-kebab/camel-snake-kebab {:mvn/version "0.4.3"}
+        #_#_org.clojars.liverm0r/dartclojure {:local/root "../DartClojure"}}
+ :paths ["src/cljs-lib/src"
+         "src/cljs-lib/test"]
+ :aliases {:test {:extra-deps {lambdaisland/kaocha {:mvn/version "1.87.1366"}
+                               lambdaisland/kaocha-cljs {:mvn/version "1.5.154"}}}}}
+"""
+
+
+@each_case("old, new, moved, shown", [
+    ('cljfmt/cljfmt {:mvn/version "0.9.0"}', 'cljfmt/cljfmt {:mvn/version "0.11.2"}',
+     {("maven", "cljfmt:cljfmt", "0.9.0", "0.11.2")}, True),
+    ('{:deps {zprint/zprint {:mvn/version "1.2.4"}', '{:deps {zprint/zprint {:mvn/version "1.3.0"}',
+     {("maven", "zprint:zprint", "1.2.4", "1.3.0")}, True),
+    ('lambdaisland/kaocha-cljs {:mvn/version "1.5.154"}', 'lambdaisland/kaocha-cljs {:mvn/version "1.6.0"}',
+     {("maven", "lambdaisland:kaocha-cljs", "1.5.154", "1.6.0")}, False),
+])
+def test_a_deps_edn_line_from_a_patch(tmp_path: Path, old: str, new: str, moved: set[tuple[str, str, str, str]],
+                                      shown: bool) -> None:
+    repo, base, head = edited_commits(tmp_path, {"deps.edn": CALVA}, {"deps.edn": {old: new}})
+    patch = patch_of(repo, base, head)
+    assert moves(patch) == moved, patch
+    assert partial(patch, "deps.edn") is not shown, patch
+    if shown:
+        assert moves(tree_of(repo, base, head)) == moved
+
+
+@each_case("old, new", [
+    ('camel-snake-kebab/camel-snake-kebab {:mvn/version "0.4.3"}',
+     'camel-snake-kebab/camel-snake-kebab {:mvn/version "0.4.4" :exclusions [x/y]}'),
+    ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', 'vvvvalvalval/supdate {:git/url "https://e.invalid/s" :sha "abc"}'),
+    ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', 'vvvvalvalval/supdate {:local/root "../s"}'),
+    ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', '#_vvvvalvalval/supdate {:mvn/version "0.2.4"}'),
+    ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', 'a/b {:mvn/version "1"} c/d {:mvn/version "2"}'),
+    (':paths ["src/cljs-lib/src"', ':paths ["src/cljs-lib/src" "src/x"'),
+    ('{:deps {zprint/zprint {:mvn/version "1.2.4"}', '{:deps #?(:clj {zprint/zprint {:mvn/version "1.3.0"}'),
+])
+def test_other_deps_edn_lines_are_refused(tmp_path: Path, old: str, new: str) -> None:
+    repo, base, head = edited_commits(tmp_path, {"deps.edn": CALVA}, {"deps.edn": {old: new}})
+    patch = patch_of(repo, base, head)
+    assert not patch.changes and partial(patch, "deps.edn"), patch
+
+
+# A line under a discard the hunk shows above it (`#_` alone on its line drops the next form) is not named as live.
+def test_a_deps_edn_line_under_a_discard(tmp_path: Path) -> None:
+    body = CALVA.replace('        cljfmt/cljfmt', '        #_\n        cljfmt/cljfmt')
+    repo, base, head = edited_commits(tmp_path, {"deps.edn": body},
+                                      {"deps.edn": {'"0.9.0"': '"0.11.2"'}})
+    patch = patch_of(repo, base, head)
+    assert not patch.changes and partial(patch, "deps.edn"), patch

@@ -19,14 +19,23 @@ from __future__ import annotations
 from typing import Any
 
 from gatekeeper.deps import edn
+from gatekeeper.deps.hunkreads import Side
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
+from gatekeeper.lazy_pattern import lazy
 
 ECOSYSTEM = "maven"
 _ALIAS_DEPS = ("extra-deps", "replace-deps", "deps", "override-deps", "default-deps")
 _FORGES = {"io.github.": "https://github.com/", "com.github.": "https://github.com/",
            "io.gitlab.": "https://gitlab.com/", "com.gitlab.": "https://gitlab.com/"}
 _SOURCE_KEYS = frozenset({"mvn/version", "git/url", "git/sha", "git/tag", "sha", "tag", "local/root"})
+# a patch's line: one library at a Maven version, maybe after its map's opening (`{:deps {`, `:extra-deps {`), maybe
+# closing maps after it; the top-level `:deps` map opens on the file's first line as `{:deps {`
+_LIB = r"[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+(?:/[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+)?+"
+_ENTRY = lazy(r'^\s*+(?P<open>\{?:[\w/.-]++\s++\{)?+\s*+(?P<lib>' + _LIB + r')\s++\{:mvn/version\s++'
+              r'"(?P<version>[^"\\]*+)"\}(?P<close>[\s}]*+)$')
+_TOP = lazy(r"^\{:deps\s+\{")
+_COMMENT = lazy(r"^\s*(?:;.*)?$")
 
 
 def _string(coord: dict[Any, Any], key: str, lib: str) -> str:
@@ -99,3 +108,33 @@ def parse_deps_edn(path: str, data: bytes) -> list[Dependency]:
         for key in _ALIAS_DEPS:
             out += _libs(path, body.get(edn.Keyword(key)), f"alias {edn.render(alias)}")
     return out
+
+
+def deps_edn_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """A changed line of a deps.edn hunk that is one library at a Maven version, in a map whose opening the hunk shows
+    above it across such lines: named, beside a `partial` problem unless that opening is the file's `{:deps {`; a
+    comment line names nothing; any other line is refused (ManifestError)."""
+    line = side[index][0]
+    if _COMMENT.match(line):
+        return []
+    m = _ENTRY.match(line)
+    if m is None or "#_" in line:
+        raise ManifestError(f"not one library at a Maven version: {line.strip()[:80]!r}")
+    group, _, artifact = m["lib"].partition("/")
+    pair = (f"{group}:{artifact or group}", m["version"], ECOSYSTEM, "", m["lib"])
+    opening = line if m["open"] else None
+    for above, _ in reversed(side[:index]):
+        if opening is not None:
+            break
+        if "#_" in above:
+            raise ManifestError("a discard (#_) above the line: whether it is live is not shown")
+        if _COMMENT.match(above):
+            continue
+        entry = _ENTRY.match(above)
+        if entry is None or entry["close"].strip():
+            break  # another form, or a map closed above: the line's map is not shown
+        if entry["open"]:
+            opening = above
+    if opening is not None and _TOP.match(opening):
+        return [pair]
+    raise PartlyShown("the hunk does not show the opening of the :deps map the library sits in", [pair])

@@ -193,7 +193,8 @@ _BY_NAME: dict[str, Format] = {
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
     "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False),  # Nix flakes' inputs (round 51)
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
-    "deps.edn": Format("deps.edn", cljdeps.parse_deps_edn, False),  # Clojure's tools.deps (round 52): `--tree` only
+    # Clojure's tools.deps (round 52): from a patch, a library's Maven version line under the `:deps` map it shows
+    "deps.edn": Format("deps.edn", cljdeps.parse_deps_edn, False, edits=_edits("maven", cljdeps.deps_edn_line)),
     # rebar3's (Erlang terms): from a patch, the config's one-line entries of a top-level list, the lock's Hex lines
     "rebar.config": Format("rebar.config", rebar.parse_rebar_config, False,
                            edits=_edits("hex", rebar.rebar_config_line)),
