@@ -9,11 +9,13 @@ import pytest
 from tables import each_case
 
 from gatekeeper.deps.cljdeps import deps_edn_line, parse_deps_edn
+from gatekeeper.deps.dockerruns import parse_dockerfile
 from gatekeeper.deps.godep import parse_gopkg_lock, parse_gopkg_toml
 from gatekeeper.deps.gradleprops import applied
 from gatekeeper.deps.meteor import parse_meteor_release, parse_meteor_versions
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
+from gatekeeper.deps.runlines import releases
 from tests.deltas import each_fast, moves, partial, refused
 from tests.deltas import patch as patch_of
 from tests.deltas import tree as tree_of
@@ -469,7 +471,9 @@ def test_hostile_inputs_are_fast() -> None:
                (lambda: refused(lambda: parse_deps_edn("deps.edn", b"#_" * 50_000 + b"{}")), "discards"),
                (lambda: refused(lambda: deps_edn_line([(" " * 100_000 + "a", True)], 0)), "a line of blanks"),
                (lambda: refused(lambda: deps_edn_line([("a/b {:mvn/version \"1\"" + " " * 100_000 + "x", True)], 0)),
-                "blanks after an entry")], 1.0)
+                "blanks after an entry"),
+               (lambda: releases("Dockerfile", "git clone " + "-b " * 100_000), "a clone of many options"),
+               (lambda: releases("Dockerfile", "git  clone" * 50_000), "clones without arguments")], 1.0)
 
 
 # From a patch, calva's hunk shows the bump's line `cljfmt/cljfmt {:mvn/version "0.11.2"}` under the file's opening
@@ -532,3 +536,48 @@ def test_a_deps_edn_line_under_a_discard(tmp_path: Path) -> None:
                                       {"deps.edn": {'"0.9.0"': '"0.11.2"'}})
     patch = patch_of(repo, base, head)
     assert not patch.changes and partial(patch, "deps.edn"), patch
+
+
+# A repository cloned at a release tag (AppFlowy-IO/AppFlowy-Cloud's "update gotrue image to 0.5.0": `RUN git clone
+# https://github.com/AppFlowy-IO/auth.git --depth 1 --branch 0.5.0`, then built): the build compiles that tag's code,
+# as a Makefile's commit pin (makepins.py) or a release download is, and no reader named it. The ecosystem `git`, by
+# the repository's host and path, at the tag — in a Dockerfile's RUN, a workflow's `run:` and a Makefile recipe.
+GOTRUE = ("# syntax=docker/dockerfile:1\nFROM golang:1.22 as base\nWORKDIR /go/src/supabase\n"
+          "RUN git clone https://github.com/AppFlowy-IO/auth.git --depth 1 --branch 0.4.0\n"
+          "WORKDIR /go/src/supabase/auth\nRUN CGO_ENABLED=0 go build -o /auth .\n")
+CLONE_WORKFLOW = ("on: push\njobs:\n  build:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: |\n"
+                  "          git clone -b v0.4.0 --single-branch https://gitlab.com/acme/tools.git tools\n"
+                  "          make -C tools\n")
+CLONE_MAKEFILE = ("deps:\n\tgit clone --depth=1 --branch=0.4.0 https://github.com/acme/proto.git "
+                  "third_party/proto\n")
+
+
+@each_case("path, body, old, new, moved", [
+    ("docker/gotrue/Dockerfile", GOTRUE, "--branch 0.4.0", "--branch 0.5.0",
+     ("git", "github.com/AppFlowy-IO/auth", "0.4.0", "0.5.0")),
+    (".github/workflows/build.yml", CLONE_WORKFLOW, "-b v0.4.0", "-b v0.5.0",
+     ("git", "gitlab.com/acme/tools", "v0.4.0", "v0.5.0")),
+    ("Makefile", CLONE_MAKEFILE, "--branch=0.4.0", "--branch=0.5.0",
+     ("git", "github.com/acme/proto", "0.4.0", "0.5.0")),
+])
+def test_a_clone_at_a_tag_both_ways(tmp_path: Path, path: str, body: str, old: str, new: str,
+                                    moved: tuple[str, str, str, str]) -> None:
+    repo, base, head = edited_commits(tmp_path, {path: body}, {path: {old: new}})
+    for delta in (tree_of(repo, base, head), patch_of(repo, base, head)):
+        assert moved in moves(delta), delta
+
+
+# What names no tag is not read: a branch, a variable, no branch, a local path, a clone that is an argument of
+# another command, an option's value taken for the repository.
+@each_case("line", [
+    "RUN git clone https://github.com/AppFlowy-IO/auth.git --depth 1 --branch main",
+    "RUN git clone https://github.com/AppFlowy-IO/auth.git --branch ${AUTH_VERSION}",
+    "RUN git clone --depth 1 https://github.com/AppFlowy-IO/auth.git",
+    "RUN git clone --branch 0.5.0 ../auth auth",
+    "RUN echo git clone --branch 0.5.0 https://github.com/AppFlowy-IO/auth.git",
+    "RUN git clone --depth 0.5.0 https://github.com/AppFlowy-IO/auth.git",
+    "RUN git clone --branch 0.5.0 file:///srv/auth.git",
+])
+def test_clones_at_no_tag_name_nothing(line: str) -> None:
+    found = parse_dockerfile("Dockerfile", f"FROM golang:1.22\n{line}\n".encode())
+    assert not [d for d in found if d.ecosystem == "git"], found
