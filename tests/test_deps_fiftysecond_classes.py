@@ -172,7 +172,8 @@ def test_a_dep_bump_with_tree_and_from_a_patch(tmp_path: Path) -> None:
     assert not tree.problems, tree
     assert {c.to_tag for c in tree.changes if c.manifest == "Gopkg.lock"} == {"v1.0.10"}
     patch = patch_of(repo, base, head)
-    assert partial(patch, "Gopkg.lock") and partial(patch, "Gopkg.toml"), "TOML hunks are not read: partial"
+    assert partial(patch, "Gopkg.lock") and not partial(patch, "Gopkg.toml"), "a lock hunk does not show the name"
+    assert moves(patch) == {("go", "github.com/google/certificate-transparency-go", "1.0.9", "1.0.10")}, patch
 
 
 # A source moved under the same name is a new dependency, never the old one's bump.
@@ -581,3 +582,41 @@ def test_a_clone_at_a_tag_both_ways(tmp_path: Path, path: str, body: str, old: s
 def test_clones_at_no_tag_name_nothing(line: str) -> None:
     found = parse_dockerfile("Dockerfile", f"FROM golang:1.22\n{line}\n".encode())
     assert not [d for d in found if d.ecosystem == "git"], found
+
+
+# From a patch, cfssl's Gopkg.toml hunk shows the whole constraint (`[[constraint]]`, its `name`, the `version` moved):
+# the patch holds the answer. A changed `version`/`branch`/`revision` line is named with the `name` (and `source`) the
+# hunk shows in the same table, alone when it shows the table's header, beside a `partial` problem when it does not;
+# any other changed line is refused.
+@each_case("old, new, extra, moved, clean", [
+    ('version = "1.0.9"', 'version = "1.0.10"', (),
+     {("go", "github.com/google/certificate-transparency-go", "1.0.9", "1.0.10")}, True),
+    ('branch = "master"\n  name = "github.com/cloudflare/backoff"',
+     'branch = "main"\n  name = "github.com/cloudflare/backoff"', (),
+     {("go", "github.com/cloudflare/backoff", "master", "main")}, True),
+    ('  source = "https://github.com/golang/crypto.git"\n  branch = "master"',
+     '  source = "https://github.com/golang/crypto.git"\n  branch = "release-branch.go1.12"', (),
+     {("go", "golang.org/x/crypto => https://github.com/golang/crypto.git", "master", "release-branch.go1.12")}, True),
+    ('version = "1.0.9"', 'version = "1.0.10"', ("-U1",),
+     {("go", "github.com/google/certificate-transparency-go", "1.0.9", "1.0.10")}, False),
+])
+def test_a_gopkg_toml_line_from_a_patch(tmp_path: Path, old: str, new: str, extra: tuple[str, ...],
+                                        moved: set[tuple[str, str, str, str]], clean: bool) -> None:
+    repo, base, head = edited_commits(tmp_path, {"Gopkg.toml": GOPKG_TOML}, {"Gopkg.toml": {old: new}})
+    patch = patch_of(repo, base, head, *extra)
+    assert moves(patch) == moved, patch
+    assert partial(patch, "Gopkg.toml") is not clean, patch
+
+
+@each_case("old, new", [
+    ('name = "github.com/go-sql-driver/mysql"', 'name = "github.com/evil/mysql"'),
+    ('  name = "golang.org/x/crypto"\n  source = "https://github.com/golang/crypto.git"',
+     '  name = "golang.org/x/crypto"\n  source = "https://evil.example/crypto.git"'),
+    ('version = "1.0.9"', 'version = "1.0.10"\n  branch = "master"'),
+    ('go-tests = true', 'go-tests = false'),
+    ('required = ["github.com/cloudflare/cfssl_trust/ca-bundle"]', 'required = ["github.com/evil/x"]'),
+])
+def test_other_gopkg_toml_lines_are_refused(tmp_path: Path, old: str, new: str) -> None:
+    repo, base, head = edited_commits(tmp_path, {"Gopkg.toml": GOPKG_TOML}, {"Gopkg.toml": {old: new}})
+    patch = patch_of(repo, base, head)
+    assert not patch.changes and partial(patch, "Gopkg.toml"), patch

@@ -133,8 +133,9 @@ _BY_NAME: dict[str, Format] = {
     "go.mod": Format("go.mod", golang.parse_go_mod, True),
     "go.sum": Format("go.sum", golang.parse_go_sum, True, ("go.mod",)),
     "gomod2nix.toml": Format("gomod2nix.toml", golang.parse_gomod2nix, False, ("go.mod",)),
-    # Go's dep tool before modules (godep.py, round 52): TOML, `--tree` only (a hunk is `partial`)
-    "Gopkg.toml": Format("Gopkg.toml", godep.parse_gopkg_toml, False),
+    # Go's dep tool before modules (godep.py, round 52): from a patch a constraint's version line with the name its
+    # hunk shows; a Gopkg.lock hunk is `partial`
+    "Gopkg.toml": Format("Gopkg.toml", godep.parse_gopkg_toml, False, edits=_edits("go", godep.gopkg_toml_line)),
     "Gopkg.lock": Format("Gopkg.lock", godep.parse_gopkg_lock, False),
     "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False, edits=_edits("cargo", cargo.cargo_line)),
     "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
