@@ -32,7 +32,7 @@ _SOURCE_KEYS = frozenset({"mvn/version", "git/url", "git/sha", "git/tag", "sha",
 # a patch's line: one library at a Maven version, maybe after its map's opening (`{:deps {`, `:extra-deps {`), maybe
 # closing maps after it; the top-level `:deps` map opens on the file's first line as `{:deps {`
 _LIB = r"[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+(?:/[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+)?+"
-_ENTRY = lazy(r'^\s*+(?P<open>\{?:[\w/.-]++\s++\{)?+\s*+(?P<lib>' + _LIB + r')\s++\{:mvn/version\s++'
+_ENTRY = lazy(r'^\s*+(?P<open>\{?:[\w/.-]++\s++\{)?\s*+(?P<lib>' + _LIB + r')\s++\{:mvn/version\s++'
               r'"(?P<version>[^"\\]*+)"\}(?P<close>[\s}]*+)$')
 _TOP = lazy(r"^\{:deps\s+\{")
 _COMMENT = lazy(r"^\s*(?:;.*)?$")
