@@ -17,18 +17,23 @@ symlink) makes the script unreadable at that side (fail closed: nothing named fr
 
 From a patch the users are not shown: a changed `gradle.properties` line whose key or value is a version is a
 `partial` problem naming the key (the scripts that use it are not in the patch; `--tree` reads them), and a changed
-`ext` line was refused already (gradle.gradle_line). Not read: `buildSrc`/`build-logic` constants (`Versions.kt`),
-versions set through `apply from:` scripts, included builds' own `gradle.properties`, Kotlin `extra["name"]` reads
-anywhere but a plugin's `.version(extra["name"])` (round 49: a settings script is read with the properties too).
+`ext` line was refused already (gradle.gradle_line). A script a build script applies by a literal path in the
+repository (`apply from: 'dependencies.gradle'`, `"$rootDir/gradle/versions.gradle"`; at most `_MAX_APPLIED`, not
+their own applies) gives its variables to the applying script's project, after the script's own (round 52, jqwik);
+a move in such a script is looked for in every build script of the repository. Not read: `buildSrc`/`build-logic`
+constants (`Versions.kt`), a script applied by a URL or a variable's path, included builds' own `gradle.properties`,
+Kotlin `extra["name"]` reads anywhere but a plugin's `.version(extra["name"])` (round 49: a settings script is read
+with the properties too).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 
 from gatekeeper.deps.delta import diff
-from gatekeeper.deps.gradle import parse_build_script, script_variables
+from gatekeeper.deps.gradle import is_script, parse_build_script, script_variables
 from gatekeeper.deps.loaders import MAX_BYTES, text
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
 from gatekeeper.deps.tools import VERSIONISH
@@ -45,6 +50,13 @@ _MAX_SCRIPTS = 400
 _MAX_PROPERTIES = 10_000
 _KEY = lazy(r"^\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?:[=:]\s*|\s+)(?P<value>.*?)\s*$")
 _COMMENT = lazy(r"^\s*(?:[#!]|$)")
+# `apply from: 'dependencies.gradle'` (Groovy, or `apply(from = "…")` in Kotlin) at a line's start: a script in the
+# repository, by a literal path from the applying script's folder or from the root (`$rootDir/…`, `${rootDir}/…`,
+# `${rootProject.projectDir}/…`); a URL or any other variable is not read
+_APPLY = lazy(r"""^[ \t]*apply[ \t]*\(?[ \t]*from[ \t]*(?::|=)[ \t]*(?P<q>['"])"""
+              r"""(?P<root>\$\{?(?:rootDir|rootProject\.projectDir)\}?/)?"""
+              r"""(?P<path>[\w./-]+\.gradle(?:\.kts)?)(?P=q)[ \t]*\)?[ \t]*$""", re.MULTILINE)
+_MAX_APPLIED = 8
 _NEWLINE = lazy(r"\r\n|\r|\n")
 _BLANK = " \t\f"
 
@@ -160,11 +172,45 @@ def _variables(name: str, data: bytes) -> dict[str, str]:
     return parse_properties(data) if name == PROPERTIES else script_variables(data)
 
 
+def applied(folder: str, data: bytes) -> list[str]:
+    """The repository paths of the scripts a build script in `folder` applies (`apply from:`), at most _MAX_APPLIED;
+    a path out of the repository is not one."""
+    out: list[str] = []
+    for m in _APPLY.finditer(text(data)):
+        path = posixpath.normpath(m["path"] if m["root"] else posixpath.join(folder, m["path"]))
+        if not path.startswith(("../", "/")) and path != ".." and path not in out:
+            out.append(path)
+    return out[:_MAX_APPLIED]
+
+
+def _applied_variables(git: GitObjects, commit: str, folder: str, data: bytes) -> dict[str, str]:
+    """The variables of the scripts a build script in `folder` applies (round 52, jqwik's dependencies.gradle: an
+    applied script's `ext` is the applying project's); the first binding of a key wins."""
+    out: dict[str, str] = {}
+    if b"apply" not in data:
+        return out
+    for file in applied(folder, data):
+        found = _read(git, commit, file)
+        if found is None:
+            continue  # Gradle fails the build on a missing script: it declares nothing
+        try:
+            variables = script_variables(found)
+        except ManifestError as exc:
+            raise ManifestError(f"{file}, a script the build applies, cannot be read ({exc})") from None
+        for key, value in variables.items():
+            out.setdefault(key, value)
+    return out
+
+
 def inherited(git: GitObjects, commit: str, path: str) -> dict[str, str]:
     """The variables the folders above the script at `path` (its own folder's gradle.properties included) give it in
-    `commit`'s tree, the nearest first. ManifestError when one of those files cannot be read."""
+    `commit`'s tree, the nearest first, with those of the scripts each build script applies after its own.
+    ManifestError when one of those files cannot be read."""
     out: dict[str, str] = {}
     folder = posixpath.dirname(path)
+    own = _read(git, commit, path)
+    if own is not None and posixpath.basename(path) in _READ:
+        out.update(_applied_variables(git, commit, folder, own))  # the script's own applied scripts
     for _ in range(_MAX_DEPTH + 1):
         for name in (PROPERTIES, *(s for s in _SCRIPTS if folder != posixpath.dirname(path))):
             file = posixpath.join(folder, name) if folder else name
@@ -174,6 +220,8 @@ def inherited(git: GitObjects, commit: str, path: str) -> dict[str, str]:
                     found = _variables(name, data)
                 except ManifestError as exc:
                     raise ManifestError(f"{file}, whose variables it may use, cannot be read ({exc})") from None
+                if name != PROPERTIES:
+                    found = {**_applied_variables(git, commit, folder, data), **found}
                 for key, value in found.items():
                     out.setdefault(key, value)
         if not folder:
@@ -199,8 +247,8 @@ def script_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[D
 
 def _moved(path: str, old: bytes | None, new: bytes | None) -> set[str]:
     name = posixpath.basename(path)
-    if name != PROPERTIES and name not in _SCRIPTS:
-        return set()
+    if name != PROPERTIES and name not in _SCRIPTS and not is_script(name):
+        return set()  # a script of another name moves its users when a build applies it (inherited)
     try:
         was = _variables(name, old) if old is not None else {}
         now = _variables(name, new) if new is not None else {}
@@ -220,7 +268,9 @@ def script_moves(git: GitObjects, base: str, head: str,
     moved = {path: names for path, (old, new) in touched.items() if (names := _moved(path, old, new))}
     if not moved:
         return [], []
-    folders = {path: posixpath.dirname(path) for path in moved}
+    # an applied script's users sit under whichever build applies it: any script of the build may be one
+    folders = {path: posixpath.dirname(path) if posixpath.basename(path) in (PROPERTIES, *_SCRIPTS) else ""
+               for path in moved}
     scripts = sorted(p for p, e in git.tree(head).items() if posixpath.basename(p) in _READ and p not in touched
                      and not e.is_gitlink and not e.is_symlink and any(_under(f, p) for f in folders.values()))
     changes: dict[tuple[object, ...], Change] = {}

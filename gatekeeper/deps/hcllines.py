@@ -33,6 +33,7 @@ _HCL_IMAGE = lazy(r'^\s*image\s*=\s*"([^"\s$|]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{
 _HCL_ONE_LINE = lazy(r"^\s*[\w-]+\s*=\s*\S.*$")  # `values = [file("${path.module}/x.yaml")]`
 _HCL_CHART = lazy(r'^\s*(chart|repository|source)\s*=\s*"([^"$]*)"\s*$')
 _HCL_OPENER = lazy(r'^\s*(?:resource|data|module)\s+"')
+_HCL_FETCHED = lazy(r"^\s*(?:source|version)\s*=")  # what a module block fetches, however it is written
 
 
 def _helm_release(side: Side, index: int, version: str) -> list[tuple[str, ...]]:
@@ -94,6 +95,10 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if m is None and (value := SET_VALUE.match(line)) is not None and _set_image(side, index):
         name, tag, digest = split_image(value.group(1))
         return [(name, image_version(tag, digest), "docker")]
+    if m is None and _module_argument(side, index):
+        # an input of the module (round 52, claranet's `enabled = …` → `count = …` beside its bump): not what it
+        # fetches, so the hunk's version line is still read; the inputs are reviewed
+        raise PartlyShown(f"a module's argument changed beside its version: {line.strip()[:80]!r}", [])
     if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
         raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
     source = None
@@ -135,6 +140,23 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
         raise PartlyShown(f"the hunk does not show the opening of the block whose source is {source[:80]!r}",
                           [(source, m.group(2).strip())])
     raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
+
+
+def _module_argument(side: Side, index: int) -> bool:
+    """Whether the line at `index` is a one-line argument (not `source`/`version`) of a `module "…" {` block whose
+    opening the hunk shows above it, across the block's one-line arguments, blank lines and comments only."""
+    line = side[index][0]
+    if not _HCL_ONE_LINE.match(line) or line.count("{") != line.count("}") or _HCL_FETCHED.match(line) \
+            or "[" in line and line.count("[") != line.count("]"):
+        return False
+    for above, _ in reversed(side[:index]):
+        if _HCL_MODULE.match(above):
+            return True
+        stripped = above.strip()
+        if stripped and not stripped.startswith(("#", "//")) and (
+                not _HCL_ONE_LINE.match(above) or above.count("{") != above.count("}")):
+            return False
+    return False
 
 
 def _set_image(side: Side, index: int) -> bool:

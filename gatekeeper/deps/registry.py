@@ -19,6 +19,7 @@ from gatekeeper.deps import (
     cargo,
     cargogit,
     ciconfigs,
+    cljdeps,
     cocoapods,
     composer,
     copier,
@@ -30,6 +31,7 @@ from gatekeeper.deps import (
     elixir,
     gemspec,
     globaljson,
+    godep,
     golang,
     gradle,
     gradleprops,
@@ -42,6 +44,7 @@ from gatekeeper.deps import (
     jvm,
     kustomize,
     makehunks,
+    meteor,
     mise,
     mixexs,
     nixflake,
@@ -130,6 +133,10 @@ _BY_NAME: dict[str, Format] = {
     "go.mod": Format("go.mod", golang.parse_go_mod, True),
     "go.sum": Format("go.sum", golang.parse_go_sum, True, ("go.mod",)),
     "gomod2nix.toml": Format("gomod2nix.toml", golang.parse_gomod2nix, False, ("go.mod",)),
+    # Go's dep tool before modules (godep.py, round 52): from a patch a constraint's version line with the name its
+    # hunk shows; a Gopkg.lock hunk is `partial`
+    "Gopkg.toml": Format("Gopkg.toml", godep.parse_gopkg_toml, False, edits=_edits("go", godep.gopkg_toml_line)),
+    "Gopkg.lock": Format("Gopkg.lock", godep.parse_gopkg_lock, False),
     "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False, edits=_edits("cargo", cargo.cargo_line)),
     "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
     "Gemfile": Format("Gemfile", bundler.parse_gemfile, True),
@@ -187,6 +194,8 @@ _BY_NAME: dict[str, Format] = {
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
     "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False),  # Nix flakes' inputs (round 51)
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
+    # Clojure's tools.deps (round 52): from a patch, a library's Maven version line under the `:deps` map it shows
+    "deps.edn": Format("deps.edn", cljdeps.parse_deps_edn, False, edits=_edits("maven", cljdeps.deps_edn_line)),
     # rebar3's (Erlang terms): from a patch, the config's one-line entries of a top-level list, the lock's Hex lines
     "rebar.config": Format("rebar.config", rebar.parse_rebar_config, False,
                            edits=_edits("hex", rebar.rebar_config_line)),
@@ -231,6 +240,9 @@ _GEMSPEC = Format("gemspec", gemspec.parse_gemspec, True)  # a gem's dependencie
 _OMNIBUS = Format("omnibus", omnibus.parse_definition, False, edits=omnibus.definition_edits)  # config/software/*.rb
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
 _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
+# Meteor's release and package lock, right in a `.meteor` folder (meteor.py, round 52): one line a release or package
+_METEOR = {"release": Format("meteor-release", meteor.parse_meteor_release, True),
+           "versions": Format("meteor-versions", meteor.parse_meteor_versions, True)}
 _COPIER = Format(".copier-answers.yml", copier.parse_answers, False, hunks=copier.answers_hunks)
 # Gitpod's workspace file: its `image:` is the container a workspace runs in, with the checkout and the developer's
 # git credentials inside, as a Dev Container's is; read as a Compose file's `image:` lines (red team 26).
@@ -268,6 +280,8 @@ def format_for(path: str | None) -> Format | None:
     if (path in (".woodpecker.yml", ".woodpecker.yaml")
             or folder == ".woodpecker" and lower.endswith((".yml", ".yaml"))):
         return _WOODPECKER
+    if meteor.is_meteor_file(folder, base):
+        return _METEOR[base]
     # Maven reads its core extensions from `.mvn/extensions.xml` beside the top POM
     if base == "extensions.xml" and folder.rpartition("/")[2] == ".mvn":
         return _MAVEN_EXTENSIONS

@@ -67,6 +67,17 @@ _SCRIPT = lazy(r"https://raw\.githubusercontent\.com/(?P<repo>[\w.-]{1,100}/[\w.
                r"(?:[\w.-]{1,100}/){0,4}install\.sh[\"']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:ba)?sh[ \t]+-s[ \t]+--"
                r"(?P<args>(?:[ \t]+[^\s;&|#]{1,300}){1,8})")
 _SUBSHELL = lazy(r"\$\([^()]{0,300}\)")
+# `git clone` at a release tag (round 52, AppFlowy-Cloud's `RUN git clone https://github.com/AppFlowy-IO/auth.git
+# --depth 1 --branch 0.5.0`): the build compiles that tag's code. The options git's clone takes a value of, in
+# either form (`--branch X`, `--branch=X`, `-b X`); every other word an option or an operand, the first the repository
+_CLONE = lazy(_LEAD + r"git\s+clone\s+(?P<args>[^;&|#]*)")
+_CLONE_VALUED = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference",
+                           "--reference-if-able", "-u", "--upload-pack", "--template", "--separate-git-dir",
+                           "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--filter", "--bundle-uri",
+                           "--server-option", "--ref-format", "--revision"})
+_CLONE_URL = lazy(r"^(?:https://|git://|ssh://(?:git@)?)(?P<where>[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/[\w.-]{1,100}"
+                  r"(?:/[\w.-]{1,100}){1,4}?)(?:\.git)?/?$|^git@(?P<host>[A-Za-z0-9.-]{1,253}):"
+                  r"(?P<path>[\w.-]{1,100}(?:/[\w.-]{1,100}){1,4}?)(?:\.git)?$")
 
 
 def go_module(path: str) -> str:
@@ -243,14 +254,44 @@ def _vcs(word: str) -> tuple[str, str] | None:
 
 def releases(path: str, command: str) -> list[Dependency]:
     """The GitHub releases `command` downloads at a tag that names a version, by URL or through the repository's
-    installer script given the tag (_SCRIPT): the tool named by its repository."""
+    installer script given the tag (_SCRIPT): the tool named by its repository; and a repository it clones at such a
+    tag (`git clone --branch 0.5.0 URL`): the ecosystem `git`, named by the repository's host and path."""
     out = [Dependency(TOOL, m.group("repo"), m.group("tag"), path, True, "build")
            for m in _RELEASE_URL.finditer(command) if VERSIONISH.match(m.group("tag"))] \
         if "releases/download/" in command else []
+    for m in _CLONE.finditer(command) if "clone" in command else ():
+        if (cloned := _clone(m.group("args"))) is not None:
+            out.append(Dependency("git", cloned[0], cloned[1], path, True, "build"))
     for m in _SCRIPT.finditer(command) if "install.sh" in command else ():
         if (tag := _script_tag(m.group("args"))) is not None:
             out.append(Dependency(TOOL, m.group("repo"), tag, path, True, "build"))
     return out
+
+
+def _clone(args: str) -> tuple[str, str] | None:
+    """(repository, tag) of a clone's arguments: the first operand as a remote URL and the `--branch` value, when
+    that names a version (a branch, a variable or no `--branch`: None)."""
+    words = [word.strip("\"'") for word in args.split()]
+    operands: list[str] = []
+    branch = None
+    at = 0
+    while at < len(words):
+        word = words[at]
+        option, eq, value = word.partition("=")
+        if word.startswith("-") and option in _CLONE_VALUED:
+            if not eq:
+                at += 1
+                value = words[at] if at < len(words) else ""
+            if option in ("-b", "--branch"):
+                branch = value
+        elif not word.startswith("-"):
+            operands.append(word)
+        at += 1
+    if not operands or branch is None or not VERSIONISH.match(branch.removeprefix("v")) \
+            or (url := _CLONE_URL.match(operands[0])) is None:
+        return None
+    where = url.group("where") or f"{url.group('host')}/{url.group('path')}"
+    return where.removesuffix(".git"), branch
 
 
 def _script_tag(args: str) -> str | None:
