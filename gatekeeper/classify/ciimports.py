@@ -134,10 +134,11 @@ def node_candidates(folder: str, specs: list[str]) -> list[str]:
 
 def _suffixes(spec: str) -> tuple[str, ...]:
     """What Node may load for the relative name `spec`: the file, then a module under its other names. A JSON file
-    (`./package.json`, `./data/site.JSON`) is parsed and runs nothing, whatever the line does with it (`node -p
+    (`./package.json`) is parsed and runs nothing, whatever the line does with it (`node -p
     "require('./pkg/package.json').version"`: its scripts are not run; cileft69): not named itself; where it is no
-    file, Node tries `gen.json.js` and `gen.json/index.js`, which stay named."""
-    if spec.lower().endswith(".json") and spec.rpartition("/")[2][:-5] not in ("", "."):
+    file, Node tries `gen.json.js` and `gen.json/index.js`, which stay named. The extension as spelled: Node has no
+    loader for `.JSON` and runs `./data/site.JSON` as JavaScript (attack 43)."""
+    if spec.endswith(".json") and spec.rpartition("/")[2][:-5] not in ("", "."):
         return _NODE_TYPES_AFTER_JSON
     return _NODE_TYPES
 
