@@ -14,9 +14,12 @@ from pathlib import Path
 
 import yaml
 from citools import one_tree_runs
+from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
+
+from gatekeeper.classify import cidefaults
 
 PACKAGE = '{"name": "x", "scripts": {"test": "node tools/test.js"}}\n'
 NODE = {"package.json": PACKAGE, "tools/test.js": "console.log(1);\n"}
@@ -81,3 +84,12 @@ def test_the_edited_package_script_needs_a_human(tmp_path: Path) -> None:
     _, first, second = two_commits(tmp_path, base, {"tools/test.js": "require('child_process').execSync('id');\n"})
     code, decision = tree_gate(tmp_path, first, second)
     assert code == 3, decision["reasons"]
+
+
+def test_merges_of_merges_cost_linear_time() -> None:
+    """Each anchor merges the one before ten times (aliases share nodes: read once each, not 10^depth times)."""
+    def text(depth: int) -> str:
+        lines = ["a0: &a0\n  language: node_js\n"]
+        lines += [f"a{n}: &a{n}\n  <<: [{', '.join([f'*a{n - 1}'] * 10)}]\n" for n in range(1, depth)]
+        return "".join(lines) + f"jobs:\n  include:\n    - <<: *a{depth - 1}\n"
+    assert_linear(lambda t: cidefaults.with_default(".travis.yml", t), text(400), text(1600), budget=2.0)

@@ -40,7 +40,6 @@ _DEFAULTS = {
     "android": "./gradlew build connectedCheck", "julia": "julia test/runtests.jl",
 }
 _EMPTY = ("", "~", "null", "Null", "NULL")  # a value Travis drops (then the default runs)
-_MERGES = 8  # merge keys followed inside one another, at most
 
 
 def with_default(path: str, text: str) -> str:
@@ -76,13 +75,20 @@ def _jobs(roots: list[dict[str, list[Node]]]) -> list[tuple[str, bool]]:
     return out
 
 
-def _values(mapping: dict[str, list[Node]], key: str, depth: int = 0) -> list[Node]:
+def _values(mapping: dict[str, list[Node]], key: str) -> list[Node]:
     """Every value of `key` in `mapping` and in the mappings its merge keys (`<<`) bring in (YAML 1.1, as Travis'
-    parser reads them), nested at most _MERGES deep."""
-    out = list(mapping.get(key, ()))
-    for merged in mapping.get("<<", ()) if depth < _MERGES else ():
-        for part in merged if isinstance(merged, list) else [merged]:
-            out += _values(part, key, depth + 1) if isinstance(part, dict) else []
+    parser reads them), each mapping once (aliases are shared nodes: a file of merges of merges stays linear)."""
+    out: list[Node] = []
+    seen: set[int] = set()
+    todo: list[Node] = [mapping]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += reversed(item)
+        elif isinstance(item, dict) and id(item) not in seen:
+            seen.add(id(item))
+            out += item.get(key, ())
+            todo += reversed(item.get("<<", ()))
     return out
 
 
