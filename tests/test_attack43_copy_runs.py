@@ -4,7 +4,8 @@ Attack 42 joined a copy (`cp`, `install`, `mv`, `ln`, `rsync`) to a later line o
 its own path (`sh /opt/x/gen`, `/opt/x/gen`). Every other way the walk reads a run of a file of the tree was lost once
 the file was copied first: `echo /opt/x/gen | xargs sh`, `find /opt/x -name gen -exec sh {} \\;`, `cat /opt/x/gen |
 bash`, `eval "$(cat /opt/x/gen)"`, `X=$(sh /opt/x/gen)`, `cd /opt/x && ./gen`, `PATH=/opt/x:$PATH gen`, a copy of the
-whole folder (`cp -r tools /opt/x`, `cp -r tools/. /opt/x/`, `cp tools/* /opt/x/`, `cp tools/{gen,lint} /opt/x/`).
+whole folder (`cp -r tools /opt/x`, `cp -r tools/. /opt/x/`, `cp tools/* /opt/x/`, `cp tools/{gen,lint} /opt/x/`),
+a copy a reader's output makes (`cat tools/gen > /opt/x/gen`, `| tee`, `dd if= of=`).
 On main 57b027c each let an edit of `tools/gen` exit 0 under the default policy. The truth is real bash: each case
 runs in a scratch folder (`/opt/x` moved below it) and says whether `tools/gen` ran.
 """
@@ -49,6 +50,11 @@ RUN = [
     ["cp tools/gen tools/lint /opt/x/", "echo gen | xargs -I{} sh /opt/x/{}"],
     ["mkdir -p /opt/x/bin", "install -m644 tools/gen /opt/x/bin/g", "find /opt/x/bin -type f -exec sh {} +"],
     ["ln -s $PWD/tools/gen /opt/x/g", "cat /opt/x/g | sh"],
+    # a reader's output written to a file is a copy too
+    ["cat tools/gen > /opt/x/gen", "sh /opt/x/gen"],
+    ["cat tools/gen >> /opt/x/gen", "bash /opt/x/gen"],
+    ["cat tools/gen | tee /opt/x/gen > /dev/null", "sh /opt/x/gen"],
+    ["dd if=tools/gen of=/opt/x/gen status=none", "sh /opt/x/gen"],
 ]
 # look-alikes: the copy read, listed, hashed, removed; another folder's file run
 NOT_RUN = [
@@ -62,34 +68,42 @@ NOT_RUN = [
     ["cp tools/gen /opt/x/gen", "cat /opt/x/gen | wc -l"],
     ["cp -r tools /opt/x", "ls /opt/x/gen"],
     ["cp -r tools /opt/x", "sh /opt/x/lint"],
+    ["cat tools/gen > /opt/x/gen", "cat /opt/x/gen"],
+    ["cat tools/lint > /opt/x/gen", "sh /opt/x/gen"],
 ]
 
 
-def _ran(tmp_path: Path, index: int, lines: list[str]) -> bool:
-    """Whether real bash runs `tools/gen` for `lines` (`/opt/x`, `/opt/y` moved below a scratch folder)."""
-    work = tmp_path / f"w{index}"
-    (work / "tools").mkdir(parents=True)
-    for name, text in (("gen", SCRIPT), ("lint", LINT)):
-        (work / "tools" / name).write_text(text)
-        (work / "tools" / name).chmod(0o755)
-    for folder in ("opt/x", "opt/y") if not lines[0].startswith("cp -r tools /") else ("opt",):  # cp makes /opt/x
-        (work / folder).mkdir(parents=True, exist_ok=True)
-    mark = work / "ran"
-    script = "\n".join(lines).replace("/opt/", f"{work}/opt/").replace("$PWD/", f"{work}/")
-    subprocess.run(["bash", "-c", "set +e\n" + script], cwd=work, env={**os.environ, "MARK": str(mark)},
-                   capture_output=True, timeout=60)
-    return mark.exists()
+def _ran(tmp_path: Path, cases: list[list[str]]) -> list[bool]:
+    """Whether real bash runs `tools/gen` for each case's lines (`/opt/x`, `/opt/y` moved below a scratch folder per
+    case; one bash for all: a shell's start costs more than the lines)."""
+    script = ["set +e"]
+    for index, lines in enumerate(cases):
+        work = tmp_path / f"w{index}"
+        (work / "tools").mkdir(parents=True)
+        for name, text in (("gen", SCRIPT), ("lint", LINT)):
+            (work / "tools" / name).write_text(text)
+            (work / "tools" / name).chmod(0o755)
+        for folder in ("opt/x", "opt/y") if not lines[0].startswith("cp -r tools /") else ("opt",):  # cp makes it
+            (work / folder).mkdir(parents=True, exist_ok=True)
+        body = "\n".join(lines).replace("/opt/", f"{work}/opt/").replace("$PWD/", f"{work}/")
+        script.append(f"(cd {work} && export MARK={work}/ran PATH=$PATH\n{body}\n) >/dev/null 2>&1")
+    subprocess.run(["bash", "-c", "\n".join(script)], cwd=tmp_path, capture_output=True, timeout=120)
+    return [(tmp_path / f"w{index}" / "ran").exists() for index in range(len(cases))]
+
+
+# three definitions of BLOCK_DEFINITIONS (a workflow, GitLab, a Jenkinsfile's Groovy string): the others read a block
+# the same way (attack 42's table runs all six)
+DEFINITIONS = [BLOCK_DEFINITIONS[0], BLOCK_DEFINITIONS[1], BLOCK_DEFINITIONS[5]]
 
 
 def test_a_copy_is_read_as_its_source(tmp_path: Path) -> None:
     wrong = []
-    for index, lines in enumerate(RUN + NOT_RUN):
-        truth = _ran(tmp_path, index, lines)
+    for lines, truth in zip(RUN + NOT_RUN, _ran(tmp_path, RUN + NOT_RUN), strict=True):
         assert truth == (lines in RUN), ("real bash disagrees with the table", lines)
-        for definition, template in BLOCK_DEFINITIONS:
+        for definition, template in DEFINITIONS:
             indent = template.partition("{line}")[0].rpartition("\n")[2]
             body = f"\n{indent}".join(lines)
-            if definition == "Jenkinsfile":  # Groovy's ''' string: `\` and `$` as the shell receives them
+            if definition == "Jenkinsfile":  # Groovy's ''' string: a doubled backslash is one
                 body = body.replace("\\", "\\\\")
             tree = {definition: template.format(line=body), "tools/gen": SCRIPT, "tools/lint": LINT,
                     "README.md": "x\n"}
@@ -127,8 +141,7 @@ def test_copies_read_costs_linear_time() -> None:
 # xargs's replacement string (`-I R`, `-iR`, `-i` for `{}`, `--replace[=R]`): each input line in R's place of the
 # command. A folder's path around it (`sh tools/{}`) ran nothing the walk read ({ split the line as a brace group);
 # the truth is real GNU xargs
-XARGS_OPTIONS = ["-I{}", "-I {}", "-i", "--replace", "-I%", "--replace=%", "-I X", "-n1 -I{}", "-0 -I{}", "-P2 -I{}",
-                 "-r -I{}", "-I@"]
+XARGS_OPTIONS = ["-I{}", "-I {}", "-i", "--replace", "-I%", "--replace=%", "-I X", "-0 -I{}", "-r -P2 -I@"]
 XARGS_COMMANDS = ["sh tools/{}", "bash tools/{}", "env sh tools/{}", "timeout 60 sh tools/{}", "bash -e tools/{}",
                   "sh -c 'echo; sh tools/{}'"]
 # and what runs nothing: a reader, a copy, the replacement in the program's name (xargs replaces in its arguments)
@@ -152,17 +165,20 @@ def test_xargs_replacement_strings_against_real_xargs(tmp_path: Path) -> None:
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "gen").write_text(SCRIPT)
     (tmp_path / "tools" / "gen").chmod(0o755)
-    wrong = []
-    for index, (options, command) in enumerate((o, c) for o in XARGS_OPTIONS for c in XARGS_COMMANDS + XARGS_DATA):
-        mark = tmp_path / f"ran{index}"
+    cases = []
+    for options, command in ((o, c) for o in XARGS_OPTIONS for c in XARGS_COMMANDS + XARGS_DATA):
         line = f"printf 'gen\\n' | xargs {options} {command.replace('{}', _replacement(options))}"
-        feed = line.replace("printf 'gen\\n'", "printf 'gen\\0'") if "-0" in options else line
-        subprocess.run(["bash", "-c", feed], cwd=tmp_path, env={**os.environ, "MARK": str(mark)},
-                       capture_output=True, timeout=60)
+        cases.append((line, line.replace("printf 'gen\\n'", "printf 'gen\\0'") if "-0" in options else line))
+    script = "\n".join(f"MARK={tmp_path}/ran{index} {feed.replace('| xargs', f'| MARK={tmp_path}/ran{index} xargs')}"
+                       for index, (_, feed) in enumerate(cases))
+    subprocess.run(["bash", "-c", script], cwd=tmp_path, env=dict(os.environ), capture_output=True, timeout=120)
+    wrong = []
+    for index, (line, _) in enumerate(cases):
+        ran = (tmp_path / f"ran{index}").exists()
         tree = {BLOCK_DEFINITIONS[0][0]: BLOCK_DEFINITIONS[0][1].format(line=line), "tools/gen": SCRIPT,
                 "README.md": "x\n"}
         runs = one_tree_runs(tree)
         assert isinstance(runs, dict)
-        if ("tools/gen" in runs) != mark.exists():
-            wrong.append((line, mark.exists()))
+        if ("tools/gen" in runs) != ran:
+            wrong.append((line, ran))
     assert not wrong, f"{len(wrong)} wrong\n" + "\n".join(map(repr, wrong))

@@ -70,6 +70,11 @@ _COPIER = lazy(r"(?:^|[\s;&|(`{/])(?:install|cp|mv|ln|rsync)[ \t]")
 _NAME = lazy(r"[^\s'\"/;&|()`<>]+")  # a file name a line may hold
 # a word of a line where a copy's path may stand (attack 43: `$G`, `xargs`, `cd /opt/x`, `PATH=/opt/x:$PATH`)
 _PATH_WORD = lazy(r"[^\s'\"=:(`;|&<>,{}]+")
+# a reader's output written to a file: `cat S > T`, `cat S >> T`, `cat S | [sudo] tee [-a] T`; dd's operands
+_CAT_COPY = lazy(r"(?<![\w-])cat[ \t]++([\w.][\w./+-]{0,255}+)[ \t]*+(?:>>?+|\|[ \t]*+(?:sudo[ \t]++)?+tee"
+                 r"(?:[ \t]++-a)?+)[ \t]*+['\"]?+([^\s'\";&|()`<>]{1,256}+)")
+_DD = lazy(r"(?<![\w-])dd[ \t]++([^\n;&|]{0,512}+)")
+_NAME_OPERAND = lazy(r"[\w.][\w.+/-]*")
 _COPIES_MAPPED = 256  # copies a definition's text is read through, at most (past it, every copied source runs)
 _MORE_SEGMENTS = 8  # command strings (`bash -c '…'`) of a line read as lines of their own, at most
 
@@ -105,6 +110,8 @@ def copies_read(lines: list[str]) -> tuple[str | None, list[str]]:
     copy's folder, a `PATH` holding it (attack 43; attack 42 joined only a command run by the copy's own path)."""
     copies = [copy for line in lines if _COPIER.search(line) is not None
               for copy in _read(expanded(line) or line).copies if copy[1]]  # `cp tools/{gen,lint} /opt/x/`
+    copies += [(target, [source], False) for line in lines if "cat" in line or "dd" in line
+               for source, target in _redirected(line)]
     if not copies:
         return None, []
     if len(copies) > _COPIES_MAPPED:  # fail closed: every source a copy of the text has may run
@@ -132,6 +139,16 @@ def copies_read(lines: list[str]) -> tuple[str | None, list[str]]:
         changed |= again != line
         done.append(again)
     return ("\n".join(done) if changed else None), []
+
+
+def _redirected(line: str) -> list[tuple[str, str]]:
+    """(source, target) of the copies a line makes with a reader's output: `cat S > T`, `cat S >> T`, `cat S | tee
+    T`, `dd if=S of=T` (attack 43)."""
+    found = [(hit[1], hit[2]) for hit in _CAT_COPY.finditer(line)]
+    for hit in _DD.finditer(line):
+        words = dict(word.partition("=")[::2] for word in hit[1].split() if "=" in word)
+        found += [(words["if"], words["of"])] if "if" in words and "of" in words else []
+    return [(source, target) for source, target in found if _NAME_OPERAND.fullmatch(source) is not None]
 
 
 def _as_source(word: str, mapped: dict[str, str]) -> str:
