@@ -112,6 +112,7 @@ def copies_read(lines: list[str]) -> tuple[str | None, list[str]]:
               for copy in _read(expanded(line) or line).copies if copy[1]]  # `cp tools/{gen,lint} /opt/x/`
     copies += [(target, [source], False) for line in lines if "cat" in line or "dd" in line
                for source, target in _redirected(line)]
+    copies = [copy for copy in copies if not copy[0].startswith(("/dev/", "&"))]  # a sink (`>/dev/null`) is no copy
     if not copies:
         return None, []
     if len(copies) > _COPIES_MAPPED:  # fail closed: every source a copy of the text has may run
