@@ -58,23 +58,51 @@ def with_default(path: str, text: str) -> str:
 
 def _jobs(roots: list[dict[str, list[Node]]]) -> list[tuple[str, bool]]:
     """(language, whether it names a script) of the top level (Ruby where it names no language) and of each job of
-    `jobs: include:`/`matrix: include:` that names a language (a job inherits the top level's script)."""
+    `jobs: include:`/`matrix: include:` that names a language (a job inherits the top level's script). Every value
+    counts (attack 43, fail closed): a repeated key, a list, a merge key's mapping (`<<: *defaults`), one job given as
+    a mapping."""
     if not roots:
         return [("ruby", False)]
     top = roots[0]
-    language = next((v.lower() for v in top.get("language", ()) if isinstance(v, str) and v), "ruby")
     scripted = _scripted(top)
-    out = [(language, scripted)]
+    out = [(language, scripted) for language in _languages(top)] or [("ruby", scripted)]
     for key in ("jobs", "matrix"):
-        for section in top.get(key, ()):
-            for include in section.get("include", ()) if isinstance(section, dict) else ():
-                for job in include if isinstance(include, list) else ():
+        for section in _values(top, key):
+            for include in _values(section, "include") if isinstance(section, dict) else ():
+                for job in include if isinstance(include, list) else [include]:
                     if isinstance(job, dict):
-                        own = [v.lower() for v in job.get("language", ()) if isinstance(v, str) and v]
-                        out += [(own[0], scripted or _scripted(job))] if own else []
+                        out += [(own, scripted or _scripted(job)) for own in _languages(job)]
     return out
 
 
+def _values(mapping: dict[str, list[Node]], key: str) -> list[Node]:
+    """Every value of `key` in `mapping` and in the mappings its merge keys (`<<`) bring in (YAML 1.1, as Travis'
+    parser reads them), each mapping once (aliases are shared nodes: a file of merges of merges stays linear)."""
+    out: list[Node] = []
+    seen: set[int] = set()
+    todo: list[Node] = [mapping]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += reversed(item)
+        elif isinstance(item, dict) and id(item) not in seen:
+            seen.add(id(item))
+            out += item.get(key, ())
+            todo += reversed(item.get("<<", ()))
+    return out
+
+
+def _languages(mapping: dict[str, list[Node]]) -> list[str]:
+    """The languages a mapping's `language:` names (each of a list too)."""
+    values = [item for value in _values(mapping, "language")
+              for item in (value if isinstance(value, list) else [value])]
+    return [value.strip().lower() for value in values if isinstance(value, str) and value.strip()]
+
+
 def _scripted(mapping: dict[str, list[Node]]) -> bool:
-    """Whether a mapping's `script:` names a command (Travis drops an empty one: `script:`, `[]`, `''`, `~`)."""
-    return any(value not in _EMPTY and value != [] for value in mapping.get("script", ()))
+    """Whether a mapping's `script:` names a command (Travis drops an empty one: `script:`, `[]`, `''`, `~`; a list of
+    them, a blank value, are read as empty too: the default is added, the safe side)."""
+    def command(value: Node) -> bool:
+        return isinstance(value, str) and value.strip() not in _EMPTY or isinstance(value, dict)
+    return any(command(value) or isinstance(value, list) and any(map(command, value))
+               for value in _values(mapping, "script"))

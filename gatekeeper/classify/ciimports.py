@@ -26,7 +26,8 @@ import re
 from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["imported", "inline", "is_test", "passes_runs", "runner_lines", "through_runner", "unimported"]
+__all__ = ["imported", "inline", "is_test", "json_loads", "passes_runs", "runner_lines", "through_runner",
+           "unimported"]
 
 # at a line's start, or after `;` or a compound statement's `:` (`import os; import helper`, `try: import helper`)
 _PYTHON = lazy(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
@@ -132,12 +133,28 @@ def node_candidates(folder: str, specs: list[str]) -> list[str]:
     return _joined(folder, [spec.rstrip("/") + suffix for spec in specs for suffix in _suffixes(spec.rstrip("/"))])
 
 
+def json_loads(path: str, text: str) -> list[str]:
+    """The `.json` files (from the root) Node loads by a relative name in `text`, the file at `path`: a Node module's
+    names from its folder, a definition's or script's inline ones (`node -p "require('./x.json')"`) from the root and
+    its own folder. The walk names those that are symlinks: Node picks the loader by the link's target (`x.json ->
+    gen.js` runs gen.js; attack 43)."""
+    if ".json" not in text:
+        return []
+    folder, _, name = path.rpartition("/")
+    specs = [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
+    specs = [spec for spec in specs if spec.endswith(".json")]
+    node = (name.rpartition(".")[2].lower() if "." in name else "") in _NODE_FILES
+    return _joined(folder, specs) if node else list(dict.fromkeys(
+        joined for base in ("", folder) for joined in _joined(base, specs)))
+
+
 def _suffixes(spec: str) -> tuple[str, ...]:
     """What Node may load for the relative name `spec`: the file, then a module under its other names. A JSON file
-    (`./package.json`, `./data/site.JSON`) is parsed and runs nothing, whatever the line does with it (`node -p
+    (`./package.json`) is parsed and runs nothing, whatever the line does with it (`node -p
     "require('./pkg/package.json').version"`: its scripts are not run; cileft69): not named itself; where it is no
-    file, Node tries `gen.json.js` and `gen.json/index.js`, which stay named."""
-    if spec.lower().endswith(".json") and spec.rpartition("/")[2][:-5] not in ("", "."):
+    file, Node tries `gen.json.js` and `gen.json/index.js`, which stay named. The extension as spelled: Node has no
+    loader for `.JSON` and runs `./data/site.JSON` as JavaScript (attack 43)."""
+    if spec.endswith(".json") and spec.rpartition("/")[2][:-5] not in ("", "."):
         return _NODE_TYPES_AFTER_JSON
     return _NODE_TYPES
 

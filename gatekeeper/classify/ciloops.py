@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 
+from gatekeeper.classify.wrappers import innermost
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["globbed", "listed", "rooted"]
@@ -56,6 +57,8 @@ _LISTING = lazy(r"\$\((ls|find|git[ \t]++ls-files)[ \t]++([^()`\n]{0,512}+)\)"
 _PIPED = lazy(r"(?<![\w-])(ls|find|git[ \t]++ls-files)[ \t]++([^|;&()`\n]{0,512}+)\|[ \t]*+"
                     r"(?:xargs\b([^|;&\n]{0,512}+)"
                     r"|while[ \t]++read\b(?:[ \t]++-\w++)*+[ \t]++(\w{1,64}+))")
+_XARGS_REPLACE = lazy(r"(?<![\w-])xargs[ \t]++([^\n]{0,512}+)")
+_COMMAND_END = lazy(r"""'[^']*+'?|"[^"]*+"?|([|;&])""")  # a quoted part, or an operator that ends a command
 _XARGS_VALUES = frozenset({"-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"})
 _LITERAL = lazy(r"[\w.-]++(?:/[\w.-]++)++")  # a loop's word that is a path (`tools/a`), not `$x` or `1`
 MAX_LOOPS = 32  # loops with a glob whose bodies are read in one text (past it: each later loop's globs count)
@@ -91,7 +94,8 @@ def rooted(text: str) -> str:
 def globbed(text: str) -> list[str]:
     """The globs (`*`, `?`, `[...]` kept) of the files `text`'s commands run by a loop, `find -exec` or `run-parts`
     (a folder: every file below it, `dir/*`)."""
-    if "for" not in text and "-exec" not in text and "run-parts" not in text and "|" not in text:
+    if "for" not in text and "-exec" not in text and "run-parts" not in text and "|" not in text \
+            and "xargs" not in text:
         return []
     found: list[str] = []
     text = listed(_CONTINUED.sub(" ", text) if "\\" in text else text)
@@ -121,9 +125,45 @@ def globbed(text: str) -> list[str]:
                      if not word.startswith("-") and before not in _XARGS_VALUES]
             runs = bool(words) and (_RUNNER_WORD.fullmatch(words[0]) is not None or "{}" in words[0])
         found += _listing(piped[1], piped[2]) if runs else []
+    found += _replaced(text) if "xargs" in text else []
     if "run-parts" in text:
         found += [f"{folder.rstrip('/')}/*" for folder in _RUN_PARTS.findall(text)[:MAX_LOOPS]]
     return [glob for glob in found if glob.strip("./*")]
+
+
+def _replaced(text: str) -> list[str]:
+    """The globs of the files an interpreter `xargs -I R` starts runs, each input line read in R's place (`echo gen
+    | xargs -I{} sh tools/{}`, `xargs -i bash tools/{}`, `--replace=% env sh tools/%`): attack 43; the input is
+    anything."""
+    found = []
+    for hit in itertools.islice(_XARGS_REPLACE.finditer(text), MAX_LOOPS):
+        words = _unquoted_part(hit[1]).split()
+        token, at = "", 0
+        while at < len(words) and words[at].startswith("-") and not token:
+            word, at = words[at], at + 1
+            if word == "-I" and at < len(words):
+                token, at = words[at], at + 1
+            elif word.startswith(("-I", "--replace=")):
+                token = word.partition("=")[2] if word.startswith("--") else word[2:]
+            elif word == "--replace" or word.startswith("-i"):  # `--replace`'s value only after `=`
+                token = "{}" if word == "--replace" else word[2:] or "{}"
+            elif word in _XARGS_VALUES:
+                at += 1
+        while at < len(words) and words[at].startswith("-"):
+            at += 1 + (words[at] in _XARGS_VALUES)
+        # behind `env`, `sudo`, `timeout 60`; the replacement is made in the arguments, not the program's name
+        command = innermost([word.strip("'\"") for word in words[at:]])
+        if token and command and _RUNNER_WORD.fullmatch(command[0]) is not None:
+            found += [word.replace(token, "*") for word in command[1:] if token in word and "/" in word]
+    return found
+
+
+def _unquoted_part(line: str) -> str:
+    """`line` up to its first operator outside quotes (`sh -c 'a; b' | c` is `sh -c 'a; b' `)."""
+    for hit in _COMMAND_END.finditer(line):
+        if hit[1] is not None:
+            return line[:hit.start()]
+    return line
 
 
 def listed(text: str) -> str:

@@ -252,15 +252,24 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     folders: list[str] = []
     globs: list[str] = []
     known = (runvars.values(text) if known is None else known) if commands else {}  # its YAML strings' copies too
+    copies = 0  # the sources at the end of the list that are read through copies (attack 43)
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
-    for source in (text, *(_yaml_strings(text) if strings else ())):
-        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))
+    sources = [text, *(_yaml_strings(text) if strings else ())]
+    for index, source in enumerate(sources):  # grows by the sources read with their copies as their sources
+        if index < len(sources) - copies:
+            source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
             + fedruns.function_runs(source) if commands else []  # attack 36: the folders it puts on PATH; cileft67
         lines = source.splitlines()
         scripts += commandlines.copied_runs(lines) if commands else []  # a later line runs a copy (attack 42)
+        if commands and index < len(sources) - copies:  # and what a line does with a copy, as with its source (43)
+            again, past = commandlines.copies_read(lines)
+            scripts += past
+            if again is not None:
+                sources.append(again)
+                copies += 1
         runs_read = readflows.runs_read(source)  # `s = open(x).read()` then `exec(s)`: no read is data (attack 41)
         builds = commands and not datawords.built_runs(lines)  # `esbuild x.ts --outfile=o.js`, then `node o.js`
         for at, line in enumerate(lines):

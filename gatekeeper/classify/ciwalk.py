@@ -125,7 +125,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
                                   *cargorun.packages(text, folders, cargo, projects),  # pip: a project of the tree
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
-                                  *ciconfigs.script_env(path, text)]  # the env.py an alembic.ini names (cileft69)
+                                  *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
+                                  *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
+                                    if (at := tree.get(linked)) is not None and at.mode == "120000"]]
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):

@@ -15,7 +15,7 @@ from gatekeeper.classify.installwords import INSTALLERS, copied, installed
 from gatekeeper.classify.wrappers import PLAIN, innermost
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["HOLE", "copied_runs", "expanded", "scripts", "unquoted"]
+__all__ = ["HOLE", "copied_runs", "copies_read", "expanded", "scripts", "unquoted"]
 
 HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
 _GLOB = lazy(r"[*?]")
@@ -68,6 +68,14 @@ _INSTALLER_WORDS = 64  # an installer's words read, at most (its options may be 
 # a line that may copy a file (copied_runs reads such lines again for their copies)
 _COPIER = lazy(r"(?:^|[\s;&|(`{/])(?:install|cp|mv|ln|rsync)[ \t]")
 _NAME = lazy(r"[^\s'\"/;&|()`<>]+")  # a file name a line may hold
+# a word of a line where a copy's path may stand (attack 43: `$G`, `xargs`, `cd /opt/x`, `PATH=/opt/x:$PATH`)
+_PATH_WORD = lazy(r"[^\s'\"=:(`;|&<>,{}]+")
+# a reader's output written to a file: `cat S > T`, `cat S >> T`, `cat S | [sudo] tee [-a] T`; dd's operands
+_CAT_COPY = lazy(r"(?<![\w-])cat[ \t]++([\w.][\w./+-]{0,255}+)[ \t]*+(?:>>?+|\|[ \t]*+(?:sudo[ \t]++)?+tee"
+                 r"(?:[ \t]++-a)?+)[ \t]*+['\"]?+([^\s'\";&|()`<>]{1,256}+)")
+_DD = lazy(r"(?<![\w-])dd[ \t]++([^\n;&|]{0,512}+)")
+_NAME_OPERAND = lazy(r"[\w.][\w.+/-]*")
+_COPIES_MAPPED = 256  # copies a definition's text is read through, at most (past it, every copied source runs)
 _MORE_SEGMENTS = 8  # command strings (`bash -c '…'`) of a line read as lines of their own, at most
 
 
@@ -93,6 +101,68 @@ def copied_runs(lines: list[str]) -> list[str]:
     names.discard("")
     ran = [word for line in lines if not names.isdisjoint(_NAME.findall(line)) for word in _read(line).ran]
     return _kept(_run_copies(copies, ran), set()) if ran else []
+
+
+def copies_read(lines: list[str]) -> tuple[str | None, list[str]]:
+    """(the lines with each path a copy, move or link makes read as its source's path, or None where no line names
+    one; the sources past the bound). The walk then reads what a later line does with the copy as it reads what it
+    does with the source: run through a variable, `xargs`, `find -exec`, a pipe into a shell, `$(…)`, a `cd` into the
+    copy's folder, a `PATH` holding it (attack 43; attack 42 joined only a command run by the copy's own path)."""
+    copies = [copy for line in lines if _COPIER.search(line) is not None
+              for copy in _read(expanded(line) or line).copies if copy[1]]  # `cp tools/{gen,lint} /opt/x/`
+    copies += [(target, [source], False) for line in lines if "cat" in line or "dd" in line
+               for source, target in _redirected(line)]
+    copies = [copy for copy in copies if not copy[0].startswith(("/dev/", "&"))]  # a sink (`>/dev/null`) is no copy
+    if not copies:
+        return None, []
+    if len(copies) > _COPIES_MAPPED:  # fail closed: every source a copy of the text has may run
+        return None, [source for _, sources, _ in copies for source in sources]
+    mapped: dict[str, str] = {}
+    for target, sources, link in copies:
+        folder = target.endswith("/") or len(sources) > 1
+        target = posixpath.normpath(target)
+        for source in sources:
+            if _GLOB.search(source) is not None or source.endswith(("/", "/.")):  # a folder's files, by its own names
+                home = posixpath.dirname(source) if _GLOB.search(source) else source.rstrip("/.")
+                mapped.setdefault(target, home or ".")
+                continue
+            if link:  # a symbolic link's source is read from the link's folder
+                source = posixpath.normpath(posixpath.join(target if folder else posixpath.dirname(target), source))
+            base, home = posixpath.basename(posixpath.normpath(source)), posixpath.dirname(posixpath.normpath(source))
+            mapped.setdefault(posixpath.join(target, base), source)  # a copy into a folder keeps its name
+            mapped.setdefault(target, (home or ".") if folder else source)  # a copy by its own name, a folder's copy
+            if not folder and posixpath.basename(target) == base and posixpath.dirname(target).strip("/."):
+                mapped.setdefault(posixpath.dirname(target), home or ".")  # `cd /opt/x && ./gen`
+    mapped = {key: value for key, value in mapped.items() if key.strip("/.") and key != value}
+    done, changed = [], False
+    for line in lines:
+        again = _PATH_WORD.sub(lambda word: _as_source(word[0], mapped), line)
+        changed |= again != line
+        done.append(again)
+    return ("\n".join(done) if changed else None), []
+
+
+def _redirected(line: str) -> list[tuple[str, str]]:
+    """(source, target) of the copies a line makes with a reader's output: `cat S > T`, `cat S >> T`, `cat S | tee
+    T`, `dd if=S of=T` (attack 43)."""
+    found = [(hit[1], hit[2]) for hit in _CAT_COPY.finditer(line)]
+    for hit in _DD.finditer(line):
+        words = dict(word.partition("=")[::2] for word in hit[1].split() if "=" in word)
+        found += [(words["if"], words["of"])] if "if" in words and "of" in words else []
+    return [(source, target) for source, target in found if _NAME_OPERAND.fullmatch(source) is not None]
+
+
+def _as_source(word: str, mapped: dict[str, str]) -> str:
+    """`word` with its longest leading path a copy makes read as the copy's source (`/opt/x/gen` as `tools/gen`)."""
+    lead = "./" if word.startswith("./") else ""
+    path = word[len(lead):]
+    cut = len(path)
+    while cut > 0:
+        head = path[:cut].rstrip("/") or path[:cut]
+        if head in mapped:
+            return mapped[head] + path[len(head):]
+        cut = path.rfind("/", 0, cut - 1) if "/" in path[:cut - 1] else 0
+    return word
 
 
 def _kept(found: list[str], globs: set[str]) -> list[str]:

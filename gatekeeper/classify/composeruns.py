@@ -57,6 +57,7 @@ def services_in(text: str) -> dict[str, Service]:
         return {}
     found: dict[str, Service] = {}
     bases: dict[str, str] = {}
+    shared: dict[str, list[str]] = {}  # the services whose volumes a service takes (`volumes_from:`, attack 43)
     for root in documents(text):
         for services in root.get("services", ()) if isinstance(root, dict) else ():
             for name, values in services.items() if isinstance(services, dict) else ():
@@ -67,6 +68,7 @@ def services_in(text: str) -> dict[str, Service]:
                     found[name] = _joined(before, (mounts, workdirs[0] if workdirs else "",
                                                    _words(service, "entrypoint"), _words(service, "command")))
                     bases.update((name, base) for base in _extended(service))
+                    shared.setdefault(name, []).extend(_volumes_from(service))
     for name, base in bases.items():
         chain = [name]
         while (base := bases.get(chain[-1], "")) in found and base not in chain and len(chain) < 8:
@@ -77,6 +79,15 @@ def services_in(text: str) -> dict[str, Service]:
         entrypoint = next((found[link][2] for link in chain if found[link][2]), ())
         command = next((found[link][3] for link in chain if found[link][3]), ())
         found[name] = (mounts, workdir, entrypoint, command)
+    for name in shared:  # each service's mounts and those of the services it takes volumes from, 8 links deep
+        chain, pending = [name], list(shared[name])
+        while pending and len(chain) < 8:
+            if (source := pending.pop(0)) not in chain:
+                chain.append(source)
+                pending += shared.get(source, [])
+        own: Service = found.get(name, ((), "", (), ()))
+        mounts = tuple(m for link in chain if link in found for m in found[link][0])
+        found[name] = (mounts, own[1], own[2], own[3])
     return {name: service for name, service in found.items() if any(service)}  # a later -f file may set only one
 
 
@@ -96,6 +107,18 @@ def _extended(service: object) -> list[str]:
                 out.append(value)
             elif isinstance(value, dict) and not composerefs.strings(value, "file"):
                 out += composerefs.strings(value, "service")
+    return out
+
+
+def _volumes_from(service: object) -> list[str]:
+    """The services of the file whose volumes `service` mounts (`volumes_from: [src, "src:ro", "service:src"]`; not
+    `container:NAME`, a container Compose does not define)."""
+    out = []
+    for mapping in composerefs.merged(service) if isinstance(service, dict) else ():
+        for value in composerefs.strings(mapping, "volumes_from"):
+            kind, _, rest = value.partition(":")
+            name = rest.partition(":")[0] if kind in ("service", "container") else kind
+            out += [name] if kind != "container" and name else []
     return out
 
 

@@ -146,6 +146,7 @@ _PYPROJECT_DATA = _PYPROJECT_PACKAGES | {
 _PYPROJECT_TABLES = frozenset({"per-file-ignores", "extend-per-file-ignores", "optional-dependencies",
                                "dependency-groups", "package-data", "exclude-package-data", "shared-data",
                                "force-include", "authors", "maintainers"})
+_COMMAND_TABLES = frozenset({"tasks", "scripts"})  # tables whose keys name commands (poe, Hatch, PDM, taskipy, Rye)
 _TOML_HEADER = lazy(r"[ \t]*+\[\[?+([^\[\]\n]*+)\]\]?+[ \t]*+(?:#.*+)?+")
 _TOML_PARTS = r"""(?:[\w-]++|"[^"\n]*+"|'[^'\n]*+')"""  # a key's part: bare, quoted or literal
 _TOML_ASSIGN = lazy(rf"[ \t]*+({_TOML_PARTS}(?:[ \t]*+\.[ \t]*+{_TOML_PARTS})*+)[ \t]*+=")
@@ -328,10 +329,17 @@ def pyproject_data(text: str) -> str:
     depth = 0  # the brackets a data value still has open
     packages = False
     quoted = ""  # the quotes of a multi-line string a kept line opened
+    kept = 0  # the brackets a kept value (`commands = [`) still has open: its lines are no headers or keys
     for line in text.splitlines():
         if quoted:
             out.append(line)
             quoted = "" if line.count(quoted) % 2 else quoted
+            continue
+        if kept > 0:
+            if '"""' in line or "'''" in line:
+                return text
+            kept += _depth(line)
+            out.append(line)
             continue
         if depth > 0:
             if '"""' in line or "'''" in line:
@@ -343,9 +351,14 @@ def pyproject_data(text: str) -> str:
             table = _TOML_PART.findall(header[1])
             out.append(line)
             continue
+        if line.lstrip().startswith("["):
+            return text  # a header this reader cannot split (`[tool.poe.tasks."a]"]`): every word stays (attack 43)
         if (assign := _TOML_ASSIGN.match(line)) is not None:
             parts = [part.strip("\"'") for part in (*table, *_TOML_PART.findall(assign[1]))]
-            if parts[-1] in _PYPROJECT_DATA or any(part in _PYPROJECT_TABLES for part in parts):
+            # a task or script table's keys are commands, whatever their names (`[tool.poe.tasks] readme = "…"`,
+            # `[tool.hatch.envs.authors.scripts]`: attack 43)
+            if (parts[-1] in _PYPROJECT_DATA or any(part in _PYPROJECT_TABLES for part in parts)) \
+                    and _COMMAND_TABLES.isdisjoint(parts[:-1]):
                 value = line[assign.end():]
                 if '"""' in value or "'''" in value:
                     return text
@@ -355,8 +368,9 @@ def pyproject_data(text: str) -> str:
                 out.append(line if packages and ("/" in value or "@" in value) else "")
                 continue
         quoted = next((quotes for quotes in ('"""', "'''") if line.count(quotes) % 2), "")
+        kept = _depth(line[assign.end():]) if assign is not None and not quoted else 0
         out.append(line)
-    return text if depth > 0 else "\n".join(out)
+    return text if depth > 0 or kept > 0 else "\n".join(out)
 
 
 def _depth(value: str) -> int:

@@ -18,6 +18,7 @@ __all__ = ["INSTALLERS", "copied", "installed"]
 
 INSTALLERS = frozenset({"install", "cp", "mv", "ln", "rsync", "chmod"})
 _OPERAND = lazy(r"[\w.][\w.+/-]*")  # an operand that may be a file of the repository
+_SOURCE = lazy(r"[\w.*?\[][\w.+/*?\[\]-]*")  # a copy's source that may be files of the repository
 _RUN_PLACE = lazy(r"(?:^|/)(?:s?bin|libexec|hooks)(?:/|$)"
                   r"|^(?:/tmp|/var/tmp|~|\$\{?(?:HOME|RUNNER_TEMP|TMPDIR)\}?)(?:/|$)")
 _WORKSPACE = lazy(r"^(?:\$\{?(?:PWD|GITHUB_WORKSPACE|CI_PROJECT_DIR)\}?|\x01)/")
@@ -105,7 +106,8 @@ def copied(program: str, words: list[str]) -> tuple[str, list[str], bool]:
     if read.directory or (not read.target and len(operands) < 2):
         return "", [], read.link
     sources, target = (operands, read.target) if read.target else (operands[:-1], operands[-1])
-    return target, [word for word in sources if _OPERAND.fullmatch(word) is not None], read.link
+    # a glob's copies too (`cp tools/* /opt/x/`: attack 43 reads the copy's folder as the source's)
+    return target, [word for word in sources if _SOURCE.fullmatch(word) is not None], read.link
 
 
 def installed(program: str, words: list[str]) -> list[str]:

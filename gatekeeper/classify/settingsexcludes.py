@@ -67,9 +67,10 @@ def unexcluded(name: str, text: str) -> str:
     per_file = False
     close = ""  # what ends the value being blanked: "]", a triple quote, or "indent" (an INI value's indented lines)
     left = 0
+    indent = 0  # the blanked key's indentation: configparser reads a line indented no deeper as a new key (attack 43)
     for at, line in enumerate(lines):
         if close:
-            ended = close == "indent" and (not line[:1].isspace() or not line.strip())
+            ended = close == "indent" and (len(line) - len(line.lstrip()) <= indent or not line.strip())
             if not ended and left > 0 and _SECTION.match(line) is None:
                 left -= 1
                 lines[at] = ""
@@ -84,6 +85,7 @@ def unexcluded(name: str, text: str) -> str:
             continue
         if not tool:
             continue
+        indent = len(line) - len(line.lstrip())
         if per_file and _ANY_KEY.match(line) is not None:
             lines[at] = ""  # a per-file-ignores table's key is a path (`"tests/x.py" = ["F401"]`)
             close, left = _continued(line.partition("=")[2], toml)
