@@ -13,7 +13,7 @@ import pytest
 from citools import BLOCK_DEFINITIONS, one_tree_runs
 from cpucost import assert_linear
 
-from gatekeeper.classify import ciconfigs, datawords
+from gatekeeper.classify import ciconfigs, datawords, runsettings
 
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
 
@@ -78,11 +78,9 @@ def test_report_template_lookalikes(line: str) -> None:
 def test_template_names_cost_linear() -> None:
     """Each tool's words end at the next tool's: a line repeating a tool's name cost quadratic on main (12,000
     `goreleaser` words: 14 CPU-s)."""
-    for unit in ("go-licenses report --template " + "a/" * 32 + "\n", "trivy fs --template @x ", "-t " * 16,
-                 "goreleaser ", "python -m alembic ", "echo "):
-        line = "grype dir:. " if unit.startswith("-t") else ""
-        assert_linear(ciconfigs.named, line + unit * (65_536 // len(unit)), line + unit * (262_144 // len(unit)),
-                      budget=2.0)
+    for unit in ("go-licenses report --template " + "a/" * 32 + "\n", "trivy fs --template @x ", "goreleaser ",
+                 "python -m alembic "):
+        assert_linear(ciconfigs.named, unit * (65_536 // len(unit)), unit * (262_144 // len(unit)), budget=2.0)
 
 
 # --- a Crystal program CI runs -----------------------------------------------------------------------------------
@@ -133,3 +131,78 @@ def test_crystal_build_runs_cost_linear() -> None:
         return ["crystal build x.cr -o bin/x", "kcov " + "-a " * (size // 3), "kcov ./c " * (size // 9)]
 
     assert_linear(datawords.built_runs, text(65_536), text(262_144), budget=2.0)
+
+
+# --- the run settings a .NET project names for `dotnet test` -----------------------------------------------------
+
+RUNSETTINGS = ('<?xml version="1.0" encoding="utf-8"?>\n<RunSettings>\n  <DataCollectionRunSettings>\n'
+               '    <DataCollectors><DataCollector friendlyName="XPlat code coverage" /></DataCollectors>\n'
+               '  </DataCollectionRunSettings>\n</RunSettings>\n')
+
+
+def _project(value: str, condition: str = "") -> str:
+    return ('<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n'
+            f'    <RunSettingsFilePath{condition}>{value}</RunSettingsFilePath>\n  </PropertyGroup>\n</Project>\n')
+
+
+@pytest.mark.parametrize(("holder", "value", "named"), [
+    ("tests/Acme.Tests/Acme.Tests.csproj", "$(MSBuildProjectDirectory)\\test.runsettings",
+     "tests/Acme.Tests/test.runsettings"),
+    ("tests/Acme.Tests/Acme.Tests.csproj", "$(MSBuildThisFileDirectory)..\\ci.runsettings", "tests/ci.runsettings"),
+    ("tests/Acme.Tests/Acme.Tests.fsproj", "coverage.runsettings", "tests/Acme.Tests/coverage.runsettings"),
+    ("Directory.Build.props", "$(MSBuildThisFileDirectory)build/ci.runsettings", "build/ci.runsettings"),
+    ("tests/Directory.Build.props", "$(MSBuildThisFileDirectory)/ci.runsettings", "tests/ci.runsettings"),
+    ("Directory.Build.props", "$(SolutionDir)ci.runsettings", "ci.runsettings"),
+    ("Directory.Build.targets", "$(MSBuildProjectDirectory)/../../build/ci.runsettings", "build/ci.runsettings"),
+])
+@pytest.mark.parametrize("line", ["dotnet test --configuration Release", "dotnet test Acme.sln --no-build -v n",
+                                  "sudo -E dotnet test"])
+@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
+def test_a_project_run_settings_are_ci_where_ci_runs_dotnet_test(definition: str, template: str, line: str,
+                                                                 holder: str, value: str, named: str) -> None:
+    files = {holder: _project(value), named: RUNSETTINGS, "other.runsettings": RUNSETTINGS,
+             "src/Acme/Acme.csproj": _project("").replace("<RunSettingsFilePath></RunSettingsFilePath>", ""),
+             "src/Acme/Program.cs": "class P {}\n"}
+    found = _runs(_with_line(definition, template, line, files))
+    assert named in found, found
+    assert not {"other.runsettings", "src/Acme/Program.cs", "src/Acme/Acme.csproj", holder} & found
+
+
+@pytest.mark.parametrize("line", [
+    "dotnet build --configuration Release",  # no test run
+    "echo dotnet test",
+    "# dotnet test",
+    "dotnet pack",
+    "dotnet tool run dotnet-test-lookalike",
+])
+def test_project_run_settings_lookalikes(line: str) -> None:
+    files = {"tests/T/T.csproj": _project("$(MSBuildProjectDirectory)/test.runsettings"),
+             "tests/T/test.runsettings": RUNSETTINGS}
+    assert "tests/T/test.runsettings" not in _runs(_with_line(*BLOCK_DEFINITIONS[0], line, files))
+
+
+def test_cake_dotnet_test_reads_project_run_settings() -> None:
+    files = {"build.cake": 'Task("Test").Does(() => {\n    DotNetTest("./Acme.sln");\n});\n',
+             ".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line="dotnet cake build.cake"),
+             "tests/T/T.csproj": _project("$(MSBuildProjectDirectory)/test.runsettings"),
+             "tests/T/test.runsettings": RUNSETTINGS}
+    assert "tests/T/test.runsettings" in _runs(files)
+
+
+def test_project_run_settings_bounds_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past runsettings.MAX_PROJECTS project files every `.runsettings` of the tree counts (fail closed)."""
+    monkeypatch.setattr(runsettings, "MAX_PROJECTS", 4)
+    files = {f"src/P{index}/P{index}.csproj": _project("") for index in range(6)}
+    files |= {"tests/T/test.runsettings": RUNSETTINGS, "build/x.runsettings": RUNSETTINGS}
+    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], "dotnet test", files))
+    assert {"tests/T/test.runsettings", "build/x.runsettings"} <= found
+
+
+def test_project_run_settings_cost_linear() -> None:
+    for unit in ("<RunSettingsFilePath>$(A)$(B)x</RunSettingsFilePath>\n", "<RunSettingsFilePath " * 8,
+                 "$(MSBuildThisFileDirectory)" * 8):
+        assert_linear(lambda text: runsettings.settings_paths("t/T.csproj", text), unit * (65_536 // len(unit)),
+                      unit * (262_144 // len(unit)), budget=2.0)
+    for unit in ("dotnet test ", "dotnet ", "echo dotnet test\n"):
+        assert_linear(runsettings.runs_tests, unit * (65_536 // len(unit)), unit * (262_144 // len(unit)),
+                      budget=2.0)
