@@ -206,3 +206,37 @@ def test_project_run_settings_cost_linear() -> None:
     for unit in ("dotnet test ", "dotnet ", "echo dotnet test\n"):
         assert_linear(runsettings.runs_tests, unit * (65_536 // len(unit)), unit * (262_144 // len(unit)),
                       budget=2.0)
+
+
+# --- the checks visor runs ---------------------------------------------------------------------------------------
+
+VISOR = ('version: "1.0"\nchecks:\n  analyze:\n    type: command\n    exec: |\n      set -e\n'
+         '      RESULT=$(node scripts/jira/get-fixedversion.js "$PR_TITLE")\n      echo "$RESULT"\n')
+VISOR_FILES = {"branch-suggestion/branch_suggestion.yml": VISOR, ".visor.yaml": VISOR.replace("scripts/", "tools/"),
+               "branch-suggestion/scripts/jira/get-fixedversion.js": "console.log(1)\n",
+               "tools/jira/get-fixedversion.js": "console.log(2)\n", "branch-suggestion/src/app.js": "x()\n"}
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    ("cd branch-suggestion && visor --config branch_suggestion.yml --debug --tags remote",
+     {"branch-suggestion/branch_suggestion.yml", "branch-suggestion/scripts/jira/get-fixedversion.js"}),
+    ("npx -y @probelabs/visor@latest -c branch-suggestion/branch_suggestion.yml",
+     {"branch-suggestion/branch_suggestion.yml", "branch-suggestion/scripts/jira/get-fixedversion.js"}),
+    ("visor --tags remote", {".visor.yaml", "tools/jira/get-fixedversion.js"}),  # its default file
+])
+@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
+def test_the_checks_visor_runs_are_ci(definition: str, template: str, line: str, named: set[str]) -> None:
+    if definition == "ci/release.sh" and "-c" not in line.split() and "--config" not in line:
+        named = set()  # the default file is looked for beside the script (ciruns.resolved), not where it is run
+    found = _runs(_with_line(definition, template, line, VISOR_FILES))
+    assert named <= found, found
+    assert "branch-suggestion/src/app.js" not in found
+
+
+@pytest.mark.parametrize("line", ["echo visor --config branch-suggestion/branch_suggestion.yml",
+                                  "npm install -g @probelabs/visor@0.1.185 --ignore-scripts",
+                                  "# visor --config branch-suggestion/branch_suggestion.yml"])
+def test_visor_lookalikes(line: str) -> None:
+    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, VISOR_FILES))
+    assert not {"branch-suggestion/branch_suggestion.yml", "branch-suggestion/scripts/jira/get-fixedversion.js",
+                ".visor.yaml"} & found, found

@@ -70,6 +70,8 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "trivy": (frozenset(), frozenset({"--template", "-t"})),
     "grype": (frozenset(), frozenset({"--template", "-t"})),
     "syft": (frozenset(), frozenset({"--template", "-t"})),
+    # cileft70: the checks visor (probelabs) runs: a `type: command` check's `exec:` is a shell script
+    "visor": (frozenset(), frozenset({"--config", "-c"})),
 }
 _AT_FILES = frozenset({"trivy"})  # tools whose option value names a file only after `@` (cileft70)
 # a segment whose command prints its words names no tool's file (`echo go-licenses report --template x`; cileft70)
@@ -84,11 +86,12 @@ _DEFAULTS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "overmind": (frozenset({"start", "s"}), ("Procfile",)),
     "supervisord": (frozenset(), ("supervisord.conf", "etc/supervisord.conf")),
     "alembic": (_ALEMBIC_RUNS, ("alembic.ini",)),
+    "visor": (frozenset(), (".visor.yaml", ".visor.yml")),  # cileft70: visor's own default
 }
 _DEFAULT_TOOLS = frozenset(_DEFAULTS)
 _MAY_NAME = lazy(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
                  r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi|dotnet|"
-                 r"alembic|go-licenses|pandoc|trivy|grype|syft)\b")
+                 r"alembic|go-licenses|pandoc|trivy|grype|syft|visor)\b")
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
@@ -249,7 +252,7 @@ def _value(word: str, values: dict[str, list[str]]) -> list[str]:
 
 def _tool(word: str) -> str:
     """The tool a command word names: its file name, or a Go module's or container image's last part."""
-    word = word.partition("@")[0].lower()
+    word = (word[:1] + word[1:].partition("@")[0]).lower()  # `@probelabs/visor@latest`: a scoped package's name
     if word.startswith("-") or "=" in word:
         return ""
     parts = word.split("/")
