@@ -2,9 +2,8 @@
 
 - A report or notice template a tool CI runs renders (nats.go's `go-licenses report ./... --template
   dependencies.tpl`, `pandoc --template`, trivy's `--template @x.tpl`): the tool's own settings, `ci`.
-- A Crystal program CI runs by path (`crystal run x.cr`, `crystal x.cr`), or builds and then runs (termisu's `crystal
-  build run_specs.cr -o ./bin/run_specs`, then `kcov … ./bin/run_specs`); a build whose output no line runs stays the
-  product's.
+- The run settings a .NET project names (`<RunSettingsFilePath>`) where CI runs `dotnet test`.
+- The checks visor runs (`visor --config branch_suggestion.yml`: a `type: command` check's `exec:` is shell).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import pytest
 from citools import BLOCK_DEFINITIONS, one_tree_runs
 from cpucost import assert_linear
 
-from gatekeeper.classify import ciconfigs, datawords, runsettings
+from gatekeeper.classify import ciconfigs, runsettings
 
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
 
@@ -81,56 +80,6 @@ def test_template_names_cost_linear() -> None:
     for unit in ("go-licenses report --template " + "a/" * 32 + "\n", "trivy fs --template @x ", "goreleaser ",
                  "python -m alembic "):
         assert_linear(ciconfigs.named, unit * (65_536 // len(unit)), unit * (262_144 // len(unit)), budget=2.0)
-
-
-# --- a Crystal program CI runs -----------------------------------------------------------------------------------
-
-CRYSTAL = {"run_specs.cr": "require \"./spec/**\"\n", "tools/gen.cr": "puts 1\n", "src/termisu.cr": "module T\nend\n",
-           "spec/termisu_spec.cr": "require \"./spec_helper\"\n"}
-
-
-@pytest.mark.parametrize(("line", "named"), [
-    ("crystal run tools/gen.cr", "tools/gen.cr"),
-    ("crystal tools/gen.cr -- --verbose", "tools/gen.cr"),
-    ("crystal run --release tools/gen.cr", "tools/gen.cr"),
-    ("crystal build run_specs.cr -o ./bin/run_specs\n./bin/run_specs", "run_specs.cr"),
-    ("crystal build run_specs.cr -o ./bin/run_specs\n"
-     "TERM=xterm-256color unbuffer kcov --clean --include-path=./src ./coverage ./bin/run_specs", "run_specs.cr"),
-    ("crystal build run_specs.cr -o bin/run_specs && bin/run_specs --verbose", "run_specs.cr"),
-])
-@pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
-def test_a_crystal_program_ci_runs_is_ci(definition: str, template: str, line: str, named: str) -> None:
-    found = _runs(_with_line(definition, template, line.replace("\n", "\n" + _indent(template)), CRYSTAL))
-    assert named in found, found
-    assert "src/termisu.cr" not in found
-
-
-def _indent(template: str) -> str:
-    """The blanks before `{line}` in `template` (a later line of a block stays in the block)."""
-    before = template.partition("{line}")[0].rpartition("\n")[2]
-    return before if not before.strip() else ""
-
-
-@pytest.mark.parametrize("line", [
-    "crystal build src/termisu.cr -o bin/termisu --release",  # the product built, not run
-    "crystal build --no-codegen src/termisu.cr",
-    "crystal tool format --check src/termisu.cr",
-    "crystal docs src/termisu.cr",
-    "echo crystal run src/termisu.cr",
-    "crystal build src/termisu.cr -o bin/termisu\nls -la bin/termisu",  # the output listed, not run
-])
-def test_crystal_lookalikes(line: str) -> None:
-    template = BLOCK_DEFINITIONS[0][1]
-    found = _runs(_with_line(".github/workflows/ci.yml", template, line.replace("\n", "\n" + _indent(template)),
-                             CRYSTAL))
-    assert "src/termisu.cr" not in found, found
-
-
-def test_crystal_build_runs_cost_linear() -> None:
-    def text(size: int) -> list[str]:
-        return ["crystal build x.cr -o bin/x", "kcov " + "-a " * (size // 3), "kcov ./c " * (size // 9)]
-
-    assert_linear(datawords.built_runs, text(65_536), text(262_144), budget=2.0)
 
 
 # --- the run settings a .NET project names for `dotnet test` -----------------------------------------------------

@@ -67,9 +67,7 @@ BUILDERS: dict[str, frozenset[str] | None] = {
     **dict.fromkeys(("obuild", "tsdown", "tsup", "unbuild", "esbuild", "rollup", "rolldown", "webpack", "microbundle",
                      "tsc", "babel", "swc", "pkgroll", "bunchee", "rm", "rimraf", "mkdir"), None),
     "ncc": frozenset({"build"}), "bun": frozenset({"build"}), "vite": frozenset({"build"}),
-    "parcel": frozenset({"build"}), "swag": frozenset({"init", "fmt"}),
-    # cileft70: Crystal's compiler, formatter and doc generator (`crystal run x.cr`, `crystal x.cr` run it)
-    "crystal": frozenset({"build", "tool", "docs"})}
+    "parcel": frozenset({"build"}), "swag": frozenset({"init", "fmt"})}
 # a builder's options whose value it loads as its own code or settings (a config, a plugin, a tsconfig): named
 _LOADS = frozenset({"-c", "--config", "--configPlugin", "-p", "--plugin", "--project", "--tsconfig", "--config-file",
                     "--configFile", "--config-name", "--require", "-r", "--plugins", "--presets", "--import",
@@ -87,9 +85,7 @@ MAX_OUTPUTS = 64  # builders' outputs a text names (past it: its builders' input
 # where a later line runs it: at a command's start, after a runtime or shell (`node o.js`, `deno run`, `bash`), or
 # entering it (`cd dist && node x.js`); `git diff dist`, `ls dist`, an upload's `path: dist` run nothing
 _RUN_OUTPUT = (r"(?:(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+|(?<![\w-])(?:node|nodejs|bun|deno|run:?+|tsx|ts-node|sh|"
-               r"bash|zsh|source|exec|cd|valgrind|\.)[ \t]++(?:-[\w=-]*+[ \t]++)*+"
-               # a coverage runner's output folder, then the program it runs (termisu's `kcov --clean ./cov ./bin/x`)
-               r"|(?<![\w-])kcov[ \t]++(?:-[^\s]*+[ \t]++)*+[^\s-][^\s]*+[ \t]++)")
+               r"bash|zsh|source|exec|cd|\.)[ \t]++(?:-[\w=-]*+[ \t]++)*+)")
 _RUNS_TEXT = lazy(r"(?<![\w-])(?:eval|source)(?![\w-])")
 # A program's read call with a literal path (Ruby, Python, Node); a line that may run what it read keeps its words
 # (and pathlib's `Path("pkg/_version.py").read_text()`: the lookahead holds the read the path is made for)
