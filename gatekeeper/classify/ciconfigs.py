@@ -5,8 +5,10 @@ the commands its `hooks` name run in CI; `release-please --config-file X --manif
 cuts; `gcloud builds submit --config X` runs the Cloud Build pipeline X is; `catalog-cd ... --config X` lists the
 repositories whose tasks CI publishes; `supervisord -c X`, `honcho start -f X`, `uwsgi --ini X` run the commands X lists
 (attack 40); `dotnet test --settings X` runs with the adapters and collectors X loads, `alembic upgrade` runs the env.py
-its `alembic.ini` names (cileft69). Under a name or folder no rule knows, such a file was `src` or `other`. With
-`--tree`, ciwalk.py makes each file these commands name `ci` (`ci.context.ci-run`) and reads it as a file CI runs.
+its `alembic.ini` names (cileft69); `go-licenses report --template X`, `pandoc --template X`, trivy's `--template @X`
+render with X, `visor --config X` runs X's command checks (cileft70). Under a name or folder no rule knows, such a file
+was `src` or `other`. With `--tree`, ciwalk.py makes each file these commands name `ci` (`ci.context.ci-run`) and
+reads it as a file CI runs.
 
 Only these tools (_TOOLS), never every `--config`: a scan of every labelled repository's CI definitions (label sets
 1 to 45, docs/classification.md "Settings a CI step hands a tool") found linters' and test tools' settings
