@@ -5,8 +5,10 @@ the commands its `hooks` name run in CI; `release-please --config-file X --manif
 cuts; `gcloud builds submit --config X` runs the Cloud Build pipeline X is; `catalog-cd ... --config X` lists the
 repositories whose tasks CI publishes; `supervisord -c X`, `honcho start -f X`, `uwsgi --ini X` run the commands X lists
 (attack 40); `dotnet test --settings X` runs with the adapters and collectors X loads, `alembic upgrade` runs the env.py
-its `alembic.ini` names (cileft69). Under a name or folder no rule knows, such a file was `src` or `other`. With
-`--tree`, ciwalk.py makes each file these commands name `ci` (`ci.context.ci-run`) and reads it as a file CI runs.
+its `alembic.ini` names (cileft69); `go-licenses report --template X`, `pandoc --template X`, trivy's `--template @X`
+render with X, `visor --config X` runs X's command checks (cileft70). Under a name or folder no rule knows, such a file
+was `src` or `other`. With `--tree`, ciwalk.py makes each file these commands name `ci` (`ci.context.ci-run`) and
+reads it as a file CI runs.
 
 Only these tools (_TOOLS), never every `--config`: a scan of every labelled repository's CI definitions (label sets
 1 to 45, docs/classification.md "Settings a CI step hands a tool") found linters' and test tools' settings
@@ -63,7 +65,19 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "dotnet": (frozenset({"test"}), frozenset({"--settings", "-s"})),
     # cileft69: the alembic.ini whose `script_location` holds the env.py Alembic runs (script_env)
     "alembic": (_ALEMBIC_RUNS, frozenset({"-c", "--config"})),
+    # cileft70: the template a report or notice tool renders its output with (nats.go's `go-licenses report ./...
+    # --template dependencies.tpl`); trivy's names a file only as `@FILE` (else it is the template's text)
+    "go-licenses": (frozenset({"report"}), frozenset({"--template", "-template"})),
+    "pandoc": (frozenset(), frozenset({"--template"})),  # `-t` is pandoc's output format
+    "trivy": (frozenset(), frozenset({"--template", "-t"})),
+    "grype": (frozenset(), frozenset({"--template", "-t"})),
+    "syft": (frozenset(), frozenset({"--template", "-t"})),
+    # cileft70: the checks visor (probelabs) runs: a `type: command` check's `exec:` is a shell script
+    "visor": (frozenset(), frozenset({"--config", "-c"})),
 }
+_AT_FILES = frozenset({"trivy"})  # tools whose option value names a file only after `@` (cileft70)
+# a segment whose command prints its words names no tool's file (`echo go-licenses report --template x`; cileft70)
+_PRINTS = frozenset({"echo", "printf"})
 # cileft68: the file a tool runs from when no option names one, and the subcommands that run it (`honcho start`,
 # `foreman start`, `overmind start`/`s` run the Procfile of the folder they start in; `honcho run CMD` runs CMD only,
 # `honcho export` writes init scripts from it); an empty set: any invocation (supervisord reads `supervisord.conf`, then
@@ -74,10 +88,12 @@ _DEFAULTS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "overmind": (frozenset({"start", "s"}), ("Procfile",)),
     "supervisord": (frozenset(), ("supervisord.conf", "etc/supervisord.conf")),
     "alembic": (_ALEMBIC_RUNS, ("alembic.ini",)),
+    "visor": (frozenset(), (".visor.yaml", ".visor.yml")),  # cileft70: visor's own default
 }
 _DEFAULT_TOOLS = frozenset(_DEFAULTS)
 _MAY_NAME = lazy(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
-                       r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi|dotnet|alembic)\b")
+                 r"release-it|release-plz|jreleaser|bazel(?:isk)?|supervisord|honcho|foreman|overmind|uwsgi|dotnet|"
+                 r"alembic|go-licenses|pandoc|trivy|grype|syft|visor)\b")
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
@@ -132,11 +148,18 @@ def named(text: str) -> list[str]:
             # the first word naming a tool, wherever it stands (`timeout 600 goreleaser`, `bash -c 'goreleaser ..'`,
             # `docker run ... goreleaser/goreleaser`, `go run github.com/goreleaser/goreleaser/v2@latest`; attack 29)
             start = wrappers.command_start(words) if _DEFAULT_TOOLS & {_tool(w) for w in words} else -1
-            for at, word in enumerate(words):  # each, not the first only: `docker run ... goreleaser/goreleaser`
-                if _tool(word) in _TOOLS:  # a Python module run as the command (`python -m alembic`) commands too
-                    found += _handed(_tool(word), words[at + 1:], at == start or (
-                        at >= 2 and words[at - 1] == "-m" and _tool(words[at - 2]).startswith("python")
-                        and wrappers.command_start([*words[:at - 2], "true"]) == at - 2))
+            lead = start if start >= 0 else wrappers.command_start(words)
+            if 0 <= lead < len(words) and words[lead] in _PRINTS:
+                continue
+            # each, not the first only: `docker run ... goreleaser/goreleaser`; each tool's words end where the next
+            # tool's start (a line repeating a tool's name read every word after each: quadratic, cileft70)
+            tools = [at for at, word in enumerate(words) if _tool(word) in _TOOLS]
+            for at, end in zip(tools, [*tools[1:], len(words)][:len(tools)], strict=True):
+                # a Python module run as the command (`python -m alembic`) commands too; past 16 leading words the
+                # prefix is not parsed (bounded work) and the module commands (fail closed)
+                found += _handed(_tool(words[at]), words[at + 1:end], at == start or (
+                    at >= 2 and words[at - 1] == "-m" and _tool(words[at - 2]).startswith("python")
+                    and (at > 18 or wrappers.command_start([*words[:at - 2], "true"]) == at - 2)))
     if any(_VARIABLE.fullmatch(word) for word in found):
         values: dict[str, list[str]] = {}
         for hit in _SET.finditer(text):
@@ -231,7 +254,7 @@ def _value(word: str, values: dict[str, list[str]]) -> list[str]:
 
 def _tool(word: str) -> str:
     """The tool a command word names: its file name, or a Go module's or container image's last part."""
-    word = word.partition("@")[0].lower()
+    word = (word[:1] + word[1:].partition("@")[0]).lower()  # `@probelabs/visor@latest`: a scoped package's name
     if word.startswith("-") or "=" in word:
         return ""
     parts = word.split("/")
@@ -258,4 +281,6 @@ def _handed(command: str, args: list[str], commanding: bool = False) -> list[str
             out.append(value if value else args[at + 1] if at + 1 < len(args) else "")
         elif not equals and name[:1] == "-" and name[1:2] != "-" and name[:2] in options and len(name) > 2:
             out.append(name[2:])  # `-fFILE`
+    if command in _AT_FILES:
+        out = [word[1:] for word in out if word.startswith("@")]
     return [word for word in out if word and not word.startswith(("-", "@"))]  # `@scope/config`: a package

@@ -28,6 +28,7 @@ from gatekeeper.classify import (
     localactions,
     nodeconfigs,
     pipinstalls,
+    runsettings,
     selfurls,
     taskstarts,
     toolplugins,
@@ -78,6 +79,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             aliased = repr((cargo, projects))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
+            tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
             idle = _idle(tree, queue, read_blob)  # dead-end task and Dev Container files: asked outside the bound
             queue = [item for item in queue if item[0] not in idle]
             # an installed package's own definitions last (popped last): what a running one reaches is walked
@@ -147,8 +149,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [p for named in deployed for p in walkpaths.deployed(named, path, folders)],
                     [(runner, p) for runner, named in entered for p in walkpaths.deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
-                    _GENERATE.search(text) is not None, ciimports.runner_lines(text))
+                    _GENERATE.search(text) is not None, runsettings.runs_tests(text), ciimports.runner_lines(text))
                 names = read[entry.oid, path, aliased]
+                tested = tested or (origin if names.tests_dotnet else "")
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
                 queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
                           if settings in tree]
@@ -186,6 +189,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     entries[origin, "compose", named] = None
                 deploys += [(origin, target) for target in names.deployed]
                 entries.update(((origin, runner, target), None) for runner, target in names.entered)
+            for project, named in runsettings.reached(tree, read_blob) if tested else []:  # cileft70
+                found.setdefault(named, ("ci.context.ci-run", f"{tested} runs dotnet test with the run settings "
+                                                              f"{project or 'a project file'} names"))
     except PastBound:
         return False
     # A chart or manifests CI deploys (red team 25): matched in every tree (a deploy target named in one tree only
@@ -244,6 +250,7 @@ class _Named(NamedTuple):
     entered: list[tuple[str, str]]  # (runner, the file its `ansible-playbook`/`helmfile` starts from), resolved
     configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
     generates: bool  # it runs `go generate` (GO_GENERATE)
+    tests_dotnet: bool  # it runs `dotnet test`: the run settings the tree's project files name (runsettings.py)
     runners: str  # its lines that start a test runner: the tests they name are a suite (ciimports.through_runner)
 
 
