@@ -188,8 +188,60 @@ def test_a_file_asked_for_more_tasks_later_is_read_for_them() -> None:
     ("make", "$(T)", None), ("make", "test \\", None), ("npm", "run build -- --watch", {"build"}),
     ("npm", "test", {"test"}), ("npm", "exec tsc", set()), ("npm", "run", None), ("npm", "weird", None),
     ("yarn", "", set(taskunits.asked("npm", "ci").names)),  # type: ignore[union-attr]
-    ("pnpm", "-r build", {"build"}), ("bun", "run dev", {"dev"}), ("just", "test", None), ("tox", "-e py", None),
+    ("pnpm", "-r build", {"build"}), ("bun", "run dev", {"dev"}), ("just", "test", {"test"}), ("just", "--list", set()),
+    ("tox", "-e py", None),
 ])
 def test_the_tasks_a_runner_command_asks(tool: str, rest: str, names: set[str] | None) -> None:
     tasks = taskunits.asked(tool, rest)
     assert (None if tasks is None else set(tasks.names)) == names
+
+
+# A justfile of real shape (arcuru/cmprss: a default that lists, aliases, parameters, a shebang recipe, dependencies)
+JUSTFILE = """\
+# development commands
+alias t := test
+version := `./scripts/version.sh`
+
+[private]
+default:
+    @just --list
+
+build mode='debug':
+    ./scripts/build.sh {{ mode }}
+
+test *args: build
+    #!/usr/bin/env bash
+    set -e
+    ./bin/test.sh {{ args }}
+
+release: test && publish
+    ./scripts/release.sh
+
+publish:
+    ./scripts/publish.sh
+
+commit:
+    ./bin/commit.sh
+"""
+JUST_FILES = {"justfile": JUSTFILE, **{path: "#!/bin/sh\n" for path in (
+    "scripts/version.sh", "scripts/build.sh", "bin/test.sh", "scripts/release.sh", "scripts/publish.sh",
+    "bin/commit.sh")}}
+_JUST_SCRIPTS = {path for path in JUST_FILES if path != "justfile"}
+_JUST_TEST = {"scripts/version.sh", "scripts/build.sh", "bin/test.sh"}
+
+
+@each_case("command, expected", [
+    ("just test", _JUST_TEST), ("just t", _JUST_TEST), ("just test --nocapture", _JUST_TEST),
+    ("just test full", _JUST_TEST), ("just --list", {"scripts/version.sh"}), ("just", {"scripts/version.sh"}),
+    ("just build debug", {"scripts/version.sh", "scripts/build.sh"}),
+    # an argument that is also a recipe's name is read as one (the safe side: the words' order is not kept)
+    ("just build release", _JUST_SCRIPTS - {"bin/commit.sh"}),
+    ("just release", _JUST_TEST | {"scripts/release.sh", "scripts/publish.sh"}),
+    # not literal, no recipe of that name, a module's recipe: the whole file
+    ("just $RECIPE", _JUST_SCRIPTS), ("just nope", _JUST_SCRIPTS), ("just tools::lint", _JUST_SCRIPTS),
+])
+def test_a_just_recipe_ci_runs_is_ci_and_the_others_are_not(command: str, expected: set[str]) -> None:
+    definition, text = BLOCK_DEFINITIONS[0]
+    runs = _runs({**JUST_FILES, definition: text.format(line=command)})
+    assert runs & _JUST_SCRIPTS == expected, command
+    assert "justfile" in runs

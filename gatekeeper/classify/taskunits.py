@@ -4,7 +4,7 @@ runs of its task file, not the whole file.
 `make test` runs the `test` target's recipe and those of its prerequisites, not every target of the Makefile;
 `npm test` runs the `test` script with `pretest`/`posttest`, `npm ci` the lifecycle scripts an install runs (`prepare`,
 `postinstall`...), not a `bench` or `dev` script. A caller's command gives the names (`Tasks`); the walk queues the
-task file with them and reads only their part of its text (`restricted`): what those tasks run is CI's, the others'
+task file with them and reads only their part of its text (tasktexts.py): what those tasks run is CI's, the others'
 scripts are not reached through this caller. The tasks they call (`npm run a && npm run b`, `$(MAKE) -C docs html`)
 are callers in turn, read by the same words.
 
@@ -16,7 +16,6 @@ parse, `.RECIPEPREFIX`. The other task runners (just, tox, nox, rake, Task...) a
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from typing import NamedTuple
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["Tasks", "asked", "joined", "restricted", "tasked"]
+__all__ = ["Tasks", "asked", "joined", "tasked"]
 
 
 class Tasks(NamedTuple):
@@ -107,6 +106,8 @@ def asked(tool: str, rest: str) -> Tasks | None:
     words = [word for word in words if word]
     if tool == "make":
         return _make_asked(words)
+    if tool == "just":
+        return _just_asked(words)
     if tool in _PACKAGE_TOOLS:
         return _package_asked(tool, words)
     return None
@@ -128,6 +129,36 @@ def _make_asked(words: list[str]) -> Tasks | None:
         else:
             targets.append(word)
     return Tasks(frozenset(targets or [""]))
+
+
+# just's options that run no recipe, and those that take a value
+_JUST_LISTS = frozenset({"-l", "--list", "--summary", "--dump", "--evaluate", "--fmt", "--variables", "--groups",
+                         "--help", "-h", "--version", "-V", "--init", "--changelog", "--show", "-s", "--completions",
+                         "--man", "--check"})
+_JUST_VALUED = frozenset({"-f", "--justfile", "-d", "--working-directory", "--dotenv-filename", "--dotenv-path",
+                          "-E", "--shell", "--shell-arg", "--color", "--chooser", "--list-heading", "--list-prefix",
+                          "--command-color"})
+
+
+def _just_asked(words: list[str]) -> Tasks | None:
+    recipes: list[str] = []
+    skip = 0
+    for word in words:
+        if skip:
+            skip -= 1
+        elif word in _JUST_LISTS:
+            return Tasks(frozenset())  # lists, shows or formats recipes: runs none
+        elif word == "--set":
+            skip = 2
+        elif word in _JUST_VALUED:
+            skip = 1
+        elif word.startswith("-") or "=" in word:
+            continue
+        elif _LITERAL.fullmatch(word) is None or "::" in word or "/" in word:
+            return None  # a variable, a module's recipe, a path: any
+        else:
+            recipes.append(word)  # a recipe, or an argument of the one before it
+    return Tasks(frozenset(recipes or [""]))
 
 
 def _package_asked(tool: str, words: list[str]) -> Tasks | None:
@@ -156,178 +187,3 @@ def _package_asked(tool: str, words: list[str]) -> Tasks | None:
     if not named or _LITERAL.fullmatch(named[0]) is None:
         return None
     return Tasks(frozenset(named))
-
-
-# A runner of several scripts by name or pattern (`run-s build:*`, `concurrently "npm:lint"`, `turbo run build`)
-_LISTS = lazy(r"\b(?:npm-run-all2?|run-s|run-p|concurrently|wireit|turbo|nx|lerna|ultra|npm-run|yarn-run-all)\b")
-
-
-def restricted(path: str, text: str, tasks: Tasks | None) -> tuple[str, Tasks | None]:
-    """(the part of the text at `path` the tasks run, the tasks the files it includes are asked for); the whole text
-    and None where it cannot be read that way."""
-    name = path.rpartition("/")[2]
-    if _is_makefile(name):  # read whole, still without its rules' headers
-        return _make_text(text, tasks)
-    if tasks is None:
-        return text, None
-    if name == "package.json":
-        return _package_text(text, tasks), None
-    return text, None
-
-
-def _package_text(text: str, tasks: Tasks) -> str:
-    try:
-        manifest = json.loads(text)
-    except ValueError:
-        return text
-    scripts = manifest.get("scripts") if isinstance(manifest, dict) else None
-    if not isinstance(scripts, dict):
-        return text
-    kept = {}
-    for name in tasks.names:
-        for each in (f"pre{name}", name, f"post{name}"):
-            if each in scripts:
-                kept[each] = scripts[each]
-    if any(_LISTS.search(str(value)) for value in kept.values()):
-        return text  # a script that runs others by pattern: every one
-    return json.dumps({**manifest, "scripts": kept})
-
-
-def _is_makefile(name: str) -> bool:
-    lower = name.lower()
-    return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
-
-
-# A rule's header: targets, one or two colons (not `:=`, `::=`), the rest (prerequisites, `; recipe`)
-_HEADER = re.compile(r"([^\t#=:][^#=:]*?)[ \t]*::?(?![=:])(.*)")
-_ASSIGNED = re.compile(r"[ \t]*(?:override[ \t]+|export[ \t]+)?[^\s:#=]*[ \t]*(?:[:+?!]|::)?=")
-_DEFAULT_GOAL = re.compile(r"^[ \t]*\.DEFAULT_GOAL[ \t]*:?=[ \t]*(\S*)[ \t]*$", re.MULTILINE)
-_INCLUDE = re.compile(r"[ \t]*-?s?include[ \t]")
-_CONDITIONAL = re.compile(r"[ \t]*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
-
-
-class _Rule(NamedTuple):
-    targets: list[str]
-    prerequisites: list[str]
-    lines: list[int]  # the recipe's line numbers (and a target's variable)
-    header: tuple[int, str]  # its header's line and what of it is read: the targets (`$@`), an inline recipe
-
-
-def _make_text(text: str, tasks: Tasks | None) -> tuple[str, Tasks | None]:
-    """A Makefile's text without the recipes of the rules the tasks do not reach (None: all are), nor any rule header
-    but one that calls `$(shell …)` (prerequisites are files make checks, not commands: custom-error-pages' `build:
-    main.go`); its variables, conditionals, includes and `define`s stay whole."""
-    if ".RECIPEPREFIX" in text:
-        return text, None
-    lines = text.split("\n")
-    rules: list[_Rule] = []
-    keep = [True] * len(lines)
-    current: _Rule | None = None
-    defining = False
-    first_include = first_rule = first_line = -1
-    at = 0
-    while at < len(lines):
-        start, line = at, lines[at]
-        while line.endswith("\\") and at + 1 < len(lines):  # a continued line is one line
-            at += 1
-            line = line[:-1] + " " + lines[at]
-        span = range(start, at + 1)
-        at += 1
-        stripped = line.strip()
-        if defining:
-            defining = not stripped.startswith("endef")
-            continue
-        if line.startswith("\t") and current is not None:
-            current.lines.extend(span)
-            for index in span:
-                keep[index] = False
-            continue
-        if not stripped or stripped.startswith("#") or _CONDITIONAL.match(line):
-            continue
-        if re.match(r"[ \t]*(?:override[ \t]+|export[ \t]+)?define\b", line):
-            defining = True
-            current = None
-            continue
-        if _INCLUDE.match(line):
-            first_include = start if first_include < 0 else first_include
-            current = None
-            continue
-        header = _HEADER.fullmatch(line)
-        if header is None or _ASSIGNED.match(line):
-            current = None
-            continue
-        rest = header.group(2)
-        prerequisites, semicolon, inline = rest.partition(";")
-        current = _Rule(header.group(1).split(), [], [], (start, f"{header.group(1)}:{semicolon}{inline}"))
-        if _ASSIGNED.match(prerequisites):  # `test: VAR = x`: a target's variable, kept with its rule
-            current.lines.extend(span)
-        else:
-            current.prerequisites.extend(word for word in prerequisites.split() if word != "|")
-        for index in span if "$(shell" not in line and "`" not in line else ():
-            keep[index] = False
-        rules.append(current)
-        if first_rule < 0 and any(not t.startswith(".") or "/" in t for t in current.targets) \
-                and not any("%" in t for t in current.targets):
-            first_rule, first_line = len(rules) - 1, start
-    whole = _kept(lines, keep, rules)
-    if tasks is None:
-        return whole, None
-    names = set(tasks.names)
-    if "" in names:  # make's default goal: `.DEFAULT_GOAL`, else the first rule's targets (not an include's)
-        names.discard("")
-        goal = _DEFAULT_GOAL.findall(text)
-        if goal:
-            if not goal[-1] or "$" in goal[-1]:
-                return whole, None
-            names.add(goal[-1])
-        elif first_rule < 0 or 0 <= first_include < first_line:
-            return whole, None  # no rule here, or an included file may define the default goal
-        else:
-            names.update(t for t in rules[first_rule].targets if not t.startswith(".") or "/" in t)
-    chosen, unmatched = _reached(rules, names)
-    if unmatched and tasks.strict:  # a target no rule here defines: any of them, and of the files it includes
-        return whole, None
-    passed = Tasks(frozenset(n for rule in chosen for n in (*rule.targets, *rule.prerequisites)) | names, False)
-    return _kept(lines, keep, chosen), passed
-
-
-def _kept(lines: list[str], keep: list[bool], chosen: list[_Rule]) -> str:
-    """The lines `keep` says, the recipes of `chosen` and the read part of their headers (the other lines blank)."""
-    out = [line if kept else "" for line, kept in zip(lines, keep, strict=True)]
-    for rule in chosen:
-        for index in rule.lines:
-            out[index] = lines[index]
-        at, read = rule.header
-        out[at] = out[at] or read
-    return "\n".join(out)
-
-
-def _reached(rules: list[_Rule], names: set[str]) -> tuple[list[_Rule], bool]:
-    """(the rules that build `names` and their prerequisites, recursively, whether a name of `names` is built by no
-    rule); a prerequisite that is a variable's value reaches every rule whose target is one too (it may be any)."""
-    by_target: dict[str, list[int]] = {}
-    patterns: list[tuple[re.Pattern[str], int]] = []
-    variable: list[int] = []
-    for index, rule in enumerate(rules):
-        for target in rule.targets:
-            by_target.setdefault(target, []).append(index)
-            if "%" in target:
-                patterns.append((re.compile(".*".join(map(re.escape, target.split("%")))), index))
-            variable += [index] if "$" in target else []
-    chosen: dict[int, None] = {}
-    todo = list(names)
-    done: set[str] = set()
-    unmatched = False
-    while todo:
-        name = todo.pop()
-        if name in done:
-            continue
-        done.add(name)
-        hits = variable if "$" in name else by_target.get(name, []) + [
-            index for pattern, index in patterns if pattern.fullmatch(name)]
-        unmatched = unmatched or (not hits and name in names)
-        for index in hits:
-            if index not in chosen:
-                chosen[index] = None
-                todo.extend(rules[index].prerequisites)
-    return [rules[index] for index in chosen], unmatched
