@@ -154,15 +154,17 @@ def test_a_make_target_ci_runs_is_ci_and_the_others_are_not(definition: str, tex
     # the default goal behind an include, `.RECIPEPREFIX`: the whole file
     ("include x.mk\nbuild:\n\t./a.sh\nother:\n\t./b.sh\n", "make", {"a.sh", "b.sh"}, set()),
     (".RECIPEPREFIX = >\ntest:\n> ./a.sh\nother:\n> ./b.sh\n", "make test", {"a.sh", "b.sh"}, set()),
-    # a target an included file defines (node_exporter's Makefile.common): both whole (its prerequisites may be here)
+    # a target an included file defines (node_exporter's Makefile.common): both whole
     ("include x.mk\nlocal:\n\t./a.sh\nother:\n\t./b.sh\n", "make common-local", {"a.sh", "b.sh", "c.sh", "d.sh"},
      set()),
-    # a target defined here whose prerequisite an included file defines: that rule of it, not its others
-    ("include x.mk\nbuild: common\n\t./a.sh\nother:\n\t./b.sh\n", "make build", {"a.sh", "c.sh"}, {"b.sh", "d.sh"}),
+    # any include: both whole (an included file may add a prerequisite to the target CI runs, define it, set the goal)
+    ("include x.mk\nbuild: common\n\t./a.sh\nother:\n\t./b.sh\n", "make build", {"a.sh", "b.sh", "c.sh", "d.sh"},
+     set()),
+    ("-include x.mk\ntest:\n\techo\nevil:\n\t./b.sh\n", "make test", {"b.sh"}, set()),
 ])
 def test_make_targets_prerequisites_default_goal_and_includes(makefile: str, command: str, expected: set[str],
                                                              not_expected: set[str]) -> None:
-    included = "common:\n\t./c.sh\ncommon-local: local\n\t./c.sh\nunused:\n\t./d.sh\n"
+    included = "common:\n\t./c.sh\ncommon-local: local\n\t./c.sh\nunused:\n\t./d.sh\ntest: evil\n"
     files = {"Makefile": makefile, "x.mk": included, **{name: "#!/bin/sh\n" for name in ("a.sh", "b.sh", "c.sh",
                                                                                           "d.sh")}}
     definition, text = BLOCK_DEFINITIONS[0]

@@ -146,10 +146,10 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     return scripts, composed, folders
 
 
-def named_tasks(path: str, text: str, passed: Tasks | None = None) \
+def named_tasks(path: str, text: str) \
         -> tuple[list[str], list[str], list[str], dict[str, Tasks]]:
     """named() of the file at `path`, and {the pattern of a task file only runners' commands name: the tasks they run
-    of it} (taskunits.py; a Makefile's includes: `passed`, the tasks its reached rules name); of a package.json, its
+    of it} (taskunits.py); of a package.json, its
     `scripts` alone (what `npm run` and `npm ci`'s lifecycle run: its `main` is the package's code, not CI's) and the
     package.json of each workspace and `file:` dependency (npm installs them and runs their lifecycle scripts: red
     team 19); of a Makefile, also the files it includes; of a GitLab pipeline's file, the local files it includes (red
@@ -198,17 +198,14 @@ def named_tasks(path: str, text: str, passed: Tasks | None = None) \
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside; a glob's `?` and character
         # classes (`scripts/make/[0-9][0-9][0-9]_*.mk`: the seventy-fourth set) stand for any text, as `*` does
-        included = _patterns([_MAKE_GLOB.sub("*", word) for line in _MAKE_INCLUDE.findall(text)
+        scripts += _patterns([_MAKE_GLOB.sub("*", word) for line in _MAKE_INCLUDE.findall(text)
                               for word in re.split(r"[\s()]+", line) if word and not word.startswith("$")])
-        tasked.update({pattern: passed for pattern in included if passed is not None and pattern not in scripts})
-        scripts += included
     if taskrunners.is_justfile(name) or taskrunners.is_taskfile(name):  # just's imports, Task's includes
         scripts += _patterns(taskrunners.included(name, text))
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:
         scripts += [_GLOB_PART.sub(ANY, pattern) for pattern in gitlabincludes.included(text)]
     others = set(scripts[ran:])  # named by other words too: the whole file
-    return scripts, composed, folders, {pattern: tasks for pattern, tasks in tasked.items()
-                                        if pattern not in others or passed is not None and tasks is passed}
+    return scripts, composed, folders, {pattern: tasks for pattern, tasks in tasked.items() if pattern not in others}
 
 
 def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str], list[str], list[str]]:

@@ -108,8 +108,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     text = cidefaults.with_default(path, data[:FULL_READ].decode("utf-8", "replace"))
                     text = selfurls.localized(text, mine, tree)  # the repository's own raw URLs (cileft68)
                     text = composeruns.localized(text, tree, read_blob)  # a mounted service's paths (cileft68)
-                    text, passed = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it
-                    scripts, composed, folders, tasked = ciruns.named_tasks(path, text, passed)
+                    text = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it
+                    scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
                     # a release tool's settings; a folded `run: >` is one command over lines: its string too (attack 29)

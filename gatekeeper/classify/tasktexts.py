@@ -19,19 +19,18 @@ __all__ = ["restricted"]
 _LISTS = lazy(r"\b(?:npm-run-all2?|run-s|run-p|concurrently|wireit|turbo|nx|lerna|ultra|npm-run|yarn-run-all)\b")
 
 
-def restricted(path: str, text: str, tasks: Tasks | None) -> tuple[str, Tasks | None]:
-    """(the part of the text at `path` the tasks run, the tasks the files it includes are asked for); the whole text
-    and None where it cannot be read that way."""
+def restricted(path: str, text: str, tasks: Tasks | None) -> str:
+    """The part of the text at `path` the tasks (None: all) run; the whole text where it cannot be read that way."""
     name = path.rpartition("/")[2]
     if _is_makefile(name):  # read whole, still without its rules' headers
         return _make_text(text, tasks)
-    if tasks is not None and name.lower() in ("justfile", ".justfile"):
-        return _just_text(text, tasks), None
     if tasks is None:
-        return text, None
+        return text
+    if name.lower() in ("justfile", ".justfile"):
+        return _just_text(text, tasks)
     if name == "package.json":
-        return _package_text(text, tasks), None
-    return text, None
+        return _package_text(text, tasks)
+    return text
 
 
 def _package_text(text: str, tasks: Tasks) -> str:
@@ -72,18 +71,18 @@ class _Rule(NamedTuple):
     header: tuple[int, str]  # its header's line and what of it is read: the targets (`$@`), an inline recipe
 
 
-def _make_text(text: str, tasks: Tasks | None) -> tuple[str, Tasks | None]:
+def _make_text(text: str, tasks: Tasks | None) -> str:
     """A Makefile's text without the recipes of the rules the tasks do not reach (None: all are), nor any rule header
     but one that calls `$(shell …)` (prerequisites are files make checks, not commands: custom-error-pages' `build:
     main.go`); its variables, conditionals, includes and `define`s stay whole."""
     if ".RECIPEPREFIX" in text:
-        return text, None
+        return text
     lines = text.split("\n")
     rules: list[_Rule] = []
     keep = [True] * len(lines)
     current: _Rule | None = None
     defining = False
-    first_include = first_rule = first_line = -1
+    first_include = first_rule = -1
     at = 0
     while at < len(lines):
         start, line = at, lines[at]
@@ -127,27 +126,24 @@ def _make_text(text: str, tasks: Tasks | None) -> tuple[str, Tasks | None]:
         rules.append(current)
         if first_rule < 0 and any(not t.startswith(".") or "/" in t for t in current.targets) \
                 and not any("%" in t for t in current.targets):
-            first_rule, first_line = len(rules) - 1, start
+            first_rule = len(rules) - 1
     whole = _kept(lines, keep, rules)
-    if tasks is None:
-        return whole, None
+    if tasks is None or first_include >= 0:
+        return whole  # an included file may add a prerequisite to a target, set the default goal, define the target
     names = set(tasks.names)
     if "" in names:  # make's default goal: `.DEFAULT_GOAL`, else the first rule's targets (not an include's)
         names.discard("")
         goal = _DEFAULT_GOAL.findall(text)
         if goal:
             if not goal[-1] or "$" in goal[-1]:
-                return whole, None
+                return whole
             names.add(goal[-1])
-        elif first_rule < 0 or 0 <= first_include < first_line:
-            return whole, None  # no rule here, or an included file may define the default goal
+        elif first_rule < 0:
+            return whole
         else:
             names.update(t for t in rules[first_rule].targets if not t.startswith(".") or "/" in t)
     chosen, unmatched = _reached(rules, names)
-    if unmatched and tasks.strict:  # a target no rule here defines: any of them, and of the files it includes
-        return whole, None
-    passed = Tasks(frozenset(n for rule in chosen for n in (*rule.targets, *rule.prerequisites)) | names, False)
-    return _kept(lines, keep, chosen), passed
+    return whole if unmatched else _kept(lines, keep, chosen)  # a target no rule here defines: any
 
 
 def _kept(lines: list[str], keep: list[bool], chosen: list[_Rule]) -> str:

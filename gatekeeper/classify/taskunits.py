@@ -27,19 +27,17 @@ __all__ = ["Tasks", "asked", "joined", "tasked"]
 
 
 class Tasks(NamedTuple):
-    """The tasks a caller runs of a task file. `names`: script or target names ("" is a Makefile's default goal);
-    `strict`: a name the file does not define reads it whole (a caller's own names), else it is skipped (the names a
-    Makefile passes to the files it includes: its rules' prerequisites, which may be defined there or nowhere)."""
+    """The tasks a caller runs of a task file: script, target or recipe names ("" is the file's default: make's
+    default goal, just's first recipe); a name the file does not define reads it whole."""
 
     names: frozenset[str]
-    strict: bool = True
 
 
 def joined(first: Tasks | None, second: Tasks | None) -> Tasks | None:
     """Both requests' tasks (None, the whole file, absorbs)."""
     if first is None or second is None:
         return None
-    return Tasks(first.names | second.names, first.strict or second.strict)
+    return Tasks(first.names | second.names)
 
 
 def tasked(words: list[str], hits: list[tuple[str, Tasks | None]],
@@ -59,8 +57,7 @@ def tasked(words: list[str], hits: list[tuple[str, Tasks | None]],
     for name, tasks in named.items():
         for pattern in patterns([name]):
             if pattern not in whole:
-                out[pattern] = Tasks(out[pattern].names | tasks.names, out[pattern].strict or tasks.strict) \
-                    if pattern in out else tasks
+                out[pattern] = Tasks(out[pattern].names | tasks.names) if pattern in out else tasks
     return out
 
 

@@ -68,7 +68,7 @@ class TaskQueue(list[tuple[str, str]]):
     def again(self, path: str) -> bool:
         """`path`, read already, is asked for tasks it was not read for."""
         wanted, done = self.wanted.get(path), self.done.get(path)
-        return done is not None and (wanted is None or not wanted.names <= done.names or wanted.strict > done.strict)
+        return done is not None and (wanted is None or not wanted.names <= done.names)
 
     def reading(self, path: str) -> Tasks | None:
         """The tasks `path` is read for now (all of them past _MAX_AGAIN reads of it, or of the tree's files)."""
