@@ -191,7 +191,7 @@ def test_a_file_asked_for_more_tasks_later_is_read_for_them() -> None:
     ("npm", "test", {"test"}), ("npm", "exec tsc", set()), ("npm", "run", None), ("npm", "weird", None),
     ("yarn", "", set(taskunits.asked("npm", "ci").names)),  # type: ignore[union-attr]
     ("pnpm", "-r build", {"build"}), ("bun", "run dev", {"dev"}), ("just", "test", {"test"}), ("just", "--list", set()),
-    ("tox", "-e py", None),
+    ("tox", "-e py", {"py"}), ("tox", "", None), ("tox", "-l", set()),
 ])
 def test_the_tasks_a_runner_command_asks(tool: str, rest: str, names: set[str] | None) -> None:
     tasks = taskunits.asked(tool, rest)
@@ -247,3 +247,57 @@ def test_a_just_recipe_ci_runs_is_ci_and_the_others_are_not(command: str, expect
     runs = _runs({**JUST_FILES, definition: text.format(line=command)})
     assert runs & _JUST_SCRIPTS == expected, command
     assert "justfile" in runs
+
+
+# A tox.ini of real shape (marshmallow, requests: a base environment, named ones, a generative one)
+TOX_INI = """\
+[tox]
+envlist = py{39,310,311},lint,docs,mypy-test
+
+[testenv]
+extras = tests
+commands = pytest {posargs}
+    lint: ./scripts/factor_lint.sh
+
+[testenv:lint]
+commands = ./scripts/lint.sh
+
+[testenv:docs]
+commands = ./scripts/docs.sh
+
+[testenv:mypy-test]
+commands = ./scripts/mypy.sh
+
+[testenv:py{39,310}-slow]
+commands = ./scripts/slow.sh
+
+[flake8]
+exclude = build
+"""
+TOX_FILES = {"tox.ini": TOX_INI, **{f"scripts/{name}.sh": "#!/bin/sh\n" for name in (
+    "factor_lint", "lint", "docs", "mypy", "slow")}}
+_TOX_SCRIPTS = {path for path in TOX_FILES if path != "tox.ini"}
+_TOX_BASE = {"scripts/factor_lint.sh", "scripts/slow.sh"}  # the base environment's lines and a generative section
+
+
+@each_case("command, expected", [
+    ("tox -e mypy-test", _TOX_BASE | {"scripts/mypy.sh"}),
+    ("python -m tox -e mypy-test", _TOX_BASE | {"scripts/mypy.sh"}),
+    ("tox -e lint,docs", _TOX_BASE | {"scripts/lint.sh", "scripts/docs.sh"}), ("tox run -e py311", _TOX_BASE),
+    ("tox -elint", _TOX_BASE | {"scripts/lint.sh"}), ("tox --env=docs", _TOX_BASE | {"scripts/docs.sh"}),
+    # every environment: no -e (env_list), a variable, a label, `ALL`, `tox p`
+    ("tox", _TOX_SCRIPTS), ('tox -e "$TOXENV"', _TOX_SCRIPTS), ("tox -m ci", _TOX_SCRIPTS),
+    ("tox -e ALL", _TOX_SCRIPTS), ("tox p", _TOX_SCRIPTS),
+])
+def test_a_tox_environment_ci_runs_is_ci_and_the_others_are_not(command: str, expected: set[str]) -> None:
+    definition, text = BLOCK_DEFINITIONS[0]
+    runs = _runs({**TOX_FILES, definition: text.format(line=command)})
+    assert runs & _TOX_SCRIPTS == expected, command
+    assert "tox.ini" in runs
+
+
+def test_a_tox_section_that_refers_to_another_reads_the_whole_file() -> None:
+    ini = TOX_INI.replace("commands = ./scripts/docs.sh", "commands = {[testenv:lint]commands}")
+    definition, text = BLOCK_DEFINITIONS[0]
+    assert _runs({**TOX_FILES, "tox.ini": ini, definition: text.format(line="tox -e docs")}) & _TOX_SCRIPTS \
+        == _TOX_SCRIPTS - {"scripts/docs.sh"}

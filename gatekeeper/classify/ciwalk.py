@@ -172,8 +172,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
-                    elif tasks is not None:  # its own other tasks (`npm run lint` in a script, `$(MAKE) docs`)
-                        queue.ask(named, origin, names.tasks.get(named))
+                    elif tasks is not None and named in names.tasks:  # its own other tasks (`npm run lint` in a
+                        queue.ask(named, origin, names.tasks[named])  # script, `$(MAKE) docs`; not pytest's settings)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
                         found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "

@@ -30,6 +30,8 @@ def restricted(path: str, text: str, tasks: Tasks | None) -> str:
         return _just_text(text, tasks)
     if name == "package.json":
         return _package_text(text, tasks)
+    if name == "tox.ini":
+        return _tox_text(text, tasks)
     return text
 
 
@@ -236,3 +238,25 @@ def _just_text(text: str, tasks: Tasks) -> str:
         for at in recipes[name]:
             keep[at] = True
     return "\n".join(line if kept else "" for line, kept in zip(lines, keep, strict=True))
+
+
+_BASE = re.compile(r"^[ \t]*base[ \t]*=", re.MULTILINE)  # tox 4: a section that inherits another's settings
+_SECTION = re.compile(r"^\[([^\]\n]*)\][ \t]*$", re.MULTILINE)
+
+
+def _tox_text(text: str, tasks: Tasks) -> str:
+    """A tox.ini without the `[testenv:NAME]` sections of the environments the tasks do not name: every other section
+    stays (`[tox]`, the `[testenv]` every environment inherits, with its factor-conditional lines); a generative
+    section (`[testenv:py{311,312}-lint]`) stays. Whole when a kept section refers to another's settings
+    (`{[testenv:lint]commands}`, tox 4's `base =`)."""
+    starts = [(match.start(), match.group(1).strip()) for match in _SECTION.finditer(text)]
+    parts = [text[:starts[0][0]] if starts else text]
+    for index, (start, section) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(text)
+        env = section.partition(":")[2].strip() if section.startswith("testenv:") else None
+        if env is None or env in tasks.names or "{" in env or "," in env:
+            parts.append(text[start:end])
+        else:
+            parts.append("\n" * text.count("\n", start, end))  # its lines blank: the others keep their numbers
+    kept = "".join(parts)
+    return text if "{[testenv:" in kept or _BASE.search(kept) else kept

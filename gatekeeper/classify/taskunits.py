@@ -105,6 +105,8 @@ def asked(tool: str, rest: str) -> Tasks | None:
         return _make_asked(words)
     if tool == "just":
         return _just_asked(words)
+    if tool == "tox":
+        return _tox_asked(words)
     if tool in _PACKAGE_TOOLS:
         return _package_asked(tool, words)
     return None
@@ -156,6 +158,32 @@ def _just_asked(words: list[str]) -> Tasks | None:
         else:
             recipes.append(word)  # a recipe, or an argument of the one before it
     return Tasks(frozenset(recipes or [""]))
+
+
+_TOX_NONE = frozenset({"-l", "--listenvs", "-a", "--listenvs-all", "list", "l", "config", "c", "--version",
+                       "-h", "--help", "quickstart", "q", "depends", "de", "--showconfig"})
+
+
+def _tox_asked(words: list[str]) -> Tasks | None:
+    """`tox -e a,b` (`run`/`r`/`p` too): those environments; none for a list or a shown setting; None (every one
+    env_list names) without `-e`, with a label (`-m`), a factor (`-f`), `ALL`, or a name that is not literal."""
+    names: list[str] = []
+    for index, word in enumerate(words):
+        if word == "--":
+            break
+        if word in _TOX_NONE:
+            return Tasks(frozenset())
+        value = words[index + 1] if word in ("-e", "--env") and index + 1 < len(words) else \
+            word[2:].lstrip("=") if word.startswith("-e") and len(word) > 2 and word[2] != "-" else \
+            word.partition("=")[2] if word.startswith("--env=") else None
+        if word in ("-m", "--labels", "-f", "--factors"):
+            return None
+        if value is not None:
+            listed = [name.strip() for name in value.split(",") if name.strip()]
+            if not listed or any(_LITERAL.fullmatch(name) is None or name == "ALL" for name in listed):
+                return None
+            names += listed
+    return Tasks(frozenset(names)) if names else None
 
 
 def _package_asked(tool: str, words: list[str]) -> Tasks | None:
