@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 
 from citools import BLOCK_DEFINITIONS, one_tree_runs
+from cpucost import assert_linear
 from tables import each_case
 
-from gatekeeper.classify import taskunits
+from gatekeeper.classify import tasktexts, taskunits
 
 
 def _runs(files: dict[str, str]) -> set[str]:
@@ -151,6 +152,10 @@ def test_a_make_target_ci_runs_is_ci_and_the_others_are_not(definition: str, tex
     ("test: FLAGS = $(shell ./a.sh)\ntest:\n\techo\nother:\n\t./b.sh\n", "make test", {"a.sh"}, {"b.sh"}),
     ("test::\n\t./a.sh\ntest::\n\t./c.sh\nother:\n\t./b.sh\n", "make test", {"a.sh", "c.sh"}, {"b.sh"}),
     ("define RUN\n./c.sh\nendef\ntest:\n\t./a.sh\nother:\n\t./b.sh\n", "make test", {"a.sh", "c.sh"}, {"b.sh"}),
+    # a recipe that runs its prerequisites (`$<`, `$^`, `$(<F)`): they are run, the other rules' are not
+    ("test: a.sh\n\tbash $<\nother: b.sh\n\techo\n", "make test", {"a.sh"}, {"b.sh"}),
+    ("test: a.sh c.sh\n\tfor s in $^; do sh $$s; done\nother: b.sh\n\techo\n", "make test", {"a.sh", "c.sh"}, {"b.sh"}),
+    ("test: a.sh\n\tsh $(<F)\n", "make test", {"a.sh"}, set()), ("test: a.sh ; sh $<\n", "make test", {"a.sh"}, set()),
     # the default goal behind an include, `.RECIPEPREFIX`: the whole file
     ("include x.mk\nbuild:\n\t./a.sh\nother:\n\t./b.sh\n", "make", {"a.sh", "b.sh"}, set()),
     (".RECIPEPREFIX = >\ntest:\n> ./a.sh\nother:\n> ./b.sh\n", "make test", {"a.sh", "b.sh"}, set()),
@@ -301,3 +306,17 @@ def test_a_tox_section_that_refers_to_another_reads_the_whole_file() -> None:
     definition, text = BLOCK_DEFINITIONS[0]
     assert _runs({**TOX_FILES, "tox.ini": ini, definition: text.format(line="tox -e docs")}) & _TOX_SCRIPTS \
         == _TOX_SCRIPTS - {"scripts/docs.sh"}
+
+
+@each_case("path, hostile", [
+    ("Makefile", lambda n: "a" + " " * n + "\n"),  # a long line without a colon (a rule header's search)
+    ("Makefile", lambda n: "test: \\\n" * (n // 8) + "x\n\t./a.sh\n"),  # continued lines
+    ("Makefile", lambda n: "".join(f"p{i}-%: q{i}\n\techo\n" for i in range(n // 20)) + "test: " + " ".join(
+        f"x{i}" for i in range(n // 20)) + "\n"),  # pattern rules asked of many prerequisites
+    ("justfile", lambda n: "a" + " " * n + "\n"), ("justfile", lambda n: "r:\n" + "  x\n" * (n // 4)),
+    ("tox.ini", lambda n: "".join(f"[testenv:e{i}]\ncommands = x\n" for i in range(n // 32))),
+])
+def test_a_hostile_task_file_is_read_in_linear_time(path: str, hostile: object) -> None:
+    assert callable(hostile)
+    tasks = taskunits.Tasks(frozenset({"test", "r", "e1"}))
+    assert_linear(lambda size: tasktexts.restricted(path, hostile(size), tasks), 64 * 1024, 256 * 1024, budget=1.0)

@@ -59,11 +59,19 @@ def _is_makefile(name: str) -> bool:
 
 
 # A rule's header: targets, one or two colons (not `:=`, `::=`), the rest (prerequisites, `; recipe`)
-_HEADER = re.compile(r"([^\t#=:][^#=:]*?)[ \t]*::?(?![=:])(.*)")
+_HEADER = re.compile(r"([^\t#=:][^#=:]*)::?(?![=:])(.*)")
 _ASSIGNED = re.compile(r"[ \t]*(?:override[ \t]+|export[ \t]+)?[^\s:#=]*[ \t]*(?:[:+?!]|::)?=")
 _DEFAULT_GOAL = re.compile(r"^[ \t]*\.DEFAULT_GOAL[ \t]*:?=[ \t]*(\S*)[ \t]*$", re.MULTILINE)
 _INCLUDE = re.compile(r"[ \t]*-?s?include[ \t]")
 _CONDITIONAL = re.compile(r"[ \t]*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+
+
+# A recipe's automatic variable for its prerequisites (`$<`, `$^`, `$+`, `$?`, `$(<F)`, `${^}`): `run: gen.sh` then
+# `./$<` runs the prerequisite
+_AUTOMATIC = lazy(r"\$(?:[<^+?]|[({][<^+?])")
+
+
+_MAX_PATTERNS = 64  # pattern rules of a Makefile read by its targets (each asked of every name reached): then whole
 
 
 class _Rule(NamedTuple):
@@ -87,10 +95,12 @@ def _make_text(text: str, tasks: Tasks | None) -> str:
     first_include = first_rule = -1
     at = 0
     while at < len(lines):
-        start, line = at, lines[at]
-        while line.endswith("\\") and at + 1 < len(lines):  # a continued line is one line
+        start, pieces = at, [lines[at]]
+        while pieces[-1].endswith("\\") and at + 1 < len(lines):  # a continued line is one line
             at += 1
-            line = line[:-1] + " " + lines[at]
+            pieces[-1] = pieces[-1][:-1]
+            pieces.append(lines[at])
+        line = " ".join(pieces)
         span = range(start, at + 1)
         at += 1
         stripped = line.strip()
@@ -130,7 +140,7 @@ def _make_text(text: str, tasks: Tasks | None) -> str:
                 and not any("%" in t for t in current.targets):
             first_rule = len(rules) - 1
     whole = _kept(lines, keep, rules)
-    if tasks is None or first_include >= 0:
+    if tasks is None or first_include >= 0 or sum("%" in "".join(rule.targets) for rule in rules) > _MAX_PATTERNS:
         return whole  # an included file may add a prerequisite to a target, set the default goal, define the target
     names = set(tasks.names)
     if "" in names:  # make's default goal: `.DEFAULT_GOAL`, else the first rule's targets (not an include's)
@@ -155,6 +165,9 @@ def _kept(lines: list[str], keep: list[bool], chosen: list[_Rule]) -> str:
         for index in rule.lines:
             out[index] = lines[index]
         at, read = rule.header
+        targets, _, inline = read.partition(":")
+        if _AUTOMATIC.search(inline) or any(_AUTOMATIC.search(lines[index]) for index in rule.lines):
+            read = f"{targets}: {' '.join(rule.prerequisites)} {inline}"  # `./$<`: its prerequisites are run
         out[at] = out[at] or read
     return "\n".join(out)
 
@@ -191,7 +204,7 @@ def _reached(rules: list[_Rule], names: set[str]) -> tuple[list[_Rule], bool]:
 
 
 # A justfile recipe's header: `@`? name, parameters (`mode='debug'`, `*args`), `:` (not `:=`), its dependencies
-_RECIPE = re.compile(r"@?([A-Za-z_][\w-]*)((?:[ \t]+[^:\n]*)?):(?!=)(.*)")
+_RECIPE = re.compile(r"@?([A-Za-z_][\w-]*)((?:[ \t][^:\n]*)?):(?!=)(.*)")
 _ALIAS = re.compile(r"alias[ \t]+([\w-]+)[ \t]*:=[ \t]*([\w-]+)")
 _DEPENDENCY = re.compile(r"\(?([A-Za-z_][\w-]*)")
 
