@@ -50,11 +50,13 @@ from gatekeeper.classify import (
     shellvars,
     submakes,
     taskrunners,
+    taskunits,
     toolreads,
     wrappers,
 )
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
+from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -87,9 +89,6 @@ _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipe
                ".ci/", "ci/", ".pipelines/", ".gitea/", ".forgejo/", ".drone/", ".semaphore/", ".builds/", ".kokoro/")
 _DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
 _ENDINGS = ("yml", "yaml", "groovy", "file", ".env")  # how every definition's name ends (lower case)
-# a `.env`'s whole-line comments, dropped only when no line is continued into one and no here-document holds one
-_ENV_COMMENT = lazy(r"^[ \t]*#[^\n]*$", re.M)
-_CONTINUED = lazy(r"\\\r?$", re.M)
 _LAST = frozenset("lLyYeEvV")  # and their last letters
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
@@ -142,18 +141,29 @@ def may_be_named(path: str) -> bool:
 
 
 def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
-    """named() of the file at `path`; of a package.json, its `scripts` alone (what `npm run` and `npm ci`'s lifecycle
-    run: its `main` is the package's code, not CI's) and the package.json of each workspace and `file:` dependency
-    (npm installs them and runs their lifecycle scripts: red team 19); of a Makefile, also the files it includes; of
-    a GitLab pipeline's file, the local files it includes (red team 19: their jobs' scripts)."""
+    """named_tasks() but the tasks."""
+    scripts, composed, folders, _ = named_tasks(path, text)
+    return scripts, composed, folders
+
+
+def named_tasks(path: str, text: str) \
+        -> tuple[list[str], list[str], list[str], dict[str, Tasks]]:
+    """named() of the file at `path`, and {the pattern of a task file only runners' commands name: the tasks they run
+    of it} (taskunits.py); of a package.json, its
+    `scripts` alone (what `npm run` and `npm ci`'s lifecycle run: its `main` is the package's code, not CI's) and the
+    package.json of each workspace and `file:` dependency (npm installs them and runs their lifecycle scripts: red
+    team 19); of a Makefile, also the files it includes; of a GitLab pipeline's file, the local files it includes (red
+    team 19: their jobs' scripts)."""
     name = path.rpartition("/")[2]
+    tasked: dict[str, Tasks] = {}
     if name == "package.json":
-        return _package(path, text)
+        return *_package(path, text, tasked), tasked
     if name == "dagger.json":  # the code of a Dagger module CI calls, the local modules it uses (daggermods.py)
-        return daggermods.module_code(path, text), [], []
+        return daggermods.module_code(path, text), [], [], {}
     if name == "pnpm-workspace.yaml":
-        return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], []
-    text = _uncommented_env(text) if name.lower() == ".env" else runvars.make_text(text) if _is_makefile(name) else text
+        return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], [], {}
+    text = composerefs.uncommented_env(text) if name.lower() == ".env" \
+        else runvars.make_text(text) if _is_makefile(name) else text
     # PowerShell's `\` separates a path (its escape is the backtick): `$PSScriptRoot\x.ps1` is read as `/x.ps1`, not as
     # bash's escaped `x` after a variable, which named every `.ps1` (over-reads 1)
     text = text.replace("\\", "/") if name.lower().endswith((".ps1", ".psm1")) and "\\" in text else text
@@ -172,7 +182,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # a YAML or JSON file's folded and quoted strings are read again as one line each (composer.json's `"npm run
     # build"`); a script's or a Jenkinsfile's text is no YAML (its lines folded into one ran nothing: cileft66)
     strings = is_yaml(path) or name.lower().endswith(".json")
-    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known, strings=strings)
+    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known, strings, tasked)
+    ran = len(scripts)
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
@@ -193,21 +204,11 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         scripts += _patterns(taskrunners.included(name, text))
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:
         scripts += [_GLOB_PART.sub(ANY, pattern) for pattern in gitlabincludes.included(text)]
-    return scripts, composed, folders
+    others = set(scripts[ran:])  # named by other words too: the whole file
+    return scripts, composed, folders, {pattern: tasks for pattern, tasks in tasked.items() if pattern not in others}
 
 
-def _uncommented_env(text: str) -> str:
-    """A `.env` without its whole-line comments: a comment runs nothing, whether Compose reads the file or a shell
-    sources it (heroku's `# This is used by gunicorn.conf.py` made the file ci; the classes57 round). Kept whole when a
-    comment line may be something else: a line continued into it, a here-document, a quote a value leaves open."""
-    values = _ENV_COMMENT.sub("", text)
-    if "<<" in text or _CONTINUED.search(text) or any(line.count('"') % 2 or line.count("'") % 2
-                                                      for line in values.splitlines()):
-        return text
-    return values
-
-
-def _package(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
+def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str], list[str], list[str]]:
     """What a package.json's `scripts` run, and the package.json of its workspaces (globs: patterns) and of the local
     packages its dependencies install (`file:`, `link:` paths)."""
     try:
@@ -217,7 +218,7 @@ def _package(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return [], [], []
     scripts = manifest.get("scripts")
     # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67)
-    found = named("\n".join(str(value) for value in scripts.values()), strings=False) \
+    found = named("\n".join(str(value) for value in scripts.values()), strings=False, tasked=tasked) \
         if isinstance(scripts, dict) else ([], [], [])
     workspaces = manifest.get("workspaces")
     workspaces = workspaces.get("packages") if isinstance(workspaces, dict) else workspaces
@@ -241,13 +242,15 @@ def _is_makefile(name: str) -> bool:
     return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
 
 
-def named(text: str, commands: bool = True, known: dict[str, list[str]] | None = None, strings: bool = True) \
-        -> tuple[list[str], list[str], list[str]]:
+def named(text: str, commands: bool = True, known: dict[str, list[str]] | None = None, strings: bool = True,
+          tasked: dict[str, Tasks] | None = None) -> tuple[list[str], list[str], list[str]]:
     """(the patterns of the scripts `text` runs or names, the patterns of the Compose files its commands name, the
     folders its commands run in: `working-directory:` values, `cd`/`pushd` arguments). A task runner a command runs
     (`make release`, `just ship`, `task up`, `npm run release`) names its file too: the Makefile is run as a script is
-    (`ci`), a package.json stays a manifest and is read for its scripts."""
+    (`ci`), a package.json stays a manifest and is read for its scripts. `tasked` gets the patterns of the task files
+    named only by runners' commands, with the tasks they run of them (taskunits.py)."""
     scripts: list[str] = []
+    hits: list[tuple[str, Tasks | None]] = []
     composed: list[str] = []
     folders: list[str] = []
     globs: list[str] = []
@@ -290,7 +293,9 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
             # the lines the walk reads, nine in ten are a program's: reading them for wrappers cost most of its CPU)
             for command in (line, *wrappers.commands(line)) if commands else (line,):
                 scripts += commandlines.scripts(command) if commands else []
-                scripts += taskrunners.line_files(command)
+                ran = taskrunners.line_tasks(command)  # and what of a task file it runs (taskunits.py)
+                scripts += [file for file, _ in ran] + taskrunners.side_files(command)
+                hits += ran
                 if command is not line and command[:2] == "./":  # a container's `/src/x.sh` mounted from the root
                     scripts += [first] if _runnable(first := command.split(None, 1)[0]) else []
             if any(mark in line for mark in _FOLDER_MARKS):
@@ -308,6 +313,8 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
                         scripts += commandlines.scripts(command)
         composed += composerefs.compose_file_values(source)
     looped = [_GLOB_PART.sub(ANY, glob) for glob in dict.fromkeys(globs) if _HOLE not in glob and "$" not in glob]
+    if tasked is not None:
+        tasked.update(taskunits.tasked(scripts, hits, lambda words: _patterns(words, commands)))
     # a program's `../x.js` is an import (ciimports.py reads those), not a command's path from a folder
     return _patterns(scripts, commands) + looped, _patterns(composed), _patterns(folders) + runvars.folders(folders)
 

@@ -31,9 +31,12 @@ from gatekeeper.classify import (
     runsettings,
     selfurls,
     taskstarts,
+    tasktexts,
+    taskunits,
     toolplugins,
     vendoredci,
     walkpaths,
+    walkqueue,
 )
 from gatekeeper.classify.gotasks import GO_GENERATE, go_generated, mage_files, task_files
 from gatekeeper.classify.ruleset import RuleSet
@@ -62,7 +65,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     With `rules`, a YAML file the fixed names and folders leave out is a definition too when the path rules call it
     `ci` (_pipeline_by_rules)."""
     found: dict[str, tuple[str, str]] = {}
-    read: dict[tuple[str, str, str], _Named] = {}  # by (blob id, path, the tree's cargo aliases): what it names
+    # by (blob id, path, the tree's cargo aliases, the tasks read of it): what it names
+    read: dict[tuple[str, str, str, taskunits.Tasks | None], _Named] = {}
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     deploys: list[tuple[str, str]] = []  # (origin, a file or folder a deploy command names: deployruns.py)
     entries: dict[tuple[str, str, str], None] = {}  # (origin, runner, the file it starts from): cireaches.py
@@ -95,8 +99,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             # (the fiftieth set: codecov-action's dist/codecov.sh)
             queue += [(path, path) for path in tree if "/" not in path and path.lower() in localactions.DEFINITIONS]
             queue += taskstarts.starts(trees, tree, read_blob) + jobdsl.starts(trees, tree, read_blob)  # cileft62
-            for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
-                if (entry.oid, path, aliased) not in read:
+            queue = walkqueue.TaskQueue(queue, ciruns.MAX_FILES)
+            for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob, queue.again):
+                tasks = queue.reading(path)
+                if (entry.oid, path, aliased, tasks) not in read:
                     data = read_blob(entry)
                     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
                         continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
@@ -104,7 +110,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     text = cidefaults.with_default(path, data[:FULL_READ].decode("utf-8", "replace"))
                     text = selfurls.localized(text, mine, tree)  # the repository's own raw URLs (cileft68)
                     text = composeruns.localized(text, tree, read_blob)  # a mounted service's paths (cileft68)
-                    scripts, composed, folders = ciruns.named_in(path, text)
+                    text = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it
+                    scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
                     # a release tool's settings; a folded `run: >` is one command over lines: its string too (attack 29)
@@ -134,10 +141,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
-                    read[entry.oid, path, aliased] = _Named(
-                        modules,
-                        [p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)]
-                        + brought_up,
+                    resolved = [(p, tasked.get(named)) for named in scripts[:ciruns.MAX_NAMED]
+                                for p in ciruns.resolved(named, path, folders)]
+                    read[entry.oid, path, aliased, tasks] = _Named(
+                        modules, [p for p, _ in resolved] + brought_up,
                         [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                         [(posixpath.normpath(posixpath.join(base, dockerfile)),
                           posixpath.normpath(posixpath.join(base, context)).lstrip("."))
@@ -149,8 +156,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [p for named in deployed for p in walkpaths.deployed(named, path, folders)],
                     [(runner, p) for runner, named in entered for p in walkpaths.deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
-                    _GENERATE.search(text) is not None, runsettings.runs_tests(text), ciimports.runner_lines(text))
-                names = read[entry.oid, path, aliased]
+                    _GENERATE.search(text) is not None, runsettings.runs_tests(text), ciimports.runner_lines(text),
+                    walkqueue.asked(resolved, brought_up))
+                names = read[entry.oid, path, aliased, tasks]
                 tested = tested or (origin if names.tests_dotnet else "")
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
                 queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
@@ -168,7 +176,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
-                        queue.append((named, origin))  # what the script runs in turn
+                        queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
+                    elif tasks is not None and named in names.tasks:  # its own other tasks (`npm run lint` in a
+                        queue.ask(named, origin, names.tasks[named])  # script, `$(MAKE) docs`; not pytest's settings)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
                         found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "
@@ -252,6 +262,7 @@ class _Named(NamedTuple):
     generates: bool  # it runs `go generate` (GO_GENERATE)
     tests_dotnet: bool  # it runs `dotnet test`: the run settings the tree's project files name (runsettings.py)
     runners: str  # its lines that start a test runner: the tests they name are a suite (ciimports.through_runner)
+    tasks: dict[str, taskunits.Tasks]  # the task files of `scripts` runners' commands alone name: what they run of them
 
 
 class _Imports:

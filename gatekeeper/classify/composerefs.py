@@ -190,3 +190,19 @@ def command_files(line: str) -> list[str]:
 def compose_file_values(text: str) -> list[str]:
     """The files `COMPOSE_FILE=a.yml:b.yml` (and `COMPOSE_ENV_FILES`) in `text` name."""
     return [part for value in _COMPOSE_FILE.findall(text) for part in re.split(r"[:;,]", value)]
+
+
+# a `.env`'s whole-line comments, dropped only when no line is continued into one and no here-document holds one
+_ENV_COMMENT = lazy(r"^[ \t]*#[^\n]*$", re.M)
+_CONTINUED = lazy(r"\\\r?$", re.M)
+
+
+def uncommented_env(text: str) -> str:
+    """A `.env` without its whole-line comments: a comment runs nothing, whether Compose reads the file or a shell
+    sources it (heroku's `# This is used by gunicorn.conf.py` made the file ci; the classes57 round). Kept whole when a
+    comment line may be something else: a line continued into it, a here-document, a quote a value leaves open."""
+    values = _ENV_COMMENT.sub("", text)
+    if "<<" in text or _CONTINUED.search(text) or any(line.count('"') % 2 or line.count("'") % 2
+                                                      for line in values.splitlines()):
+        return text
+    return values

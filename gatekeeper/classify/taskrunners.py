@@ -12,7 +12,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_yaml
-from gatekeeper.classify import nodeconfigs, toolreads
+from gatekeeper.classify import nodeconfigs, taskunits, toolreads
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -70,18 +70,33 @@ _FILE_OPTIONS.update({"gradle": ("-b", "--build-file", "-c", "--settings-file"),
 def line_files(line: str) -> list[str]:
     """The files the task runners a line's commands run read (tool_files), and those of pytest and Nix (toolreads.py:
     also after another runner, `uv run pytest`, `nix develop --command make`)."""
-    files = [name for tool, rest in TOOL.findall(line) for name in tool_files(tool.lower(), rest)]
-    files += nodeconfigs.line_files(line)  # a Node tool's settings module (`webpack`: webpack.config.js, attack 41)
+    return [name for name, _ in line_tasks(line)] + side_files(line)
+
+
+def side_files(line: str) -> list[str]:
+    """The files a line's Node tools and pytest or Nix read (line_files but the task runners')."""
+    files = nodeconfigs.line_files(line)  # a Node tool's settings module (`webpack`: webpack.config.js, attack 41)
     return files + toolreads.line_files(line) if "test" in line or "nix" in line else files
+
+
+def line_tasks(line: str) -> list[tuple[str, taskunits.Tasks | None]]:
+    """(a file a task runner a line runs reads, the tasks it runs of it: taskunits.asked; None, all of them)."""
+    return [(name, tasks) for tool, rest in TOOL.findall(line)
+            for tasks in (taskunits.asked(_tool(tool.lower()), rest),) for name in tool_files(tool.lower(), rest)]
+
+
+def _tool(tool: str) -> str:
+    """A runner's name as _TOOL_FILES knows it (`$(MAKE)`, `gmake`: make; `cargo make`: cargo-make)."""
+    tool = "cargo-make" if tool.split() == ["cargo", "make"] or tool == "makers" else "invoke" if tool == "inv" \
+        else tool
+    return "make" if "make" in tool and tool != "cargo-make" else tool
 
 
 def tool_files(tool: str, rest: str) -> list[str]:
     """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
     `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile` (tox's `-c`,
     nox's `-f`, pre-commit's `-c`). A recipe's `$(MAKE)` is make."""
-    tool = "cargo-make" if tool.split() == ["cargo", "make"] or tool == "makers" else "invoke" if tool == "inv" \
-        else tool
-    tool = "make" if "make" in tool and tool != "cargo-make" else tool
+    tool = _tool(tool)
     words = [word for word in re.split(r"[\s'\"]+", rest) if word]
     files: list[str] = []
     folder = ""

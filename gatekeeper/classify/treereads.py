@@ -49,17 +49,20 @@ def _text(read_blob: Read) -> Callable[[TreeEntry], str]:
     return lambda entry: read_blob(entry).decode("utf-8", "replace")
 
 
-def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read) -> Iterator[
-        tuple[str, str, TreeEntry]]:
+def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read,
+           again: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str, TreeEntry]]:
     """Each file of `queue` ((path, the file that led to it), popped last first) once, with the entry of the regular
     file a checkout opens there (through symlinks: symlinks.opened; and under any spelling a checkout that folds
     names opens for it: `tools/setup/Action.yml` for `action.yml` on a Windows or macOS runner, red team 17), while
-    the caller appends what it names to `queue`; raises PastBound at the file past `limit`."""
+    the caller appends what it names to `queue`; raises PastBound at the file past `limit`. A file read already is read
+    again when `again` says so (more of its tasks asked: ciwalk.py)."""
     seen: set[str] = set()
     missed: set[str] = set()
     text = _text(read_blob)
     while queue:
         path, origin = queue.pop()
+        if path in seen and again is not None and again(path) and (entry := opened(tree, path, text)) is not None:
+            yield path, origin, entry
         if path in seen or path in missed:
             continue
         entry = opened(tree, path, text)
