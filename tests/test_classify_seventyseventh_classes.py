@@ -32,7 +32,7 @@ HERMIT = [(env + name,) for env in ENVS for name in HERMIT_FILES]
 
 # Look-alikes: other HCL in bin/ and elsewhere, HCL named hermit outside bin/, installer packages, a Hermit package
 # repository's manifests (root `*.hcl`), the README Hermit writes (a document), and names in a CI system's folder (in
-# `.github/` a toolchain pin stays `deps`, as `.github/.tool-versions` and `.github/workflows/gradlew` are: principle 0).
+# `.github/` a toolchain pin stays `deps`, as `.github/.tool-versions` and `.github/workflows/gradlew` are).
 LOOKALIKES = [
     ("hermit.hcl", "iac"), ("config/hermit.hcl", "iac"), ("bin/config.hcl", "iac"), ("bin/docker-bake.hcl", "iac"),
     ("bin/app.pkr.hcl", "iac"), ("bin/hermit.hcl.bak", "src"), ("bin/hermit.go", "src"), ("cmd/hermit/main.go", "src"),
