@@ -344,6 +344,8 @@ DEPS = [
     ("stack.yaml.lock", "haskell", "lockfile"),
     (".tool-versions", "toolchain", "toolchain"),
     ("mise.toml", "toolchain", "toolchain"),
+    ("bin/hermit.hcl", "toolchain", "toolchain"),
+    ("bin/.go-1.26.5.pkg", "toolchain", "toolchain"),
     (".gitmodules", "git-submodule", "manifest"),
     ("deno.json", "deno", "manifest"),
     (".go-version", "go", "toolchain"),
