@@ -4,7 +4,7 @@ A run value folded by YAML (`run: >`, `run: >-`, a plain scalar continued on mor
 scalar over two lines) is one command line to the runner: `release-plz release` and `--config tools/plz.toml` on
 two lines of a folded scalar are `release-plz release --config tools/plz.toml`. So is a PowerShell line ended by a
 backtick and a cmd line ended by a caret (`shell: pwsh`, `shell: cmd`). On a580b88 the reader missed 9 of the 21
-forms x tools below (a plain scalar's next line: ciruns.yaml_strings skipped plain scalars; a backtick or caret
+forms x tools below (a plain scalar's next line: yamlnodes.folded_strings skipped plain scalars; a backtick or caret
 continuation), and 7 of the 9 end-to-end edits were not ci, so the default gate allowed them: the plain and backtick
 forms src/other, and a folded release-it `-c tools/release-it.json` line deps (the requirements reader took it for
 pip's, and a CI-run file that a reader made deps was never raised). On f1405b6 30 of 31 tests fail (no such tools).
@@ -19,7 +19,7 @@ from gitrepo import two_commits
 from incli import tree_classify, tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciruns
+from gatekeeper.classify import yamlnodes
 from gatekeeper.classify.ciconfigs import named
 
 WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: {os}\n    steps:\n      - uses: actions/checkout@v4\n{step}"
@@ -46,7 +46,7 @@ TOOLS: dict[str, tuple[str, str, str, str, str]] = {
 
 def _read(text: str) -> list[str]:
     """What ciwalk.py hands ciconfigs of a workflow: its text and its YAML strings (a folded value folded)."""
-    return named("\n".join([text, *ciruns.yaml_strings(text)]))
+    return named("\n".join([text, *yamlnodes.folded_strings(text)]))
 
 
 def _step(form: str, tool: str) -> tuple[str, str]:

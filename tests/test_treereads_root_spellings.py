@@ -1,5 +1,5 @@
-"""A walk's missing file is looked up under every spelling a folding checkout opens (treereads._spellings); for a
-root file only the root's entries are folded (treereads._spelled). Both answer the same, in the tree's order: a
+"""A walk's missing file is looked up under every spelling a folding checkout opens (spellings._spellings); for a
+root file only the root's entries are folded (spellings.spelled). Both answer the same, in the tree's order: a
 `\\` turns into a folder separator (`a\\.gitlab-ci.yml` is no root file), zero-width characters and a trailing dot
 go, case and Unicode forms fold."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tables import each_case
 
-from gatekeeper.classify import treereads
+from gatekeeper.classify import spellings
 from gatekeeper.classify.change import folded
 from gatekeeper.gitobjects import TreeEntry
 
@@ -23,12 +23,12 @@ _TREE = {name: _ENTRY for name in (
     "docs/readme", "missing", "x/.GITLAB-CI.YML",
 ])
 def test_root_lookup_answers_as_the_whole_index(path: str) -> None:
-    treereads._FOLDED.clear()
-    expected = treereads._spellings(_TREE).get(folded(path), [])
-    assert treereads._spelled(_TREE, path) == expected
+    spellings._FOLDED.clear()
+    expected = spellings._spellings(_TREE).get(folded(path), [])
+    assert spellings.spelled(_TREE, path) == expected
 
 
 def test_a_root_file_finds_each_spelling_in_the_tree_order() -> None:
-    found = treereads._spelled(_TREE, ".gitlab-ci.yml")
+    found = spellings.spelled(_TREE, ".gitlab-ci.yml")
     assert found == [".GitLab-CI.yml", ".gitlab-ci.yml\u200c", ".GITLAB-CI.YML.", ".Gitlab-ci.yml"]
     assert "a\\.gitlab-ci.yml" not in found  # a Windows checkout opens it as a/.gitlab-ci.yml

@@ -26,8 +26,6 @@ from __future__ import annotations
 import posixpath
 import re
 
-import yaml
-
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import (
     cienv,
@@ -53,6 +51,7 @@ from gatekeeper.classify import (
     taskunits,
     toolreads,
     wrappers,
+    yamlnodes,
 )
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
@@ -61,7 +60,7 @@ from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ANY", "FORGE_SETTINGS", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named",
-           "named", "named_in", "resolved", "yaml_strings"]
+           "named", "named_in", "resolved"]
 
 # Source files a language's runner runs by their path (red team 12, second round: `go run build/ci.go`, `dotnet fsi
 # build.fsx`, `swift x.swift`, `java X.java`, `cmake -P x.cmake`, `awk -f x.awk`, `rake`'s `rakelib/*.rake`); read as
@@ -90,7 +89,6 @@ _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipe
 _DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
 _ENDINGS = ("yml", "yaml", "groovy", "file", ".env")  # how every definition's name ends (lower case)
 _LAST = frozenset("lLyYeEvV")  # and their last letters
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 _SPLIT = lazy(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = lazy(r"[*?]")
@@ -257,7 +255,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     known = (runvars.values(text) if known is None else known) if commands else {}  # its YAML strings' copies too
     copies = 0  # the sources at the end of the list that are read through copies (attack 43)
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
-    sources = [text, *(_yaml_strings(text) if strings else ())]
+    sources = [text, *(yamlnodes.folded_strings(text) if strings else ())]
     for index, source in enumerate(sources):  # grows by the sources read with their copies as their sources
         if index < len(sources) - copies:
             source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))
@@ -374,31 +372,3 @@ def _patterns(words: list[str], ups: bool = True) -> list[str]:
                 continue
             out += [pattern, f"{steps}{pattern}"] if ups and (steps := runvars.up(word)) else [pattern]  # cileft63
     return list(dict.fromkeys(out))
-
-
-def yaml_strings(text: str) -> list[str]:
-    """Every multi-word or decoded string of `text`'s YAML documents (_yaml_strings; deployruns reads them too)."""
-    return _yaml_strings(text)
-
-
-def _lines(mark: object) -> int:
-    """The line a YAML event's mark stands on (-1 without one)."""
-    line = getattr(mark, "line", -1)
-    return line if isinstance(line, int) else -1
-
-
-def _yaml_strings(text: str) -> list[str]:
-    """Every multi-word or decoded string of `text`'s YAML documents (a folded `run: >`, an escaped quoted scalar);
-    none when `text` is not YAML."""
-    out: list[str] = []
-    try:
-        for event in yaml.parse(text, Loader=_LOADER):
-            # not a literal block (`run: |`): its lines are the text's own lines, read already (red team 19: reading
-            # them twice was a third of the reader's CPU); a plain scalar over several lines is folded as `>` is
-            # (`run: release-plz release` and `--config x.toml` on the next, more indented line: attack 30)
-            if isinstance(event, yaml.ScalarEvent) and (event.style in (">", '"', "'") or (
-                    not event.style and _lines(event.start_mark) != _lines(event.end_mark))):
-                out.append(event.value)
-    except yaml.YAMLError:
-        pass
-    return out

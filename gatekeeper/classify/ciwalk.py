@@ -37,6 +37,7 @@ from gatekeeper.classify import (
     vendoredci,
     walkpaths,
     walkqueue,
+    yamlnodes,
 )
 from gatekeeper.classify.gotasks import GO_GENERATE, go_generated, mage_files, task_files
 from gatekeeper.classify.ruleset import RuleSet
@@ -115,7 +116,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
                     # a release tool's settings; a folded `run: >` is one command over lines: its string too (attack 29)
-                    configs = ciconfigs.named("\n".join([text, *ciruns.yaml_strings(text)]) if ciruns.is_yaml(path)
+                    configs = ciconfigs.named("\n".join([text, *yamlnodes.folded_strings(text)]) if ciruns.is_yaml(path)
                                               else text) if ciconfigs.may_name(text) else []
                     if definition and (len(data) > FULL_READ
                                        or len(scripts) + len(composed) + len(configs) > ciruns.MAX_NAMED):
@@ -125,7 +126,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     scripts = [] if nodeconfigs.imports_only(path, text) \
                         or path.rpartition("/")[2] in toolplugins.DATA_SETTINGS else scripts
                     yaml = ciruns.is_yaml(path)
-                    joined = "\n".join([text, *ciruns.yaml_strings(text)])
+                    joined = "\n".join([text, *yamlnodes.folded_strings(text)])
                     deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
                     entered = [(runner, named) for runner in _RUNNERS if deployruns.runs(runner, text)
                                for named in deployruns.targets(joined, False, runner)]

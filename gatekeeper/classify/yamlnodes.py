@@ -2,7 +2,7 @@
 bounded by libyaml), each document's root kept as plain nodes with aliases shared, never expanded. A document that stops
 parsing counts with what it showed before the error (fail closed: kubectl may apply the documents before it).
 The readers of YAML files (yamlroots.py, composerefs.py, kustomizerefs.py, gitlabincludes.py, localactions.py) take
-their roots from here.
+their roots from here; the CI walk's readers take a definition's folded and quoted strings (`folded_strings`).
 """
 
 from __future__ import annotations
@@ -97,3 +97,26 @@ def values_under(text: str, key: str) -> list[Node]:
         else:
             stack.extend(node)
     return found
+
+
+def folded_strings(text: str) -> list[str]:
+    """Every multi-word or decoded string of `text`'s YAML documents (a folded `run: >`, an escaped quoted scalar), as
+    far as libyaml reads them: the CI walk reads each again as one line (ciruns.named, ciwalk's tool settings)."""
+    out: list[str] = []
+    try:
+        for event in yaml.parse(text, Loader=_LOADER):
+            # not a literal block (`run: |`): its lines are the text's own lines, read already (red team 19: reading
+            # them twice was a third of the reader's CPU); a plain scalar over several lines is folded as `>` is
+            # (`run: release-plz release` and `--config x.toml` on the next, more indented line: attack 30)
+            if isinstance(event, yaml.ScalarEvent) and (event.style in (">", '"', "'") or (
+                    not event.style and _line(event.start_mark) != _line(event.end_mark))):
+                out.append(event.value)
+    except yaml.YAMLError:
+        pass
+    return out
+
+
+def _line(mark: object) -> int:
+    """The line a YAML event's mark stands on (-1 without one)."""
+    line = getattr(mark, "line", -1)
+    return line if isinstance(line, int) else -1

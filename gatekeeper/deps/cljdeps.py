@@ -61,9 +61,9 @@ def _dependency(path: str, lib: Any, coord: Any, where: str) -> Dependency:
     if not isinstance(coord, dict):
         raise ManifestError(f"{lib[:80]}: a coordinate that is not a map")
     keys = {k for k in coord if isinstance(k, edn.Keyword) and k in _SOURCE_KEYS}
-    sources = [kind for kind, given in (("mvn", "mvn/version" in keys), ("local", "local/root" in keys),
-                                        ("git", bool(keys & {"git/url", "git/sha", "git/tag", "sha", "tag"})))
-               if given]
+    given = {"mvn": "mvn/version" in keys, "local": "local/root" in keys,
+             "git": bool(keys & {"git/url", "git/sha", "git/tag", "sha", "tag"})}
+    sources = [kind for kind, present in given.items() if present]
     if len(sources) != 1:
         raise ManifestError(f"{lib[:80]}: a coordinate of {len(sources)} sources (one of :mvn/version, git, "
                             f":local/root)")
