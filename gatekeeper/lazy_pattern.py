@@ -114,10 +114,14 @@ def _line_guarded(search: Callable[..., re.Match[Any] | None], starts: tuple[Any
     """`search`, answered None at C speed where no line of the part searched starts with one of `starts`."""
     kind = type(starts[0])
     after = tuple(("\n" if kind is str else b"\n") + start for start in starts)
+    firsts = frozenset(start[:1] for start in starts) if all(starts) else None
 
     def guarded(text: Any, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[Any] | None:
         # A match at s > 0 has a newline at s - 1 >= pos - 1 and its start text before endpos; one at 0 needs pos 0.
         if type(text) is kind:
+            if firsts is not None and len(text) >= _HEADS_FROM and (heads := _line_heads(text)) is not None \
+                    and heads.isdisjoint(firsts):
+                return None  # no line of the whole text starts with a first character of `starts`
             start, end = max(pos, 0), max(endpos, 0)
             if not (start == 0 and text.startswith(starts, 0, end)) and all(
                     text.find(line, max(start - 1, 0), end) < 0 for line in after):
@@ -125,6 +129,26 @@ def _line_guarded(search: Callable[..., re.Match[Any] | None], starts: tuple[Any
         return search(text, pos, endpos)
 
     return guarded
+
+
+# A text this long has the first characters of its lines worked out once (_line_heads): a lockfile read whole is
+# searched by ~80 guarded patterns, each of whose finds of a line start reads all of it again.
+_HEADS_FROM = 1 << 16
+_HEADS_LINE = 16  # past one line in this many characters, reading the heads would cost more than the finds
+_HEADS: list[tuple[Any, frozenset[Any] | None]] = []  # the last long text and its heads (held: no id is reused)
+
+
+def _line_heads(text: Any) -> frozenset[Any] | None:
+    """The first character of every line of `text` (str or bytes; None when it has too many lines to be worth it)."""
+    last = _HEADS[0] if _HEADS else None  # (read once: another thread may replace it)
+    if last is not None and last[0] is text:
+        return last[1]
+    heads = None
+    if text.count(b"\n" if isinstance(text, bytes) else "\n") * _HEADS_LINE <= len(text):
+        lines = text.split(b"\n" if isinstance(text, bytes) else "\n")
+        heads = frozenset(line[:1] for line in lines)
+    _HEADS[:] = [(text, heads)]
+    return heads
 
 
 def line_starts(source: str | bytes, flags: int = 0) -> tuple[str | bytes, ...] | None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from gatekeeper import __version__
 from gatekeeper.atomic import write_output
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.classify.change import classify_changes
-from gatekeeper.classify.context import classify_in_context, refine
+from gatekeeper.classify.context import classify_in_context, refine, unread_by_path
 from gatekeeper.classify.contexttypes import Context
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.ruleset import RuleSet
@@ -37,14 +38,16 @@ OUTSIDE_RUNNER_SANDBOX = {"backend": "none", "network": "unknown", "egress_check
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """A patch read once: its bytes' sha256 and size, its file changes, and their path tier (`classify_changes`):
-    what every derivation of the changes starts from, whatever context adds markers and content to it."""
+    """A patch read once: its bytes' sha256 and size, its file changes, their path tier (`classify_changes`) and what
+    tiers 2 and 3 ask of each file alone (`quiet`: context.unread_by_path): what every derivation of the changes starts
+    from, whatever context adds markers and content to it."""
 
     patch: Path
     sha256: str
     bytes: int
     changes: tuple[FileChange, ...]
     paths: tuple[ClassifiedFile, ...]
+    quiet: Callable[[], tuple[bool, ...]]  # computed at its first call, once
 
 
 def parse(patch: Path, rules: RuleSet) -> Parsed:
@@ -52,7 +55,8 @@ def parse(patch: Path, rules: RuleSet) -> Parsed:
     with open_patch(patch) as handle:
         reader = HashingReader(handle)
         changes = tuple(parse_patch_stream(reader, str(patch)))
-    return Parsed(patch, reader.hexdigest(), reader.bytes, changes, tuple(classify_changes(changes, rules)))
+    paths = tuple(classify_changes(changes, rules))
+    return Parsed(patch, reader.hexdigest(), reader.bytes, changes, paths, cache(partial(unread_by_path, paths)))
 
 
 def derive(patch: Path, rules: RuleSet, context: Context | None = None) -> Derived:
@@ -68,11 +72,11 @@ def derive_parsed(parsed: Parsed, rules: RuleSet, context: Context | None = None
     tier once."""
     if context is not None:
         return derive_from(str(parsed.patch), parsed.sha256, parsed.bytes, parsed.changes, rules, context=context,
-                           files=refine(parsed.paths, rules, context))
+                           files=refine(parsed.paths, rules, context, parsed.quiet))
     own = PatchContext(parsed.patch, parsed.changes, rules.context)
     try:
         return derive_from(str(parsed.patch), parsed.sha256, parsed.bytes, parsed.changes, rules, context=own,
-                           files=refine(parsed.paths, rules, own))
+                           files=refine(parsed.paths, rules, own, parsed.quiet))
     finally:
         own.close()
 

@@ -20,6 +20,7 @@ from regex_texts import matched_texts
 from tables import each_case
 
 import gatekeeper
+from gatekeeper import lazy_pattern
 from gatekeeper.lazy_pattern import (
     _guarded_search,
     _Lazy,
@@ -207,3 +208,35 @@ def test_a_pattern_is_parsed_once_to_compile_and_once_more_at_its_first_search(f
         assert pattern.search(f"x{key}:") is None and pattern.search(f"x {key}:\nkey:") is None
     assert parsed == [source, source]
     assert "guarded" in pattern.search.__qualname__  # the line guard, over the run's
+
+
+LINE_PATTERNS = [(name, p) for name, p in PATTERNS if line_starts(p._source, p._flags) is not None]
+
+
+@each_case(("name", "pattern"), LINE_PATTERNS, ids=[name for name, _ in LINE_PATTERNS])
+def test_line_heads_never_hide_a_match(name: str, pattern: _Lazy, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first characters of a long text's lines (`_line_heads`), asked of every text here: a pattern's texts after
+    each prefix find what `re` finds."""
+    monkeypatch.setattr(lazy_pattern, "_HEADS_FROM", 0)
+    monkeypatch.setattr(lazy_pattern, "_HEADS_LINE", 0)
+    check_guard(name, pattern, matched_texts(pattern._source, pattern._flags, 4, seed=zlib.crc32(name.encode())))
+
+
+def test_a_long_text_has_its_line_heads_read_once() -> None:
+    """A lockfile read whole (bench_deps' shape, 150 KB): each line-start pattern of the content tier answers from
+    one reading of its lines' first characters, and finds what `re` finds, on str and bytes, LF and CRLF."""
+    entry = ('    "node_modules/p{0}": {{\n      "version": "1.0.0",\n'
+             '      "resolved": "https://r.invalid/p{0}.tgz"\n    }},\n')
+    lock = '{\n  "name": "web",\n  "lockfileVersion": 3,\n  "packages": {\n' + "".join(map(entry.format, range(1500)))
+    sources = [r"^version[ \t]*:", r"(?m)^(?:steps|jobs|pr)[ \t]*:", r"""^["']?on["']?[ \t]*:""", r"^\}"]
+    for text in (lock, lock.replace("\n", "\r\n"), lock + "\njobs:\n", lock + "}\n"):
+        for source in sources:
+            for data in (text, text.encode()):
+                pattern_source = source.encode() if isinstance(data, bytes) else source
+                compiled, pattern = re.compile(pattern_source, re.M), lazy(pattern_source, re.M)
+                got, expected = pattern.search(data), compiled.search(data)
+                assert (got.span() if got else None) == (expected.span() if expected else None), (source, len(data))
+                assert lazy_pattern._HEADS[0][0] is data  # the last long text's heads are held with the text
+    heads = lazy_pattern._line_heads(lock)
+    assert heads == frozenset({"{", " ", ""}) and lazy_pattern._line_heads(lock) is heads
+    assert lazy_pattern._line_heads("\n" * 70_000) is None  # a line a character: the finds are cheaper

@@ -13,8 +13,10 @@ an Ansible module, a setup.cfg or pyproject.toml of tool settings only).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
+from itertools import repeat
 
 from gatekeeper.classify import autorun, chartfiles, composerefs, godotaddons, manifestreads, zuuljobs
 from gatekeeper.classify.change import classify_changes
@@ -23,8 +25,6 @@ from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
 from gatekeeper.classify.diagrams import by_head, read_by_head
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
-from gatekeeper.classify.inlinemeta import executable as inline_executable
-from gatekeeper.classify.inlinemeta import is_script as inline_script
 from gatekeeper.classify.localactions import action_package, action_readme
 from gatekeeper.classify.lowering import lower_with_proof
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit, extension, test_file
@@ -36,6 +36,7 @@ from gatekeeper.classify.symlinks import reached_at, tagged_at
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.testdatacontent import unlowered
 from gatekeeper.classify.tfrefs import reference_rule
+from gatekeeper.classify.unreadpaths import config_type, unread_by_path
 from gatekeeper.classify.weakrules import WEAK_RULES, installed_code, refine_weak
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
@@ -56,20 +57,20 @@ FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
 UNDEPLOYED_RULES = (*FINAL_RULES, "src.reno-notes")
 
 
-def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
-    """Apply tiers 2 and 3 to path-classified files; the most sensitive decision wins."""
+def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context,
+           quiet: Callable[[], Sequence[bool]] | None = None) -> list[ClassifiedFile]:
+    """Apply tiers 2 and 3 to path-classified files; the most sensitive decision wins. `quiet`: what returns
+    `unread_by_path(files)` (a patch derived with two contexts asks it once: packet.Parsed)."""
     # Fast path, inlined: a large change is mostly source files no tier reads and no marker claims.
     markers = bool(context.markers)
     programs = context.programs  # a patch's source files may show an IaC library's import
     catch_all = rules.rules[-1].id
+    unread = repeat(False, len(files)) if markers else (quiet or partial(unread_by_path, files))()
     out = []
-    for item in files:
+    for item, unread_here in zip(files, unread, strict=True):
         change = item.change
-        # (The tests cheapest first; a program's source file past them only where a reader may claim it: programfiles.)
-        if (not markers and change.old_path is None and item.bucket != "deps"
-                and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)
-                and not read_by_head(change.path) and not inline_script(change.path)  # `.pyw`: PEP 723 (attack 15)
-                and not inline_executable(change)  # `bin/sync.uv` run through uv's shebang: PEP 723 (attack 24)
+        # (A program's source file past the path's tests only where a reader may claim it: programfiles.)
+        if (unread_here
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS
                          and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))):
             out.append(item)
@@ -387,12 +388,7 @@ def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -
         # git writes a binary section for a text file whenever the author's .gitattributes say `-diff`: one named
         # as a text configuration type is content the patch does not show (a compiled program has no extension).
         return any(extension(side.rpartition("/")[2]) in CONFIG_EXTENSIONS for side in item.change.sides())
-    return any(_config_type(side) for side in item.change.sides())
-
-
-def _config_type(path: str) -> bool:
-    """A file type a marker's `config` claim covers or tier 3 reads (what a patch alone cannot settle)."""
-    return is_candidate(path) or extension(path.rpartition("/")[2]) in CONFIG_EXTENSIONS
+    return any(config_type(side) for side in item.change.sides())
 
 
 def classify_in_context(changes: Sequence[FileChange], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
