@@ -728,6 +728,7 @@ def test_every_open_name_in_an_ansible_variables_folder_is_reviewed(rules: RuleS
 
 
 FORGE_OTHER = [
+    "config/php/no-exec.ini", "tsconfig.tsbuildinfo",  # server settings, committed tool state (the otherdata1 round)
     "migrations/alembic.ini", "parts/tray.f3d",  # tool settings and models (other.tool-settings-and-models, 72nd set)
     ".cmake-format", ".codacy.yml", "dynamic_theme/idx-template.nix",  # thirty-sixth set
     "site-modules/.DS_Store",  # desktop folder metadata (other.os-metadata)
@@ -950,6 +951,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 
 
 NOT_SIGNALS = [
+    "tests/nginx/site.conf",  # a server's settings in a test tree: a test's input (src.test-settings, otherdata1)
     "src/k8sclient.go",
     "src/NzbDrone.Core.Test/Files/TestArchive.zip",  # an archive a .NET test project unpacks (the twenty-seventh set)
     "src/Foo.Tests/Images/logo.png",  # a .NET test image outside Resources/ and Files/ (src.test-assets-dotnet)

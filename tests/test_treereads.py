@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.classify import gitlabincludes, localactions, treereads
+from gatekeeper.classify import gitlabincludes, localactions, spellings, treereads
 from gatekeeper.classify.change import folded
 from gatekeeper.gitobjects import TreeEntry
 
@@ -85,5 +85,5 @@ def test_the_spelling_index_folds_every_path_as_folded_does() -> None:
         expected: dict[str, list[str]] = {}
         for path in tree:
             expected.setdefault(folded(path), []).append(path)
-        assert treereads._spellings(tree) == expected
-    assert len(treereads._spellings(base)) < len(base)  # some paths share a spelling
+        assert spellings._spellings(tree) == expected
+    assert len(spellings._spellings(base)) < len(base)  # some paths share a spelling

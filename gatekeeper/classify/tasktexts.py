@@ -9,7 +9,9 @@ import json
 import re
 from typing import NamedTuple
 
+from gatekeeper.bounded import load_json
 from gatekeeper.classify.taskunits import Tasks
+from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["restricted"]
@@ -37,9 +39,9 @@ def restricted(path: str, text: str, tasks: Tasks | None) -> str:
 
 def _package_text(text: str, tasks: Tasks) -> str:
     try:
-        manifest = json.loads(text)
-    except ValueError:
-        return text
+        manifest = load_json(text, "package.json")
+    except (ValueError, LimitError):
+        return text  # read whole: ciruns._package decides what a file it cannot read names
     scripts = manifest.get("scripts") if isinstance(manifest, dict) else None
     if not isinstance(scripts, dict):
         return text
