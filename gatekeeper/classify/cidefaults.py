@@ -19,7 +19,7 @@ the root file: Travis reads no other (vendoredci.py).
 from __future__ import annotations
 
 from gatekeeper.classify.vendoredci import ROOT_TRAVIS
-from gatekeeper.classify.yamlnodes import Node, documents
+from gatekeeper.classify.yamlnodes import Node, documents, merged
 
 __all__ = ["with_default"]
 
@@ -77,19 +77,8 @@ def _jobs(roots: list[dict[str, list[Node]]]) -> list[tuple[str, bool]]:
 
 def _values(mapping: dict[str, list[Node]], key: str) -> list[Node]:
     """Every value of `key` in `mapping` and in the mappings its merge keys (`<<`) bring in (YAML 1.1, as Travis'
-    parser reads them), each mapping once (aliases are shared nodes: a file of merges of merges stays linear)."""
-    out: list[Node] = []
-    seen: set[int] = set()
-    todo: list[Node] = [mapping]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, list):
-            todo += reversed(item)
-        elif isinstance(item, dict) and id(item) not in seen:
-            seen.add(id(item))
-            out += item.get(key, ())
-            todo += reversed(item.get("<<", ()))
-    return out
+    parser reads them: yamlnodes.merged)."""
+    return [value for each in merged(mapping) for value in each.get(key, ())]
 
 
 def _languages(mapping: dict[str, list[Node]]) -> list[str]:

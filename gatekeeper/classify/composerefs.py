@@ -16,7 +16,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from gatekeeper.classify.yamlnodes import Node, documents
+from gatekeeper.classify.yamlnodes import Node, documents, merged
 from gatekeeper.lazy_pattern import lazy
 
 # What names a Compose file on a command's line or in a variable (ciruns.named: `docker compose -f`, COMPOSE_FILE)
@@ -93,23 +93,6 @@ def _bind_sources(service: Node, run: bool) -> list[str]:
     into its container (Prometheus', Grafana's, an nginx.conf) are `other` or `src` in the label sets."""
     return [source for source, target in volumes(service)
             if source.startswith(".") and target.startswith(_RUN_FOLDERS if run else _UNIT_FOLDERS)]
-
-
-def merged(node: Node) -> list[dict[str, list[Node]]]:
-    """`node` (a mapping) and the mappings its merge keys take in (`<<: *defaults`, `<<: [*a, *b]`), its own first:
-    Compose reads a service's keys through them. Each mapping once (aliases are shared nodes)."""
-    out: list[dict[str, list[Node]]] = []
-    seen: set[int] = set()
-    todo = [node]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, list):
-            todo += reversed(item)
-        elif isinstance(item, dict) and id(item) not in seen:
-            seen.add(id(item))
-            out.append(item)
-            todo += reversed(item.get("<<", []))
-    return out
 
 
 def volumes(service: Node) -> list[tuple[str, str]]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 
 from gatekeeper.classify import composerefs, wrappers
 from gatekeeper.classify.sniff import FULL_READ
-from gatekeeper.classify.yamlnodes import Node, documents
+from gatekeeper.classify.yamlnodes import Node, documents, merged
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
@@ -63,7 +63,7 @@ def services_in(text: str) -> dict[str, Service]:
             for name, values in services.items() if isinstance(services, dict) else ():
                 for service in values:
                     mounts = tuple(m for pair in composerefs.volumes(service) if (m := _mount(*pair)) is not None)
-                    workdirs = [w for m in composerefs.merged(service) for w in composerefs.strings(m, "working_dir")]
+                    workdirs = [w for m in merged(service) for w in composerefs.strings(m, "working_dir")]
                     before = found.get(name, ((), "", (), ()))
                     found[name] = _joined(before, (mounts, workdirs[0] if workdirs else "",
                                                    _words(service, "entrypoint"), _words(service, "command")))
@@ -101,7 +101,7 @@ def _extended(service: object) -> list[str]:
     """The service of the same file that `service` extends (`extends: base`, `extends: {service: base}` without a
     `file:`)."""
     out = []
-    for mapping in composerefs.merged(service) if isinstance(service, dict) else ():
+    for mapping in merged(service) if isinstance(service, dict) else ():
         for value in mapping.get("extends", ()):
             if isinstance(value, str):
                 out.append(value)
@@ -114,7 +114,7 @@ def _volumes_from(service: object) -> list[str]:
     """The services of the file whose volumes `service` mounts (`volumes_from: [src, "src:ro", "service:src"]`; not
     `container:NAME`, a container Compose does not define)."""
     out = []
-    for mapping in composerefs.merged(service) if isinstance(service, dict) else ():
+    for mapping in merged(service) if isinstance(service, dict) else ():
         for value in composerefs.strings(mapping, "volumes_from"):
             kind, _, rest = value.partition(":")
             name = rest.partition(":")[0] if kind in ("service", "container") else kind
@@ -242,7 +242,7 @@ def _services(named: list[str], files: dict[str, dict[str, Service]], tree: Mapp
 
 def _words(service: Node, key: str) -> tuple[str, ...]:
     """A service's `entrypoint:` or `command:` as words: a list's items, a string split as a shell does (its first)."""
-    for mapping in composerefs.merged(service):
+    for mapping in merged(service):
         for value in mapping.get(key, ()):
             if isinstance(value, list):
                 return tuple(item for item in value if isinstance(item, str))

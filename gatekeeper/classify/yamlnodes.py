@@ -120,3 +120,21 @@ def _line(mark: object) -> int:
     """The line a YAML event's mark stands on (-1 without one)."""
     line = getattr(mark, "line", -1)
     return line if isinstance(line, int) else -1
+
+
+def merged(node: Node) -> list[dict[str, list[Node]]]:
+    """`node` (a mapping) and the mappings its merge keys take in (`<<: *defaults`, `<<: [*a, *b]`), its own first,
+    as YAML 1.1's merge keys read (Compose reads a service's keys through them, Travis' parser a job's). Each mapping
+    once (aliases are shared nodes: a file of merges of merges stays linear)."""
+    out: list[dict[str, list[Node]]] = []
+    seen: set[int] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += reversed(item)
+        elif isinstance(item, dict) and id(item) not in seen:
+            seen.add(id(item))
+            out.append(item)
+            todo += reversed(item.get("<<", []))
+    return out
