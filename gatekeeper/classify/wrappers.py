@@ -87,6 +87,7 @@ WRAPPERS = {
 _KEPT = 32  # words of a command kept (a line of 8,000 nested `timeout 1` wrappers must not write each rest again)
 PLAIN = frozenset({"!", "if", "elif", "while", "until", "then", "do", "else", "call", "@", "+", "-"})  # the shell's
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNED = lazy(r"[ \t]*+[A-Za-z_][A-Za-z0-9_]*+=")  # a command's segment that starts with an assignment
 # a command's place (ciruns' segments; a `{` only at a word's start: `xargs -I{} tools/gen {}`)
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`]|(?<!\S)\{|\$\(|\b(?:then|do|else)\b")
 # a word as the shell reads it: its quoted parts (`-s '-screen 0'`, `-c 'sh tools/gen'`) belong to it
@@ -123,7 +124,7 @@ def spec(name: str) -> _Wrapper | None:
 def commands(line: str) -> list[str]:
     """Each command of `line` that stands behind a wrapper, a redirection, a `$(`'s `)` or a `case` arm's pattern,
     from its first word; each text once."""
-    if "<" not in line and ">" not in line and ")" not in line and not _named(line):
+    if "<" not in line and ">" not in line and ")" not in line and "=" not in line and not _named(line):
         return []  # most lines (a set lookup a word, not a 70-name alternation at every character: ~+20% walk CPU)
     cleaned = _INPUT.sub(" ", _OUTPUT.sub(" ", line)) if "<" in line or ">" in line else line
     cleaned = cleaned.replace("\\'", "'").replace('\\"', '"')  # a Groovy string's escaped quotes
@@ -131,16 +132,17 @@ def commands(line: str) -> list[str]:
     out: list[list[str]] = []
     redirected = cleaned != line
     texts = [cleaned]
-    if "$(" in cleaned and ("docker" in cleaned or "podman" in cleaned or "nerdctl" in cleaned):
-        texts.append(_SUBSTITUTION.sub("_", cleaned))  # a container's options read whole too
+    if "$(" in cleaned and ("docker" in cleaned or "podman" in cleaned or "nerdctl" in cleaned or "=" in cleaned):
+        # a container's options read whole too; an assignment's value (`V=$(git describe) make release`) one word
+        texts.append(_SUBSTITUTION.sub("_", cleaned))
     # `build) ./x ;;`: a case arm's command (its pattern's `)` is no command's part), a bounded piece after it
     arms = [_SEGMENTS.split(cleaned[arm.end():arm.end() + _ARM], maxsplit=1)[0] for arm in _CASE_ARM.finditer(cleaned)]
     parts = [(_KEY.sub("", part, count=1), False) for text in texts for part in _SEGMENTS.split(text)]
     for segment, arm in (*parts, *((segment, True) for segment in arms)):
         inside = segment.partition(")")[0].strip() if ")" in segment else ""
         glued = arm or "/" in inside or " " in inside  # `$(tools/gen)`, `$(python3 -m tcms)`; not `$(VAR)`, `f(x)`
-        if not (redirected or glued or _named(segment)):
-            continue  # most lines with a `)`: `$(VAR)`, `f(x)`; read as they are
+        if not (redirected or glued or _named(segment) or _ASSIGNED.match(segment) is not None):
+            continue  # most lines with a `)` or a `=`: `$(VAR)`, `f(x)`, `--opt=x`; read as they are
         words = [word.replace("'", "").replace('"', "") for word in _WORD.findall(segment.replace(")", " "))]
         found = _unwrapped(words)
         out += found
@@ -202,6 +204,9 @@ def _unwrapped(words: list[str]) -> list[list[str]]:
             if word in PLAIN or _ASSIGNMENT.match(word) is not None:
                 at += 1
                 continue
+            if at and not found and any(_ASSIGNMENT.match(before) is not None for before in words[:at]):
+                found.append(words[at:at + _KEPT])  # `CI=1 make test`, `TOXENV=lint tox`: the command after the
+                # assignments the shell gives it (a task runner is read at a command's start)
             break
         start = at + 1
         if row is _PYTHON:
