@@ -196,7 +196,8 @@ def _named(text: str) -> bool:
 
 def _unwrapped(words: list[str]) -> list[list[str]]:
     """The commands behind the wrappers `words` start with (none when they start with no wrapper)."""
-    at, found = 0, []
+    at = 0
+    found: list[list[str]] = []
     while at < len(words):
         word = words[at]
         row = spec(word.rpartition("/")[2])
