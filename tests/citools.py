@@ -91,22 +91,3 @@ def named_count(path: str, text: str) -> int:
     except PastBound:
         return 0
     return len(scripts) + len(composed) + len(folders)
-
-
-# The definitions a line is written into, and a script a workflow runs (ci left 69 and 70)
-LINE_DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
-
-
-def tree_runs(files: dict[str, str]) -> set[str]:
-    """The files of `files` the walk reaches (one_tree_runs), asserting it did not close."""
-    runs = one_tree_runs(files)
-    assert isinstance(runs, dict), "the walk closed"
-    return {path for path in runs if path in files}
-
-
-def with_line(definition: str, template: str, line: str, files: dict[str, str]) -> dict[str, str]:
-    """`files` with `line` written into the definition (a workflow that runs it, for `ci/release.sh`)."""
-    tree = {definition: template.format(line=line.replace("{", "{{").replace("}", "}}")), **files}
-    if definition == "ci/release.sh":  # a workflow runs the script
-        tree[".github/workflows/release.yml"] = BLOCK_DEFINITIONS[0][1].format(line="bash ci/release.sh")
-    return tree
