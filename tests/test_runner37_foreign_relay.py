@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -30,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from forkcli import Forked, fork_cli
 from gitrepo import GitRepo
 from runbundle import BACKENDS, gk_in
 
@@ -104,12 +106,15 @@ def fake() -> Iterator[FakeModelAPI]:
         yield api
 
 
-def _wait_for(pattern: str, base: Path, proc: subprocess.Popen[str], within: float = 60.0) -> None:
+def _wait_for(pattern: str, base: Path, proc: Forked, within: float = 60.0) -> bool:
+    """Wait until `pattern` matches under `base`; False (the command reaped) when the command ended first."""
     until = time.monotonic() + within
     while not list(base.glob(pattern)):
-        assert proc.poll() is None, proc.communicate()
+        if os.waitpid(proc.pid, os.WNOHANG)[0] != 0:
+            return False
         assert time.monotonic() < until, f"nothing matched {pattern}"
         time.sleep(0.05)
+    return True
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -123,12 +128,14 @@ def test_a_generator_cannot_call_another_runs_relay(tmp_path: Path, shared: Path
     wait.write_text(WAIT)
     runs, theirs, go = shared / "runs", shared / "runs-b", shared / "sync" / "go"
     # Run A: no relay. Its sandbox is planned before B's relay socket exists.
-    a = subprocess.Popen(
-        [sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin.root), "--out", str(runs), "--sandbox",
-         backend, "--format", "json", "--", sys.executable, str(thief), str(theirs), REQUEST.hex()],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.getcwd())
+    # A process of its own, forked from this one (tests/forkcli.py): the subject is what its generator reaches while
+    # B runs, not how A starts (a cold `python -m gatekeeper run` cost ~0.4 CPU-s more).
+    a = fork_cli(["run", "--repo", str(origin.root), "--out", str(runs), "--sandbox", backend, "--format", "json",
+                  "--", sys.executable, str(thief), str(theirs), REQUEST.hex()], tmp_path / "forked")
+    a_reaped = False
     try:
-        _wait_for("runs/*/workspace/started", shared, a)
+        a_reaped = not _wait_for("runs/*/workspace/started", shared, a)
+        assert not a_reaped, a.stderr.read_text()[-3000:]
         # Run B, with a relay to its upstream and its key, started while A's generator runs; B's generator waits
         # in its sandbox until A has finished.
         env = {**os.environ, "B_KEY": B_KEY}
@@ -138,18 +145,19 @@ def test_a_generator_cannot_call_another_runs_relay(tmp_path: Path, shared: Path
         result: dict[str, subprocess.CompletedProcess[str]] = {}
         runner_b = threading.Thread(target=lambda: result.update(b=gk_in(*b_args, env=env)))
         runner_b.start()
-        out_a, err_a = a.communicate(timeout=120)
+        a_reaped = True  # by wait, which kills and reaps A at its time limit
+        done_a = a.wait(timeout=120)
         go.write_text("1")
         runner_b.join(120)
     finally:
         go.write_text("1")
-        if a.poll() is None:
-            a.kill()
-            a.wait()
-    assert a.returncode == 0, err_a[-3000:]
+        if not a_reaped:
+            os.kill(a.pid, signal.SIGKILL)
+            os.waitpid(a.pid, 0)
+    assert done_a.returncode == 0, done_a.stderr[-3000:]
     done_b = result["b"]
     assert done_b.returncode == 0, done_b.stderr[-3000:]
-    stolen = (Path(json.loads(out_a)["run_dir"]) / "workspace" / "stolen.txt").read_bytes()
+    stolen = (Path(json.loads(done_a.stdout)["run_dir"]) / "workspace" / "stolen.txt").read_bytes()
     assert stolen != b"no socket"  # the control: A saw B's socket, and tried it
     summary_b = json.loads(done_b.stdout)
     packet_b = json.loads(Path(summary_b["packet"]).read_text())
