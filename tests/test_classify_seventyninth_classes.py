@@ -7,6 +7,7 @@
    packer's `tradr9/files/configure-mariadb.exp`), while a `.conf` beside them, a type the fast path lets through,
    was `iac`. Now a file the configurations name is never passed over. Look-alikes: the same types that no
    configuration names stay `src`.
+2. A container image's reference in a Terraform file is no path (below).
 """
 
 from __future__ import annotations
@@ -70,3 +71,41 @@ def test_the_same_types_no_configuration_names_stay_src(tmp_path: Path, kind: st
                                    {path: "a = 2\n" for path in others})
     found = tree_classify(repo.root, base, head)
     assert {path: found[path]["bucket"] for path in others} == {path: "src" for path in others}
+
+
+# 2. A container image's reference is no path. `image_uri = "${local.account}.dkr.ecr.us-west-2.amazonaws.com/
+#    lambda_hauliday:${var.lambda_image_tag}"` read as a path whose name is the tag's variable part named every file
+#    below the module's folder (nolantcrook/eks_with_gpu_support's module README was iac). A last segment holding a
+#    `:` before a variable part is an image's tag; a path with a variable part elsewhere still names its files.
+IMAGE_WORDS = ['"${data.aws_caller_identity.current.account_id}.dkr.ecr.us-west-2.amazonaws.com/app:${var.tag}"',
+               '"${var.registry}/app:${var.tag}"', '"ghcr.io/acme/app:${var.tag}"',
+               '"${local.registry}/acme/app:${var.tag}-${var.arch}"', '"acme/app@sha256:${var.digest}"',
+               'format("%s/app:%s", var.registry, var.tag)']
+
+
+@pytest.mark.parametrize("word", IMAGE_WORDS)
+def test_an_image_reference_names_no_file_below_the_module(tmp_path: Path, word: str) -> None:
+    config = f'resource "aws_lambda_function" "fn" {{\n  function_name = "fn"\n  image_uri     = {word}\n}}\n'
+    others = ["svc/compute/cluster_module/README.md", "svc/compute/docs/notes.md",
+              "svc/compute/app/handler.py"]
+    repo, base, head = two_commits(tmp_path / "repo", {"svc/compute/lambda.tf": config,
+                                                       **{path: "x\n" for path in others}},
+                                   {path: "y\n" for path in others})
+    found = tree_classify(repo.root, base, head)
+    assert {path: found[path]["bucket"] for path in others} == {path: "src" for path in others}
+
+
+# what a module reads through a variable part is still read (tfrefs' red team 11 words, beside an image's reference)
+READ_WORDS = {'templatefile("${path.module}/tpl/${var.name}.sh", {})': "svc/compute/tpl/boot.sh",
+              'file("${path.module}/${var.key_file}")': "svc/compute/keys/deploy.pub",
+              'file("${path.module}/conf/${var.env}:${var.port}.conf")': "svc/compute/conf/a:1.conf"}
+
+
+@each_case("word", sorted(READ_WORDS))
+def test_a_path_with_a_variable_part_still_names_its_files(tmp_path: Path, word: str) -> None:
+    target = READ_WORDS[word]
+    config = (f'resource "aws_instance" "vm" {{\n  user_data = {word}\n'
+              f'  tags = {{ image = "${{var.registry}}/app:${{var.tag}}" }}\n}}\n')
+    repo, base, head = two_commits(tmp_path / "repo", {"svc/compute/main.tf": config, target: "a\n"},
+                                   {target: "b\n"})
+    assert tree_classify(repo.root, base, head)[target]["bucket"] == "iac"
