@@ -175,6 +175,7 @@ DOCS = [
     "railties/lib/rails/generators/rails/app/templates/Dockerfile.tt",
     "railties/lib/rails/generators/rails/app/templates/github/ci.yml.tt",
     "lib/generators/templates/Gemfile.tt",
+    "_templates/service/new/Dockerfile.ejs.t",  # Hygen's generator templates (seventy-ninth label set)
     "priv/templates/phx.gen.release/Dockerfile.eex",
     "installer/templates/phx_single/config/dev.exs.eex",
     "template/{{cookiecutter.project_slug}}/.github/workflows/ci.yml",

@@ -8,6 +8,7 @@
    was `iac`. Now a file the configurations name is never passed over. Look-alikes: the same types that no
    configuration names stay `src`.
 2. A container image's reference in a Terraform file is no path (below).
+3. Hygen's generator templates are src (below).
 """
 
 from __future__ import annotations
@@ -19,6 +20,14 @@ import pytest
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
 from tables import each_case
+
+from gatekeeper.classify import RuleSet, load_rules
+
+
+@pytest.fixture(scope="module")
+def rules() -> RuleSet:
+    return load_rules(Path(__file__).resolve().parent.parent / "policies")
+
 
 # Real-shaped names of files provisioners upload and modules read (crouchr/packer's tradr9/files/, cloud keys)
 UNREAD_TYPES = ["client.cnf", "configure-mariadb.exp", "docker.service", "jail.local", "99-sysctl.rules",
@@ -109,3 +118,32 @@ def test_a_path_with_a_variable_part_still_names_its_files(tmp_path: Path, word:
     repo, base, head = two_commits(tmp_path / "repo", {"svc/compute/main.tf": config, target: "a\n"},
                                    {target: "b\n"})
     assert tree_classify(repo.root, base, head)[target]["bucket"] == "iac"
+
+
+# 3. Hygen's generator templates (`_templates/<generator>/<action>/*.ejs.t`, front matter `to: <path>`) are text the
+#    generator writes into new projects (principle 2), as a Thor `Dockerfile.tt` is: italomaia/hygen-axum-podman-
+#    template's `Dockerfile.rust-axum-dev.ejs.t` was iac by its name. Look-alikes: a Dockerfile or workflow that is no
+#    Hygen template keeps its bucket.
+HYGEN = ["_templates/axum-podman/init/infra/images/Dockerfile.rust-axum-dev.ejs.t",
+         "_templates/service/new/Dockerfile.ejs.t", "_templates/service/new/.github/workflows/ci.yml.ejs.t",
+         "_templates/service/new/docker-compose.yml.ejs.t", "tools/gen/_templates/chart/new/values.yaml.t",
+         "packages/cli/_templates/app/new/Jenkinsfile.ejs.t"]
+NOT_HYGEN = {"deploy/Dockerfile.ejs": "iac", "_templates/Dockerfile": "iac", "docker/Dockerfile.rust-axum-dev": "iac",
+             ".github/workflows/ci.yml": "ci", "Jenkinsfile": "ci"}
+
+
+@each_case("path", HYGEN)
+def test_a_hygen_template_is_src(rules: RuleSet, path: str) -> None:
+    assert (rules.match(path).bucket, rules.match(path).rule) == ("src", "docs.templates"), path
+
+
+@each_case("path", sorted(NOT_HYGEN))
+def test_what_is_no_hygen_template_keeps_its_bucket(rules: RuleSet, path: str) -> None:
+    assert rules.match(path).bucket == NOT_HYGEN[path], path
+
+
+def test_a_hygen_dockerfile_template_is_src_with_the_commits(tmp_path: Path) -> None:
+    path = HYGEN[0]
+    text = "---\nto: infra/images/Dockerfile.rust-axum-dev\n---\nFROM docker.io/rust:alpine3\n"
+    repo, base, head = two_commits(tmp_path / "repo", {"package.json": '{"name": "hygen-axum"}\n'}, {path: text})
+    assert tree_classify(repo.root, base, head)[path]["bucket"] == "src"
