@@ -9,6 +9,7 @@
    configuration names stay `src`.
 2. A container image's reference in a Terraform file is no path (below).
 3. Hygen's generator templates are src (below).
+4. A bare name an installed package's root-only CI definition gives is its own package's file (below).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from incli import tree_classify, tree_gate
 from tables import each_case
 
 from gatekeeper.classify import RuleSet, load_rules
+from tests.gitrepo import GitRepo
+from tests.test_classify_context import tree_files
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +150,66 @@ def test_a_hygen_dockerfile_template_is_src_with_the_commits(tmp_path: Path) -> 
     text = "---\nto: infra/images/Dockerfile.rust-axum-dev\n---\nFROM docker.io/rust:alpine3\n"
     repo, base, head = two_commits(tmp_path / "repo", {"package.json": '{"name": "hygen-axum"}\n'}, {path: text})
     assert tree_classify(repo.root, base, head)[path]["bucket"] == "src"
+
+
+# 4. A bare file name an installed package's root-only CI definition gives (`make check` names `Makefile`, `./build.sh`
+#    names `build.sh`) is that package's file: Travis and GitHub would run the definition from the package's own root,
+#    and never run it here at all (vendoredci.py). It was resolved against this repository's root too, so a Go
+#    service's root `Makefile` was `ci` because `vendor/github.com/pkg/errors/.travis.yml` runs `make check`
+#    (0Hoag/Go-Social-Feed, which has no CI of its own). A name with a folder stays `ci` (the sweep14 round's
+#    decision), and what a running definition (the root's, or a vendored one the root Travis file imports) names is
+#    `ci` as before.
+VENDORED_DEFINITIONS = {
+    "go-travis-make": ("vendor/github.com/pkg/errors/.travis.yml", "language: go\nscript:\n  - make check\n",
+                       "Makefile"),
+    "npm-travis-make": ("node_modules/debug/.travis.yml", "language: node_js\nscript:\n  - make lint\n", "Makefile"),
+    "composer-workflow-make": ("vendor/pimple/pimple/.github/workflows/tests.yml",
+                               "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+                               "      - run: make test\n", "Makefile"),
+    "go-travis-script": ("vendor/github.com/acme/tool/.travis.yml", "language: go\nscript:\n  - ./build.sh\n",
+                         "build.sh"),
+    "go-travis-gnumake": ("vendor/golang.org/x/sys/.travis.yml", "script: make -j2 all\n", "GNUmakefile"),
+}
+ROOT_MAKEFILE = "run-api:\n\tgo run cmd/api/main.go\n\nswagger:\n\tswag init\n"
+
+
+def _vendored_repo(repo: GitRepo, definitions: dict[str, str], root: dict[str, str]) -> None:
+    repo.write("go.mod", "module example.invalid/feed\n\ngo 1.22\n")
+    repo.write("main.go", "package main\n\nfunc main() {}\n")
+    repo.commit("base")
+    for path, text in {**definitions, **root}.items():
+        repo.write(path, text, mode=0o755 if path.endswith(".sh") else 0o644)
+    repo.commit("head")
+
+
+@each_case("case", sorted(VENDORED_DEFINITIONS))
+def test_a_bare_name_a_vendored_definition_gives_is_not_the_roots_file(git_repo: GitRepo, case: str) -> None:
+    definition, text, named = VENDORED_DEFINITIONS[case]
+    own = f"{definition.split('/.')[0]}/{named}"
+    _vendored_repo(git_repo, {definition: text, own: "check:\n\tgo vet ./...\n"},
+                   {named: ROOT_MAKEFILE if not named.endswith(".sh") else "#!/bin/sh\ngo build ./...\n"})
+    files = tree_files(git_repo)
+    assert files[named].bucket == "src", (files[named].rule, files[named].evidence)
+    assert files[own].bucket == "deps"
+
+
+ROOT_RUNS = {
+    "root-travis": {".travis.yml": "language: go\nscript:\n  - make check\n"},
+    "root-workflow": {".github/workflows/ci.yml": "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                                  "      - uses: actions/checkout@v4\n      - run: make check\n"},
+    "root-imports-it": {".travis.yml": "language: go\nimport:\n  - vendor/github.com/pkg/errors/.travis.yml\n"},
+}
+
+
+@each_case("case", sorted(ROOT_RUNS))
+def test_what_a_running_definition_names_stays_ci(git_repo: GitRepo, case: str) -> None:
+    _vendored_repo(git_repo, {"vendor/github.com/pkg/errors/.travis.yml": "language: go\nscript:\n  - make check\n"},
+                   {"Makefile": ROOT_MAKEFILE, **ROOT_RUNS[case]})
+    assert tree_files(git_repo)["Makefile"].bucket == "ci"
+
+
+def test_a_name_with_a_folder_a_vendored_definition_gives_stays_ci(git_repo: GitRepo) -> None:
+    # the sweep14 round's decision: a vendored definition's name outside its install folder stays ci
+    _vendored_repo(git_repo, {"vendor/github.com/acme/tool/.travis.yml": "script:\n  - scripts/release.sh\n"},
+                   {"scripts/release.sh": "#!/bin/sh\necho release\n"})
+    assert tree_files(git_repo)["scripts/release.sh"].bucket == "ci"
