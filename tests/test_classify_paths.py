@@ -1150,6 +1150,7 @@ DOC_FILES = [
     ("charts/web/CHANGELOG.md", "src"),
     ("charts/web/README.md.gotmpl", "src"),
     ("infra/docs/architecture.rst", "src"),
+    ("cdk/docs/architecture.md", "src"),  # cdk/ is an infrastructure folder (iac.folders, seventy-ninth set)
     ("mkdocs.yml", "src"),
     ("docs/license-scanning.md", "src"),
     # look-alikes: what an earlier rule claims, and the other-rules that now also win in infra folders

@@ -10,6 +10,7 @@
 2. A container image's reference in a Terraform file is no path (below).
 3. Hygen's generator templates are src (below).
 4. A bare name an installed package's root-only CI definition gives is its own package's file (below).
+5. A top-level `cdk/` folder is an infrastructure folder like `infra/` (below).
 """
 
 from __future__ import annotations
@@ -213,3 +214,23 @@ def test_a_name_with_a_folder_a_vendored_definition_gives_stays_ci(git_repo: Git
     _vendored_repo(git_repo, {"vendor/github.com/acme/tool/.travis.yml": "script:\n  - scripts/release.sh\n"},
                    {"scripts/release.sh": "#!/bin/sh\necho release\n"})
     assert tree_files(git_repo)["scripts/release.sh"].bucket == "ci"
+
+
+# 5. A top-level `cdk/` folder is an infrastructure folder like `infra/` and `pulumi/` (iac.folders): its notes, lint
+#    and test-runner settings and ignore lists are what they are elsewhere. `iac.aws` claimed all of `/cdk/**`
+#    before the docs and lint rules (masahide/spot-fleet-7dtd's `cdk/.eslintrc.js`, tankhuu/aws's `cdk/init.md`
+#    were iac). Look-alikes: the CDK app's code, settings and synthesised output stay iac, its manifests deps, its
+#    tests src.
+CDK_FOLDER = {"cdk/init.md": "src", "cdk/docs/architecture.md": "src", "cdk/.eslintrc.js": "other",
+              "cdk/jest.config.js": "other", "cdk/.prettierrc": "other", "cdk/.gitignore": "other",
+              "cdk/.npmignore": "other",
+              # look-alikes
+              "cdk/bin/app.ts": "iac", "cdk/lib/network-stack.ts": "iac", "cdk/cdk.json": "iac", "cdk/app.py": "iac",
+              "cdk/tsconfig.json": "iac", "cdk/cdk.out/manifest.json": "iac", "cdk/lambda/handler.py": "iac",
+              "cdk/package.json": "deps", "cdk/requirements.txt": "deps", "cdk/test/app.test.ts": "src",
+              "cdk/README.md": "src", "services/api/cdk/cdk.json": "iac", "cdk.json": "iac"}
+
+
+@each_case("path", sorted(CDK_FOLDER))
+def test_a_top_level_cdk_folder_is_an_infrastructure_folder(rules: RuleSet, path: str) -> None:
+    assert rules.match(path).bucket == CDK_FOLDER[path], (path, rules.match(path).rule)
