@@ -234,3 +234,14 @@ CDK_FOLDER = {"cdk/init.md": "src", "cdk/docs/architecture.md": "src", "cdk/.esl
 @each_case("path", sorted(CDK_FOLDER))
 def test_a_top_level_cdk_folder_is_an_infrastructure_folder(rules: RuleSet, path: str) -> None:
     assert rules.match(path).bucket == CDK_FOLDER[path], (path, rules.match(path).rule)
+
+
+def test_a_file_named_as_an_image_reference_would_be_is_still_named(tmp_path: Path) -> None:
+    # fail closed: read as a path, `app:${var.tag}` is a file whose name starts with `app:`
+    config = 'resource "aws_instance" "vm" {\n  user_data = file("${path.module}/app:${var.tag}")\n}\n'
+    target = "svc/compute/app:v1"
+    repo, base, head = two_commits(tmp_path / "repo", {"svc/compute/main.tf": config, target: "a\n",
+                                                       "svc/compute/README.md": "x\n"},
+                                   {target: "b\n", "svc/compute/README.md": "y\n"})
+    found = tree_classify(repo.root, base, head)
+    assert (found[target]["bucket"], found["svc/compute/README.md"]["bucket"]) == ("iac", "src")
