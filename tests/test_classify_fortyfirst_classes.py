@@ -23,14 +23,14 @@ from tests.test_classify_context import RULES, assert_path_rule, patch_files, tr
     ("cdk/go/app_test.go", "src", "src.cdk-unit-tests"),
     ("cdk/lib/__tests__/stack.js", "src", "src.cdk-unit-tests"),
     # what the app deploys stays iac: its stacks, entry points, settings, integ tests and their snapshots
-    ("cdk/lib/app-stack.ts", "iac", "iac.aws"),
-    ("cdk/bin/app.ts", "iac", "iac.aws"),
-    ("cdk/python/app.py", "iac", "iac.aws"),
+    ("cdk/lib/app-stack.ts", "iac", "iac.folders"),
+    ("cdk/bin/app.ts", "iac", "iac.folders"),
+    ("cdk/python/app.py", "iac", "iac.folders"),
     ("cdk/cdk.json", "iac", "iac.aws"),
     ("cdk/test/integ.app.ts", "iac", "iac.cdk-integ-tests"),
     ("cdk/test/integ.app.js.snapshot/AppStack.template.json", "iac", "iac.cdk-assembly-templates"),
-    ("cdk/lib/testing-stack.ts", "iac", "iac.aws"),  # a stack whose name starts with "test" is no test
-    ("cdk/contest/stack.ts", "iac", "iac.aws"),
+    ("cdk/lib/testing-stack.ts", "iac", "iac.folders"),  # a stack whose name starts with "test" is no test
+    ("cdk/contest/stack.ts", "iac", "iac.folders"),
     # test folders elsewhere keep their old rules
     ("test/app.test.ts", "src", None),
     ("infra/cdk/test/app.test.ts", "src", None),

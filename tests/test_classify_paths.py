@@ -175,6 +175,7 @@ DOCS = [
     "railties/lib/rails/generators/rails/app/templates/Dockerfile.tt",
     "railties/lib/rails/generators/rails/app/templates/github/ci.yml.tt",
     "lib/generators/templates/Gemfile.tt",
+    "_templates/service/new/Dockerfile.ejs.t",  # Hygen's generator templates (seventy-ninth label set)
     "priv/templates/phx.gen.release/Dockerfile.eex",
     "installer/templates/phx_single/config/dev.exs.eex",
     "template/{{cookiecutter.project_slug}}/.github/workflows/ci.yml",
@@ -1149,6 +1150,7 @@ DOC_FILES = [
     ("charts/web/CHANGELOG.md", "src"),
     ("charts/web/README.md.gotmpl", "src"),
     ("infra/docs/architecture.rst", "src"),
+    ("cdk/docs/architecture.md", "src"),  # cdk/ is an infrastructure folder (iac.folders, seventy-ninth set)
     ("mkdocs.yml", "src"),
     ("docs/license-scanning.md", "src"),
     # look-alikes: what an earlier rule claims, and the other-rules that now also win in infra folders

@@ -67,7 +67,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     `ci` (_pipeline_by_rules)."""
     found: dict[str, tuple[str, str]] = {}
     # by (blob id, path, the tree's cargo aliases, the tasks read of it): what it names
-    read: dict[tuple[str, str, str, taskunits.Tasks | None], _Named] = {}
+    read: dict[tuple[str, str, str, taskunits.Tasks | None, bool], _Named] = {}
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     deploys: list[tuple[str, str]] = []  # (origin, a file or folder a deploy command names: deployruns.py)
     entries: dict[tuple[str, str, str], None] = {}  # (origin, runner, the file it starts from): cireaches.py
@@ -103,7 +103,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             queue = walkqueue.TaskQueue(queue, ciruns.MAX_FILES)
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob, queue.again):
                 tasks = queue.reading(path)
-                if (entry.oid, path, aliased, tasks) not in read:
+                key = (entry.oid, path, aliased, tasks, vendoredci.inert(origin))  # an inert origin's bare names
+                if key not in read:
                     data = read_blob(entry)
                     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
                         continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
@@ -143,8 +144,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
                     resolved = [(p, tasked.get(named)) for named in scripts[:ciruns.MAX_NAMED]
-                                for p in ciruns.resolved(named, path, folders)]
-                    read[entry.oid, path, aliased, tasks] = _Named(
+                                for p in ciruns.resolved(named, path, folders)
+                                if not (key[4] and vendoredci.bare_elsewhere(origin, named, p))]
+                    read[key] = _Named(
                         modules, [p for p, _ in resolved] + brought_up,
                         [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                         [(posixpath.normpath(posixpath.join(base, dockerfile)),
@@ -159,7 +161,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                     _GENERATE.search(text) is not None, runsettings.runs_tests(text), ciimports.runner_lines(text),
                     walkqueue.asked(resolved, brought_up))
-                names = read[entry.oid, path, aliased, tasks]
+                names = read[key]
                 tested = tested or (origin if names.tests_dotnet else "")
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
                 queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)

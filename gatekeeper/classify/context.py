@@ -70,9 +70,12 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context,
     for item, unread_here in zip(files, unread, strict=True):
         change = item.change
         # (A program's source file past the path's tests only where a reader may claim it: programfiles.)
+        # A configuration names a file of any type by path (a Packer file provisioner uploads `files/client.cnf`, a
+        # module reads `file("id_rsa.pub")`): the fast path does not pass over one it names (the seventy-ninth set).
         if (unread_here
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS
-                         and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))):
+                         and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))
+                and context.terraform_ref(change) is None):
             out.append(item)
         else:
             out.append(refine_weak(item, rules, context, _refine_one))

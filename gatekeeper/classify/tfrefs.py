@@ -299,7 +299,10 @@ def _wildcard(folder: str, word: str) -> tuple[str, str | None, str] | None:
     if not named and not start:
         return None  # nothing literal but folders in the middle (`${var.a}/logs/${var.b}`): any file anywhere
     exact = not (_REFERENCE in middle or _GLOB.search(middle) or {".", ".."} & set(middle.split("/")))
-    if _REFERENCE in name:  # the variable may hold folders: the name is what follows its last one
+    # A container image's tag or digest (`${…}.dkr.ecr…/app:${var.tag}`, the seventy-ninth set): read as a path, a name
+    # that starts with `app:` (a tag holds no folders), not every file below the module as a variable's folders would be
+    image = ":" in name and name.endswith(_REFERENCE)
+    if _REFERENCE in name and not image:  # the variable may hold folders: the name is what follows its last one
         name, exact = _REFERENCE + name.rpartition(_REFERENCE)[2], False
     pattern = "".join(".*" if c == _REFERENCE else "[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
                       for c in name)

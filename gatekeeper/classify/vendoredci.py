@@ -5,8 +5,9 @@ Composer package's `vendor/pimple/pimple/.github/workflows/tests.yml` came with 
 the root `.github/workflows/`, Travis only the root `.travis.yml`. The definition itself stays `ci` (the safe side,
 docs/classification.md: nested CI files never run); what it names *inside its own package folder* is not CI's by that
 naming alone and keeps the vendored rule its path gives (`deps`, which reviews an edit no dependency delta explains).
-What it names outside that folder, and anything a definition that does run reaches (walked first: ciwalk.ci_runs),
-is `ci` as before: rule `ci.context.ci-run` is never given up for a file a running definition names.
+A bare file name it gives (`make check`: `Makefile`) is its own package's, not the root's (bare_elsewhere). What it
+names with a folder outside that folder, and anything a definition that does run reaches (walked first:
+ciwalk.ci_runs), is `ci` as before: rule `ci.context.ci-run` is never given up for a file a running definition names.
 
 Only the two kinds whose service reads the root alone, by its documentation: GitHub Actions searches the
 `.github/workflows` folder in the root of the repository (docs.github.com, "Triggering a workflow"), Travis CI reads
@@ -22,7 +23,7 @@ import posixpath
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["own_package_file", "package_root", "root_only", "travis_imports"]
+__all__ = ["bare_elsewhere", "inert", "own_package_file", "package_root", "root_only", "travis_imports"]
 
 ROOT_TRAVIS = ".travis.yml"
 # A YAML file's name in a Travis file's text, as `import:` gives it (attack19): a list, one value, `source:` keys,
@@ -70,3 +71,18 @@ def own_package_file(origin: str, named: str, rules: RuleSet | None) -> bool:
     root = package_root(origin)
     return rules is not None and root is not None and root_only(origin) and named.startswith(root) \
         and rules.match(named).bucket == "deps"
+
+
+def inert(origin: str) -> bool:
+    """A definition that came with an installed package and runs only at its root: never here (the root Travis file
+    that imports one is the origin the walk reads it with)."""
+    return package_root(origin) is not None and root_only(origin)
+
+
+def bare_elsewhere(origin: str, named: str, resolved: str) -> bool:
+    """Whether the inert definition `origin` gives `named` as a bare file name (`make check` names `Makefile`,
+    `./build.sh` names `build.sh`) and `resolved` lies outside its install folder: run at all, it would run from its
+    package's own root, not this repository's (the seventy-ninth set: a Go service's root `Makefile` was `ci` by
+    `vendor/github.com/pkg/errors/.travis.yml`'s `make check`). A name with a folder stays the walk's (sweep14)."""
+    root = package_root(origin)
+    return root is not None and "/" not in named.removeprefix("./") and not resolved.startswith(root)
