@@ -531,8 +531,9 @@ def _same_name(want: str, change: Change) -> bool:
     if change.version_ref is not None and norm(change.version_ref) == norm(want):
         return True  # entries sharing a catalog's `[versions]` key, by that key (Renovate's "Update agp to v9.3.1")
     name, want = norm(change.name), norm(want)
-    if change.ecosystem == "pub":
-        name = name.split("@git+", 1)[0]  # a git dependency is named with its source (`flutter_sodium@git+https://…`)
+    if change.ecosystem in ("pub", "hex"):
+        # a git dependency is named with its source (`flutter_sodium@git+https://…`, mix's `hackney@git+https://…`)
+        name = name.split("@git+", 1)[0]
     if change.ecosystem == "go" and " => " in change.name:
         # a `replace OLD => NEW v` directive: Renovate names it by NEW, the module whose code is built
         name = norm(change.name.split(" => ", 1)[1])

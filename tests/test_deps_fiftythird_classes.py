@@ -10,15 +10,18 @@ must not match and malformed variants that are a finding, never a crash or a sil
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from tables import each_case
 
 from gatekeeper.deps.dockerruns import parse_dockerfile
-from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.govendor import parse_vendor_conf, parse_vendor_sh
+from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.runlines import installs
-from tests.deltas import both_edited, each_fast, moves
+from tests.deltas import accuracy_bench, bench_change, both_edited, each_fast, moves, refused
 
 # --- asdf and mise installs in RUN and run lines ----------------------------------------------------------------------
 
@@ -139,3 +142,145 @@ def test_an_arg_default_is_substituted_into_the_install() -> None:
 ])
 def test_hostile_version_manager_lines_are_read_fast(line: str) -> None:
     each_fast([(lambda: installs("ci.yml", line), line[:40])], 1.0)
+
+
+# --- Go's vendoring before modules: vndr's vendor.conf and Docker's hack/vendor.sh -----------------------------------
+
+# containerd's hack/vendor.sh of 2016 (its shape: the helper sourced, then one `clone` line a package)
+VENDOR_SH = """\
+#!/usr/bin/env bash
+set -e
+
+cd "$(dirname "$BASH_SOURCE")/.."
+rm -rf vendor/
+source 'hack/.vendor-helpers.sh'
+
+clone git github.com/Sirupsen/logrus v0.10.0
+clone git github.com/cloudfoundry/gosigar 3ed7c74352dae6dc00bdc8c74045375352e3ec05
+clone git github.com/golang/protobuf 3c84672111d91bb5ac31719e112f9f7126a0e26e
+clone git github.com/opencontainers/runc eb217f273125d3e4d6731389fe804e46e0b14ac6
+clone git github.com/opencontainers/runtime-spec f955d90e70a98ddfb886bd930ffd076da9b67998
+clone git golang.org/x/net 991d3e32f76f19ee6d9caadb3a22eae8d23315f7 https://github.com/golang/net.git
+clone git google.golang.org/grpc ab0be5212fb225475f2087566eded7da5d727960 https://github.com/grpc/grpc-go.git
+clone hg code.google.com/p/go.net 84a4013f96e0
+
+clean
+"""
+# moby's vendor.conf of 2018 (its shape: comments, blank lines, a source after some refs, a trailing comment)
+VENDOR_CONF = """\
+# the following lines are in sorted order, FYI
+github.com/Azure/go-ansiterm d6e3b3328b783f23731bc4d058875b0371ff8109
+github.com/Microsoft/hcsshim v0.6.11
+github.com/docker/libtrust 9cbd2a1374f46905c68a4eb3694a130610adc62a
+golang.org/x/net 0ed95abb35c445290478a5348a7b38bb154135fd
+google.golang.org/grpc v1.12.0 https://github.com/grpc/grpc-go.git
+
+# containerd
+github.com/containerd/containerd 63522d9eaa5a0443d225642c4b6f4f5fdedf932b # v1.1.1
+"""
+
+
+def test_containerds_vendor_sh_bumps_in_both_modes(tmp_path: Path) -> None:
+    edits = {"hack/vendor.sh": {"ab0be5212fb225475f2087566eded7da5d727960": "v1.0.1-GA",
+                                "eb217f273125d3e4d6731389fe804e46e0b14ac6": "85873d917e86676e44ccb80719fcb47a794676a1"}}
+    tree, patch = both_edited(tmp_path, {"hack/vendor.sh": VENDOR_SH}, edits)
+    for delta in (tree, patch):
+        assert {("go", "google.golang.org/grpc", "ab0be5212fb225475f2087566eded7da5d727960 from "
+                 "https://github.com/grpc/grpc-go.git", "v1.0.1-GA from https://github.com/grpc/grpc-go.git"),
+                ("go", "github.com/opencontainers/runc", "eb217f273125d3e4d6731389fe804e46e0b14ac6",
+                 "85873d917e86676e44ccb80719fcb47a794676a1")} == moves(delta), moves(delta)
+
+
+def test_mobys_vendor_conf_bumps_in_both_modes(tmp_path: Path) -> None:
+    edits = {"vendor.conf": {"v1.12.0 https": "v1.13.0 https", "hcsshim v0.6.11": "hcsshim v0.6.12"}}
+    tree, patch = both_edited(tmp_path, {"vendor.conf": VENDOR_CONF}, edits)
+    for delta in (tree, patch):
+        assert {("go", "google.golang.org/grpc", "v1.12.0 from https://github.com/grpc/grpc-go.git",
+                 "v1.13.0 from https://github.com/grpc/grpc-go.git"),
+                ("go", "github.com/Microsoft/hcsshim", "v0.6.11", "v0.6.12")} == moves(delta), moves(delta)
+
+
+def test_a_source_swapped_under_one_ref_is_a_change(tmp_path: Path) -> None:
+    edits = {"vendor.conf": {"grpc/grpc-go.git": "someone/grpc-go.git"}}
+    tree, patch = both_edited(tmp_path, {"vendor.conf": VENDOR_CONF}, edits)
+    for delta in (tree, patch):
+        assert [(c.name, c.change) for c in delta.changes] == [("google.golang.org/grpc", "changed")]
+
+
+@each_case("path, read", [
+    ("vendor.conf", True), ("hack/vendor.sh", True),
+    ("docs/vendor.conf", False), ("etc/vendor.conf", False), ("x/hack/vendor.sh", False), ("vendor.sh", False),
+    ("hack/vendor.bash", False), ("hack/.vendor-helpers.sh", False), ("Vendor.conf", False),
+])
+def test_only_the_root_vendor_files_are_read(path: str, read: bool) -> None:
+    fmt = format_for(path)
+    assert (fmt is not None and fmt.name in ("vendor.conf", "vendor.sh")) == read, path
+
+
+def _pins(parse: Callable[[str, bytes], list[Dependency]], body: str) -> set[tuple[str, str]]:
+    return {(d.name, d.version) for d in parse("f", body.encode())}
+
+
+@each_case("line, pin", [
+    ("clone git github.com/a/b v1.2.3", ("github.com/a/b", "v1.2.3")),
+    ("  clone git github.com/a/b v1.2.3  # pinned for CVE", ("github.com/a/b", "v1.2.3")),
+    ("clone\tgit\tgopkg.in/yaml.v2\t53feefa2559fb8dfa8d81baad31be332c97d6c77",
+     ("gopkg.in/yaml.v2", "53feefa2559fb8dfa8d81baad31be332c97d6c77")),
+    ("clone hg bitbucket.org/ww/goautoneg 75cd24fc2f2c", ("bitbucket.org/ww/goautoneg", "75cd24fc2f2c")),
+    ("clone bzr launchpad.net/gocheck 87", ("launchpad.net/gocheck", "87")),
+    ("clone git golang.org/x/sys d4feaf1 https://github.com/golang/sys.git",
+     ("golang.org/x/sys", "d4feaf1 from https://github.com/golang/sys.git")),
+])
+def test_vendor_sh_clone_lines(line: str, pin: tuple[str, str]) -> None:
+    assert _pins(parse_vendor_sh, f"#!/bin/sh\nsource helpers\n{line}\nclean\n") == {pin}
+
+
+@each_case("body", [
+    "clone() {\n  vcs=$1\n}\n", "# clone git github.com/a/b v1\n", "echo clone git github.com/a/b v1\n",
+    "git clone github.com/a/b v1\n", "cloned git github.com/a/b v1\n", "clone svn github.com/a/b v1\n",
+    "for p in $x; do :; done\n",
+])
+def test_vendor_sh_look_alikes_name_nothing(body: str) -> None:
+    assert _pins(parse_vendor_sh, body) == set()
+
+
+@each_case("parse, body", [
+    (parse_vendor_sh, "clone git github.com/a/b\n"), (parse_vendor_sh, 'clone git "$pkg" "$rev"\n'),
+    (parse_vendor_sh, "clone git github.com/a/b v1 $URL\n"),
+    (parse_vendor_sh, "clone git github.com/a/b v1\nclone git github.com/a/b v2\n"),
+    (parse_vendor_conf, "github.com/a/b\n"), (parse_vendor_conf, "[settings]\nx = 1\n"),
+    (parse_vendor_conf, "github.com/a/b v1 https://x/y.git extra\n"), (parse_vendor_conf, "github.com/a/b v1\n" * 2),
+    (parse_vendor_conf, "github.com/a/b $(cat REV)\n"), (parse_vendor_conf, "\x00\xff\n"),
+])
+def test_malformed_vendor_files_are_problems(parse: Callable[[str, bytes], list[Dependency]], body: str) -> None:
+    with pytest.raises(ManifestError):
+        parse("f", body.encode("latin-1"))
+
+
+def test_a_malformed_vendor_conf_is_a_problem_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"vendor.conf": VENDOR_CONF}, {"vendor.conf": {"v0.6.11": "v0.6.12 a b"}})
+    for delta in (tree, patch):
+        assert not delta.changes and any(p.manifest == "vendor.conf" for p in delta.problems), delta
+
+
+@pytest.mark.parametrize("body", [
+    "a" * 60_000 + " v1\n", ("github.com/" + "a/" * 30_000 + " v1\n"), "clone git " + "a " * 30_000 + "\n",
+    "github.com/a/b " + " " * 60_000 + "v1\n", "g v1 " + "h" * 60_000 + "#\n",
+])
+def test_hostile_vendor_lines_are_read_fast(body: str) -> None:
+    each_fast([(lambda: refused(lambda: parse_vendor_conf("f", body.encode())), body[:30]),
+               (lambda: refused(lambda: parse_vendor_sh("f", ("clone git " + body).encode())), body[:30])], 1.0)
+
+
+# --- the benchmark: mix's git dependency is named with its source -----------------------------------------------------
+
+@each_case("ecosystem, name, want, same", [
+    ("hex", "hackney@git+https://github.com/benoitc/hackney.git", "hackney", True),
+    ("hex", "hackney@git+https://github.com/benoitc/hackney.git", "Hackney", True),
+    ("pub", "flutter_sodium@git+https://github.com/x/flutter_sodium.git", "flutter_sodium", True),
+    ("hex", "hackney_ex@git+https://github.com/benoitc/hackney.git", "hackney", False),
+    ("hex", "plug@git+https://github.com/benoitc/hackney.git", "hackney", False),
+    ("npm", "hackney@git+https://github.com/benoitc/hackney.git", "hackney", False),
+])
+def test_a_mix_git_dependency_is_its_package_to_the_benchmark(ecosystem: str, name: str, want: str, same: bool) -> None:
+    assert accuracy_bench()._same_name(want, bench_change(ecosystem, name)) is same

@@ -33,6 +33,7 @@ from gatekeeper.deps import (
     globaljson,
     godep,
     golang,
+    govendor,
     gradle,
     gradleprops,
     hcllines,
@@ -258,6 +259,12 @@ _SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fs
                        "gradle", "kts", "rb", "bzl", "gemspec"})
 
 
+# vndr's root vendor.conf and Docker's hack/vendor.sh (govendor.py, round 53): by their path, not their name alone (a
+# `vendor.conf` elsewhere is another program's); line-oriented, so a patch's hunk lines read as the file does
+_GO_VENDOR = {"vendor.conf": Format("vendor.conf", govendor.parse_vendor_conf, True),
+              "hack/vendor.sh": Format("vendor.sh", govendor.parse_vendor_sh, True)}
+
+
 def format_for(path: str | None) -> Format | None:
     """The format of the file at `path` (repository-relative, '/'-separated); None when it holds no dependencies."""
     if not path:
@@ -280,6 +287,8 @@ def format_for(path: str | None) -> Format | None:
     if (path in (".woodpecker.yml", ".woodpecker.yaml")
             or folder == ".woodpecker" and lower.endswith((".yml", ".yaml"))):
         return _WOODPECKER
+    if path in _GO_VENDOR:
+        return _GO_VENDOR[path]
     if meteor.is_meteor_file(folder, base):
         return _METEOR[base]
     # Maven reads its core extensions from `.mvn/extensions.xml` beside the top POM
