@@ -468,6 +468,9 @@ _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrap
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
              ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
+             # the envtest Kubernetes version a kubebuilder Makefile pins, by its variable or the assets' old bucket
+             ("tool", "envtest", "kubebuilder-tools"), ("tool", "envtest", "envtest-k8s-version"),
+             ("tool", "envtest", "envtest-k8s"),
              ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk"),
              ("maven", "org-scala-sbt:sbt", "sbt/sbt"), ("tool", "rust", "rust-toolchain")}
 # Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump

@@ -21,6 +21,7 @@ from gatekeeper.deps.govendor import parse_vendor_conf, parse_vendor_sh
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.runlines import installs
+from gatekeeper.deps.toolfiles import parse_makefile
 from tests.deltas import accuracy_bench, bench_change, both_edited, each_fast, moves, refused
 
 # --- asdf and mise installs in RUN and run lines ----------------------------------------------------------------------
@@ -284,3 +285,61 @@ def test_hostile_vendor_lines_are_read_fast(body: str) -> None:
 ])
 def test_a_mix_git_dependency_is_its_package_to_the_benchmark(ecosystem: str, name: str, want: str, same: bool) -> None:
     assert accuracy_bench()._same_name(want, bench_change(ecosystem, name)) is same
+
+
+# --- a kubebuilder Makefile's envtest Kubernetes version --------------------------------------------------------------
+
+# konflux-ci/release-service-catalog's Makefile (the kubebuilder v3 layout: the Kubernetes version of the control plane
+# binaries setup-envtest downloads for the tests, beside the setup-envtest tool's own version)
+KUBEBUILDER_MAKEFILE = """\
+# Image URL to use all building/pushing image targets
+IMG ?= $(IMAGE_TAG_BASE):$(TAG_NAME)
+# ENVTEST_K8S_VERSION refers to the version of kubebuilder assets to be downloaded by envtest binary.
+ENVTEST_K8S_VERSION = 1.23
+
+# Get the currently used golang install path (in GOPATH/bin, unless GOBIN is set)
+ifeq (,$(shell go env GOBIN))
+GOBIN=$(shell go env GOPATH)/bin
+else
+GOBIN=$(shell go env GOBIN)
+endif
+
+.PHONY: test
+test: manifests generate fmt vet envtest ## Run tests.
+\tKUBEBUILDER_ASSETS="$(shell $(ENVTEST) use $(ENVTEST_K8S_VERSION) -p path)" go test ./... -coverprofile cover.out
+
+ENVTEST = $(shell pwd)/bin/setup-envtest
+ENVTEST_VERSION ?= release-0.17
+"""
+
+
+def test_kubebuilders_envtest_version_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"Makefile": KUBEBUILDER_MAKEFILE},
+                              {"Makefile": {"ENVTEST_K8S_VERSION = 1.23": "ENVTEST_K8S_VERSION = 1.27.1"}})
+    for delta in (tree, patch):
+        assert ("tool", "envtest", "1.23", "1.27.1") in moves(delta), moves(delta)
+
+
+@each_case("line, version", [
+    ("ENVTEST_K8S_VERSION = 1.27.1", "1.27.1"), ("ENVTEST_K8S_VERSION ?= 1.30.0", "1.30.0"),
+    ("ENVTEST_K8S_VERSION := 1.34.x", "1.34.x"), ("KUBEBUILDER_ENVTEST_KUBERNETES_VERSION ?= 1.33.0", "1.33.0"),
+    ("export ENVTEST_K8S_VERSION ?= v1.31.0", "v1.31.0"), ("ENVTEST_KUBERNETES_VERSION = 1.29.3", "1.29.3"),
+])
+def test_envtest_kubernetes_variables(line: str, version: str) -> None:
+    found = parse_makefile("Makefile", f"{line}\n\ntest:\n\tgo test ./...\n".encode())
+    assert [(d.ecosystem, d.name, d.version) for d in found] == [("tool", "envtest", version)], found
+
+
+@each_case("body", [
+    "ENVTEST_VERSION ?= release-0.19\n",  # setup-envtest's own version: another tool
+    "ENVTEST_K8S_VERSION ?= $(shell go list -m -f '{{ .Version }}' k8s.io/api | awk -F'[v.]' '{print $$3}')\n",
+    "ENVTEST_K8S_VERSION = latest\n", "ENVTEST_K8S_VERSION = 1.27.1\nENVTEST_K8S_VERSION = 1.28.0\n",
+    "# ENVTEST_K8S_VERSION = 1.27.1\n", "MY_ENVTEST_K8S_VERSION_OLD = 1.27.1\n", "K8S_VERSION = 1.27.1\n",
+])
+def test_envtest_look_alikes_name_nothing(body: str) -> None:
+    assert not [d for d in parse_makefile("Makefile", body.encode()) if d.name == "envtest"], body
+
+
+@each_case("want", ["kubebuilder-tools", "envtest", "ENVTEST_K8S_VERSION", "envtest-k8s"])
+def test_the_benchmark_knows_envtest_by_its_spellings(want: str) -> None:
+    assert accuracy_bench()._same_name(want, bench_change("tool", "envtest"))
