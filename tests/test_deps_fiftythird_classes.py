@@ -18,11 +18,12 @@ from tables import each_case
 
 from gatekeeper.deps.dockerruns import parse_dockerfile
 from gatekeeper.deps.govendor import parse_vendor_conf, parse_vendor_sh
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
+from gatekeeper.deps.poetrylines import poetry_line
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.runlines import installs
 from gatekeeper.deps.toolfiles import parse_makefile
-from tests.deltas import accuracy_bench, bench_change, both_edited, each_fast, moves, refused
+from tests.deltas import accuracy_bench, bench_change, both_edited, each_fast, moves, partial, refused
 
 # --- asdf and mise installs in RUN and run lines ----------------------------------------------------------------------
 
@@ -343,3 +344,120 @@ def test_envtest_look_alikes_name_nothing(body: str) -> None:
 @each_case("want", ["kubebuilder-tools", "envtest", "ENVTEST_K8S_VERSION", "envtest-k8s"])
 def test_the_benchmark_knows_envtest_by_its_spellings(want: str) -> None:
     assert accuracy_bench()._same_name(want, bench_change("tool", "envtest"))
+
+
+# --- a Poetry dependency from a patch: PEP 440 operators, and a table header above the hunk ---------------------------
+
+# pandas-dev/pandas-stubs' pyproject.toml of 2022 (its shape: the dev table's header three lines above mypy, pandas
+# further down, out of a three-line hunk's reach)
+PANDAS_STUBS = """\
+[tool.poetry]
+name = "pandas-stubs"
+version = "1.5.0.220926"
+description = "Type annotations for pandas"
+license = "BSD-3-Clause"
+packages = [{ "include" = "pandas-stubs" }]
+
+[tool.poetry.dependencies]
+python = ">=3.8,<3.11"
+types-pytz = ">= 2022.1.1"
+
+[tool.poetry.dev-dependencies]
+mypy = "==0.971"
+pyarrow = ">=9.0.0"
+pytest = ">=7.1.2"
+pyright = ">=1.1.266"
+poethepoet = "0.16.0"
+loguru = ">=0.6.0"
+pandas = "1.4.4"
+typing-extensions = ">=4.2.0"
+matplotlib = "~=3.5.0"
+pre-commit = ">=2.19.0"
+black = ">=22.8.0"
+isort = ">=5.10.1"
+openpyxl = ">=3.0.10"
+tables = { version = "==3.7.0", python = "<3.11" }
+
+[build-system]
+requires = ["poetry-core>=1.0.0"]
+build-backend = "poetry.core.masonry.api"
+
+[tool.black]
+target-version = ['py38']
+
+[tool.mypy]
+python_version = "3.8"
+"""
+
+
+def test_pandas_stubs_mypy_pinned_with_an_operator_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"pyproject.toml": PANDAS_STUBS},
+                              {"pyproject.toml": {'mypy = "==0.971"': 'mypy = "==0.982"'}})
+    for delta in (tree, patch):
+        assert ("pip", "mypy", "==0.971", "==0.982") in moves(delta), (moves(delta), delta.problems)
+    assert not partial(patch, "pyproject.toml"), patch.problems
+
+
+def test_pandas_stubs_pandas_under_a_header_above_the_hunk(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"pyproject.toml": PANDAS_STUBS},
+                              {"pyproject.toml": {'pandas = "1.4.4"': 'pandas = "1.5.0"'}})
+    for delta in (tree, patch):
+        assert ("pip", "pandas", "1.4.4", "1.5.0") in moves(delta), (moves(delta), delta.problems)
+    assert partial(patch, "pyproject.toml"), "its table is not shown: named beside a `partial` problem"
+    assert not partial(tree, "pyproject.toml")
+
+
+@each_case("old, new", [
+    ('pytest = ">=7.1.2"', 'pytest = "!=7.2.0,>=7.1.2"'), ('matplotlib = "~=3.5.0"', 'matplotlib = "~=3.6.0"'),
+    ('tables = { version = "==3.7.0", python = "<3.11" }', 'tables = { version = "==3.8.0", python = "<3.11" }'),
+    ('loguru = ">=0.6.0"', 'loguru = "==0.7.*"'), ('black = ">=22.8.0"', 'black = "== 22.10.0"'),
+])
+def test_pep440_operators_in_poetry_tables_from_a_patch(tmp_path: Path, old: str, new: str) -> None:
+    tree, patch = both_edited(tmp_path, {"pyproject.toml": PANDAS_STUBS}, {"pyproject.toml": {old: new}})
+    name = old.split(" ", 1)[0]
+    assert {m[1] for m in moves(patch)} == {name} == {m[1] for m in moves(tree)}, (moves(patch), patch.problems)
+
+
+@each_case("old, new", [
+    ('python_version = "3.8"', 'python_version = "3.9"'),  # [tool.mypy]'s, its header shown: refused as before
+    ("target-version = ['py38']", "target-version = ['py39']"),
+    ('version = "1.5.0.220926"', 'version = "1.5.1.220926"'),  # the package's own
+    ('requires = ["poetry-core>=1.0.0"]', 'requires = ["poetry-core>=1.1.0"]'),
+])
+def test_poetry_look_alikes_name_no_dependency(tmp_path: Path, old: str, new: str) -> None:
+    _, patch = both_edited(tmp_path, {"pyproject.toml": PANDAS_STUBS}, {"pyproject.toml": {old: new}})
+    assert not {m for m in moves(patch) if m[1] in ("python_version", "target-version", "version")}, moves(patch)
+
+
+@each_case("line", [
+    'python_version = "3.9"', 'version = "1.2.3"', 'python = "^3.9"', 'requires-python = ">=3.9"',
+    'minversion = "7.0"', 'target-version = "py39"', 'mypy = "==0.982', 'mypy = "=== 0.982"',
+    'mypy = { git = "https://github.com/python/mypy.git", tag = "v0.982" }', 'mypy = "==0.982; ls"',
+    'MYPY = "==0.982"', 'mypy.version = "==0.982"', "mypy = '''==0.982'''",
+])
+def test_a_line_with_no_header_above_it_that_is_no_poetry_entry_names_nothing(line: str) -> None:
+    side = [("x = 1", False), ("", False), (line, True)]
+    try:
+        found = poetry_line(side, 2)
+    except PartlyShown as shown:
+        found = shown.pairs
+    except ManifestError:
+        found = []
+    assert not found, line
+
+
+def test_a_multi_line_string_in_the_hunk_refuses_the_poetry_line() -> None:
+    side = [('description = """', False), ('pandas = "1.5.0"', True), ('"""', False)]
+    with pytest.raises(ManifestError) as refused_:
+        poetry_line(side, 1)
+    assert not isinstance(refused_.value, PartlyShown) or not refused_.value.pairs
+
+
+@pytest.mark.parametrize("line", [
+    'a = "==' + "1." * 30_000 + '"', 'a = "' + "==1," * 20_000 + '"', 'a = "==1' + " " * 60_000 + ',"',
+    'a = "==' + "1" * 60_000 + '.*"', '"' + "a" * 60_000 + ' = "==1"', "a" * 60_000 + ' = "==1"',
+    'a = { version = "==1", ' + "x = 1, " * 8_000 + "}",
+])
+def test_hostile_poetry_lines_are_read_fast(line: str) -> None:
+    each_fast([(lambda: refused(lambda: poetry_line([("[tool.poetry.dependencies]", False), (line, True)], 1)),
+                line[:30]), (lambda: refused(lambda: poetry_line([(line, True)], 0)), line[:30])], 1.0)

@@ -55,6 +55,7 @@ from gatekeeper.deps import (
     omnibus,
     pipfile,
     pnpmcatalog,
+    poetrylines,
     precommit,
     pypi,
     rebar,
@@ -122,7 +123,7 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format("deno.json", deno.parse_deno_json, False, edits=_edits("jsr", deno.deno_json_line))
        for name in deno.NAMES},
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
-                             edits=_edits("pip", edits.pyproject_line)),
+                             edits=_edits("pip", poetrylines.poetry_line)),
     # setuptools' (setupfiles.py): literal requirement lists; from a patch the literal requirement lines a hunk shows
     # in such a list (setuphunks.py), setup.py's beside a `partial` problem (whether it reaches setup(): pass --tree)
     "setup.py": Format("setup.py", setupfiles.parse_setup_py, False, edits=_edits("pip", setuphunks.setup_py_line)),
