@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from tables import each_case
 
+from gatekeeper.deps.actions import parse_workflow
 from gatekeeper.deps.dockerruns import parse_dockerfile
 from gatekeeper.deps.govendor import parse_vendor_conf, parse_vendor_sh
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
@@ -461,3 +462,99 @@ def test_a_multi_line_string_in_the_hunk_refuses_the_poetry_line() -> None:
 def test_hostile_poetry_lines_are_read_fast(line: str) -> None:
     each_fast([(lambda: refused(lambda: poetry_line([("[tool.poetry.dependencies]", False), (line, True)], 1)),
                 line[:30]), (lambda: refused(lambda: poetry_line([(line, True)], 0)), line[:30])], 1.0)
+
+
+# --- a CI matrix of tool versions a setup action reads ----------------------------------------------------------------
+
+# a Node library's CI (the common shape: the matrix's `node-version` handed to actions/setup-node)
+NODE_CI = """\
+name: CI
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      fail-fast: false
+      matrix:
+        node-version: [18.x, 20.x]
+        os: [ubuntu-22.04]
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: ${{ matrix.node-version }}
+      - run: npm ci && npm test
+  lint:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        python-version:
+          - "3.11"
+          - "3.12"
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: ${{ matrix.python-version }}
+"""
+
+
+def _tool_versions(delta: object) -> set[tuple[str, str | None]]:
+    return {(m[1], m[3]) for m in moves(delta) if m[0] == "tool"}  # type: ignore[arg-type]
+
+
+def test_a_flow_matrix_of_node_versions_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {".github/workflows/ci.yml": NODE_CI},
+                              {".github/workflows/ci.yml": {"[18.x, 20.x]": "[20.x, 22.x]"}})
+    for delta in (tree, patch):
+        assert ("node", "22.x") in _tool_versions(delta), moves(delta)
+        assert ("node", "20.x") not in _tool_versions(delta), "a version kept is no change"
+
+
+def test_a_block_matrix_of_python_versions_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {".github/workflows/ci.yml": NODE_CI},
+                              {".github/workflows/ci.yml": {'- "3.12"': '- "3.12"\n          - "3.13"'}})
+    for delta in (tree, patch):
+        assert ("python", "3.13") in _tool_versions(delta), moves(delta)
+
+
+def _read(body: str) -> set[tuple[str, str, str]]:
+    return {(d.ecosystem, d.name, d.version) for d in parse_workflow(".github/workflows/ci.yml", body.encode())}
+
+
+@each_case("matrix, named", [
+    ("node-version: [18.x, 20.x]", {("node", "18.x"), ("node", "20.x")}),
+    ("node-version: ['18', \"20\", 22]", {("node", "18"), ("node", "20"), ("node", "22")}),
+    ("go-version: [ '1.22', '1.23' ]  # supported", {("go", "1.22"), ("go", "1.23")}),
+    ("python-version: [\"3.9\", \"3.10\", \"pypy-3.10\"]", {("python", "3.9"), ("python", "3.10")}),
+    ("java-version: [17, 21]", {("java", "17"), ("java", "21")}),
+    ("python-version:\n          - '3.11'\n          - 3.12  # newest", {("python", "3.11"), ("python", "3.12")}),
+    ("ruby-version:\n        - '3.2'\n        - head", {("ruby", "3.2")}),
+])
+def test_matrix_lists_of_a_setup_input_name_each_version(matrix: str, named: set[tuple[str, str]]) -> None:
+    body = f"jobs:\n  t:\n    strategy:\n      matrix:\n        {matrix}\n    steps:\n      - run: make\n"
+    assert {(n, v) for e, n, v in _read(body) if e == "tool"} == named, body
+
+
+@each_case("matrix", [
+    "node-version: [lts/*, latest]", "node: [18, 20]", "versions: [1.2, 1.3]", "node-version: ${{ fromJSON(x) }}",
+    "node-version: []", "node-version:\n          - lts/*\n          - current",
+    "include:\n          - name: a\n            value: 1.2", "exclude:\n          - 1.2\n          - 1.3",
+    "python:\n          - '3.11'", "node-version:\n        other: 1\n        - 20",
+])
+def test_matrix_look_alikes_name_no_tool(matrix: str) -> None:
+    body = f"jobs:\n  t:\n    strategy:\n      matrix:\n        {matrix}\n    steps:\n      - run: make\n"
+    assert not {t for t in _read(body) if t[0] == "tool"}, body
+
+
+def test_a_block_list_ends_at_the_next_key() -> None:
+    body = ("jobs:\n  t:\n    strategy:\n      matrix:\n        node-version:\n          - 20\n        experimental:\n"
+            "          - 1.5\n    steps:\n      - run: make\n")
+    assert {(n, v) for e, n, v in _read(body) if e == "tool"} == {("node", "20")}
+
+
+@pytest.mark.parametrize("line", [
+    "node-version: [" + "1," * 30_000 + "]", "node-version: [" + " " * 60_000, "node-version:\n" + "  - 1\n" * 20_000,
+    "node-version: [" + "[" * 30_000 + "]",
+])
+def test_hostile_matrices_are_read_fast(line: str) -> None:
+    each_fast([(lambda: refused(lambda: parse_workflow("w.yml", f"jobs:\n {line}\n".encode())), line[:30])], 1.0)

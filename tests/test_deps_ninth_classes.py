@@ -179,7 +179,9 @@ def test_matrix_of_one_version_moved_beside_a_kept_one(tmp_path: Path) -> None:
 
 @each_case(("value", "found"), [
     ("[1.26.x]", [("go", "1.26.x")]), ("['1.26']", [("go", "1.26")]), ("[ 20 ]", [("go", "20")]),
-    ("[1.25.x, 1.26.x]", []), ("[stable]", []), ("[1.2]]", []), ("[${{ inputs.go }}]", []),
+    # a matrix of more names each of its versions since round 53 (tests/test_deps_fiftythird_classes.py)
+    ("[1.25.x, 1.26.x]", [("go", "1.25.x"), ("go", "1.26.x")]), ("[stable]", []), ("[1.2]]", []),
+    ("[${{ inputs.go }}]", []),
 ])
 def test_matrix_of_one(value: str, found: list[tuple[str, str]]) -> None:
     body = f"jobs:\n  t:\n    strategy:\n      matrix:\n        go-version: {value}\n        os: [ubuntu-24.04]\n"
