@@ -17,6 +17,7 @@ import pytest
 from tables import each_case
 
 from gatekeeper.deps.actions import parse_workflow
+from gatekeeper.deps.daggermod import dagger_json_line, parse_dagger_json
 from gatekeeper.deps.dockerruns import parse_dockerfile
 from gatekeeper.deps.govendor import parse_vendor_conf, parse_vendor_sh
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
@@ -558,3 +559,84 @@ def test_a_block_list_ends_at_the_next_key() -> None:
 ])
 def test_hostile_matrices_are_read_fast(line: str) -> None:
     each_fast([(lambda: refused(lambda: parse_workflow("w.yml", f"jobs:\n {line}\n".encode())), line[:30])], 1.0)
+
+
+# --- a Dagger module's dagger.json (a known lead) ---------------------------------------------------------------------
+
+# kpenfound/dagger-modules' golang/dagger.json (its shape: the engine, the SDK, one remote dependency pinned)
+DAGGER_JSON = """\
+{
+  "name": "golang",
+  "engineVersion": "v0.12.4",
+  "sdk": "go",
+  "dependencies": [
+    {
+      "name": "wolfi",
+      "source": "github.com/shykes/daggerverse/wolfi@v0.1.4",
+      "pin": "3d608cb5e6b4b18036a471400bc4e6c753f229d7"
+    },
+    {
+      "name": "lib",
+      "source": "../lib"
+    }
+  ],
+  "source": "."
+}
+"""
+
+
+def test_dagger_engine_version_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"golang/dagger.json": DAGGER_JSON},
+                              {"golang/dagger.json": {'"v0.12.4"': '"v0.12.5"'}})
+    for delta in (tree, patch):
+        assert moves(delta) == {("tool", "dagger", "v0.12.4", "v0.12.5")}, (moves(delta), delta.problems)
+
+
+def test_a_dagger_dependency_moved_to_another_pin(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"dagger.json": DAGGER_JSON}, {"dagger.json": {
+        "wolfi@v0.1.4": "wolfi@v0.1.5", "3d608cb5e6b4b18036a471400bc4e6c753f229d7":
+        "9a4e1c70d8b2e6f5a3c1b0d9e8f7a6b5c4d3e2f1"}})
+    assert moves(tree) == {("git", "github.com/shykes/daggerverse/wolfi", "3d608cb5e6b4b18036a471400bc4e6c753f229d7",
+                            "9a4e1c70d8b2e6f5a3c1b0d9e8f7a6b5c4d3e2f1")}, moves(tree)
+    assert partial(patch, "dagger.json") and not patch.changes, "a dependency's lines are read with --tree only"
+
+
+@each_case("body, named", [
+    ('{"engineVersion": "v0.18.1"}', {("tool", "dagger", "v0.18.1")}),
+    ('{"name": "x", "sdk": {"source": "python"}, "engineVersion": "v0.13.0"}', {("tool", "dagger", "v0.13.0")}),
+    ('{"sdk": {"source": "github.com/dagger/dagger/sdk/elixir@v0.13.0"}}',
+     {("git", "github.com/dagger/dagger/sdk/elixir", "v0.13.0")}),
+    ('{"dependencies": [{"name": "a", "source": "gitlab.com/o/r/m@main", "pin": "abc1234"}]}',
+     {("git", "gitlab.com/o/r/m", "abc1234")}),
+    ('{"dependencies": [{"name": "a", "source": "./a"}, {"name": "b", "source": "../b"}]}', set()),
+    ('{"name": "x", "sdk": "go", "source": "."}', set()),
+])
+def test_dagger_json_forms(body: str, named: set[tuple[str, str, str]]) -> None:
+    assert {(d.ecosystem, d.name, d.version) for d in parse_dagger_json("dagger.json", body.encode())} == named
+
+
+@each_case("body", [
+    "{", "[]", '{"engineVersion": 12}', '{"dependencies": [{"source": "github.com/o/r/m"}]}',
+    '{"dependencies": {"a": 1}}', '{"dependencies": [{"source": "github.com/o/r m@v1"}]}',
+    '{"sdk": {"source": 1}}', '{"dependencies": ["github.com/o/r@v1"]}',
+])
+def test_malformed_dagger_json_is_a_problem(body: str) -> None:
+    with pytest.raises(ManifestError):
+        parse_dagger_json("dagger.json", body.encode())
+
+
+@each_case("side, index", [
+    ([('  "name": "golang",', False), ('  "engineVersion": "v0.12.5",', True)], 1),  # no root shown
+    ([("{", False), ('  "sdk": {', False), ('    "engineVersion": "v0.12.5"', True)], 2),  # nested
+    ([("{", False), ('  "engineVersion": 12,', True)], 1), ([("{", False), ('  "name": "golang2",', True)], 1),
+])
+def test_dagger_json_lines_that_are_refused(side: list[tuple[str, bool]], index: int) -> None:
+    with pytest.raises(ManifestError):
+        dagger_json_line(side, index)
+
+
+@pytest.mark.parametrize("source", ["a" * 60_000, "a." * 30_000 + "com/x", "github.com" + "/a" * 30_000,
+                                    "github.com/o/r@" + "@" * 60_000, "github.com/o/r" + "." * 60_000])
+def test_hostile_dagger_sources_are_read_fast(source: str) -> None:
+    body = ('{"dependencies": [{"name": "a", "source": "' + source + '"}]}').encode()
+    each_fast([(lambda: refused(lambda: parse_dagger_json("dagger.json", body)), source[:30])], 1.0)

@@ -23,6 +23,7 @@ from gatekeeper.deps import (
     cocoapods,
     composer,
     copier,
+    daggermod,
     dart,
     deno,
     devcontainer,
@@ -181,6 +182,9 @@ _BY_NAME: dict[str, Format] = {
     "action.yaml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "dotnet-tools.json": Format("dotnet-tools.json", nuget.parse_dotnet_tools, False,
                                 hunks=hunks.dotnet_tools_hunks),
+    # a Dagger module's engine and remote modules (daggermod.py, round 53); from a patch its engineVersion line
+    "dagger.json": Format("dagger.json", daggermod.parse_dagger_json, False,
+                          edits=_edits("tool", daggermod.dagger_json_line)),
     "global.json": Format("global.json", globaljson.parse_global_json, False,
                           edits=_edits("nuget", globaljson.global_json_line)),
     "MODULE.bazel": Format("MODULE.bazel", bazel.parse_module_bazel, False,
