@@ -20,6 +20,8 @@ from gatekeeper.deps.actions import parse_workflow
 from gatekeeper.deps.daggermod import dagger_json_line, parse_dagger_json
 from gatekeeper.deps.dockerruns import parse_dockerfile
 from gatekeeper.deps.govendor import parse_vendor_conf, parse_vendor_sh
+from gatekeeper.deps.gradle import parse_build_script
+from gatekeeper.deps.gradleprops import catalog_variables
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
 from gatekeeper.deps.poetrylines import poetry_line
 from gatekeeper.deps.registry import format_for
@@ -640,3 +642,87 @@ def test_dagger_json_lines_that_are_refused(side: list[tuple[str, bool]], index:
 def test_hostile_dagger_sources_are_read_fast(source: str) -> None:
     body = ('{"dependencies": [{"name": "a", "source": "' + source + '"}]}').encode()
     each_fast([(lambda: refused(lambda: parse_dagger_json("dagger.json", body)), source[:30])], 1.0)
+
+
+# --- a build script's coordinate built from the version catalog (a known lead: Kotlin-built coordinates) -------------
+
+# LeoColman/Petals' layout: the catalog's `kotlin` key feeds its own entries and the root script's buildscript classpath
+PETALS_CATALOG = """\
+[versions]
+agp = "8.13.0"
+kotlin = "2.3.20"
+kotlin-coroutines = "1.10.2"
+
+[libraries]
+kotlin-reflect = { module = "org.jetbrains.kotlin:kotlin-reflect", version.ref = "kotlin" }
+
+[plugins]
+kotlinx-serialization = { id = "org.jetbrains.kotlin.plugin.serialization", version.ref = "kotlin" }
+"""
+PETALS_ROOT = """\
+buildscript {
+  repositories {
+    google()
+    mavenCentral()
+  }
+  dependencies {
+    classpath("org.jetbrains.kotlin:kotlin-gradle-plugin:${libs.versions.kotlin.get()}")
+    classpath("com.android.tools.build:gradle:${libs.versions.agp.get()}")
+  }
+}
+"""
+PETALS_APP = """\
+plugins {
+  id("com.android.application")
+}
+
+dependencies {
+  implementation("org.jetbrains.kotlinx:kotlinx-coroutines-android:${libs.versions.kotlin.coroutines.get()}")
+  testImplementation("org.jetbrains.kotlin:kotlin-test:$kotlinTest")
+}
+"""
+
+
+def _petals(tmp_path: Path, edits: dict[str, dict[str, str]]) -> tuple[object, object]:
+    files = {"gradle/libs.versions.toml": PETALS_CATALOG, "build.gradle.kts": PETALS_ROOT,
+             "app/build.gradle.kts": PETALS_APP, "settings.gradle.kts": 'include(":app")\n'}
+    return both_edited(tmp_path, files, edits)
+
+
+def test_petals_kotlin_key_moves_the_root_scripts_classpath(tmp_path: Path) -> None:
+    tree, patch = _petals(tmp_path, {"gradle/libs.versions.toml": {'kotlin = "2.3.20"': 'kotlin = "2.4.0"'}})
+    named = moves(tree)  # type: ignore[arg-type]
+    assert ("maven", "org.jetbrains.kotlin:kotlin-gradle-plugin", "2.3.20", "2.4.0") in named, named
+    assert ("maven", "org.jetbrains.kotlin:kotlin-reflect", "2.3.20", "2.4.0") in named, named
+    assert not {m for m in named if m[1].startswith(("com.android", "org.jetbrains.kotlinx"))}, "other keys: no move"
+    assert partial(patch, "gradle/libs.versions.toml"), "from a patch a key's other uses are not shown"  # type: ignore[arg-type]
+
+
+def test_a_dashed_key_is_its_dotted_accessor(tmp_path: Path) -> None:
+    tree, _ = _petals(tmp_path, {"gradle/libs.versions.toml": {'kotlin-coroutines = "1.10.2"':
+                                                               'kotlin-coroutines = "1.10.3"'}})
+    assert ("maven", "org.jetbrains.kotlinx:kotlinx-coroutines-android", "1.10.2", "1.10.3") in moves(tree), tree  # type: ignore[arg-type]
+
+
+def test_a_touched_script_reads_the_catalog_too(tmp_path: Path) -> None:
+    tree, _ = _petals(tmp_path, {"build.gradle.kts": {"${libs.versions.agp.get()}": "8.13.1"}})
+    assert ("maven", "com.android.tools.build:gradle", "8.13.0", "8.13.1") in moves(tree), tree  # type: ignore[arg-type]
+
+
+@each_case("reference, resolved", [
+    ("${libs.versions.kotlin.get()}", "2.4.0"), ("${libs.versions.kotlin}", "${libs.versions.kotlin}"),  # a Provider
+    ("${libs.versions.kotlin.coroutines.get()}", "1.10.3"),
+    ("${libs.versions.kotlin.orNull}", "${libs.versions.kotlin.orNull}"),  # not read: as written
+    ("${libs.versions.nope.get()}", "${libs.versions.nope.get()}"), ("${deps.versions.kotlin.get()}",
+                                                                    "${deps.versions.kotlin.get()}"),
+    ("${libs.versions.kotlin.get()}x", "${libs.versions.kotlin.get()}x"),
+])
+def test_catalog_references_in_a_script(reference: str, resolved: str) -> None:
+    found = parse_build_script("build.gradle.kts", f'dependencies {{ implementation("g:a:{reference}") }}\n'.encode(),
+                               catalog_variables(b'[versions]\nkotlin = "2.4.0"\nkotlin-coroutines = "1.10.3"\n'))
+    assert [d.version for d in found] == [resolved], found
+
+
+@each_case("body", [b"[versions\n", b'[versions]\nkotlin = { strictly = "2.4.0" }\n', b"\xff\xfe", b"[libraries]\n"])
+def test_a_catalog_that_gives_no_plain_versions_gives_no_variables(body: bytes) -> None:
+    assert not {k: v for k, v in catalog_variables(body).items() if v}, body
