@@ -726,3 +726,73 @@ def test_catalog_references_in_a_script(reference: str, resolved: str) -> None:
 @each_case("body", [b"[versions\n", b'[versions]\nkotlin = { strictly = "2.4.0" }\n', b"\xff\xfe", b"[libraries]\n"])
 def test_a_catalog_that_gives_no_plain_versions_gives_no_variables(body: bytes) -> None:
     assert not {k: v for k, v in catalog_variables(body).items() if v}, body
+
+
+# --- a composite action's input default a step hands on (a known lead) ------------------------------------------------
+
+# the common shape of a repository's own setup action (.github/actions/setup/action.yml), and vikunja's lint action
+SETUP_ACTION = """\
+name: Setup
+description: Install the toolchain
+inputs:
+  node-version:
+    description: The Node.js version
+    required: false
+    default: '20.11.1'
+  lint-version:
+    description: golangci-lint's version
+    default: v2.13.0
+  token:
+    description: a token
+runs:
+  using: composite
+  steps:
+    - uses: actions/setup-node@v4
+      with:
+        node-version: ${{ inputs.node-version }}
+    - uses: golangci/golangci-lint-action@v6
+      with:
+        version: ${{ inputs.lint-version }}
+    - run: npm ci
+      shell: bash
+"""
+
+
+def test_a_composite_actions_input_defaults_in_tree_mode(tmp_path: Path) -> None:
+    tree, _ = both_edited(tmp_path, {".github/actions/setup/action.yml": SETUP_ACTION},
+                          {".github/actions/setup/action.yml": {"'20.11.1'": "'20.12.1'", "v2.13.0": "v2.14.0"}})
+    assert {("tool", "node", "20.11.1", "20.12.1"),
+            ("tool", "golangci/golangci-lint", "v2.13.0", "v2.14.0")} <= moves(tree), moves(tree)
+
+
+def _action_tools(body: str, path: str = "action.yml") -> set[tuple[str, str]]:
+    return {(d.name, d.version) for d in parse_workflow(path, body.encode()) if d.ecosystem == "tool"}
+
+
+@each_case("body, named", [
+    (SETUP_ACTION, {("node", "20.11.1"), ("golangci/golangci-lint", "v2.13.0")}),
+    (SETUP_ACTION.replace("${{ inputs.node-version }}", "${{inputs.node-version}}"),
+     {("node", "20.11.1"), ("golangci/golangci-lint", "v2.13.0")}),
+    (SETUP_ACTION.replace("${{ inputs.node-version }}", "${{ inputs.node-version || '18' }}"),
+     {("golangci/golangci-lint", "v2.13.0")}),
+    (SETUP_ACTION.replace("default: '20.11.1'", "default: lts/*"), {("golang" + "ci/golangci-lint", "v2.13.0")}),
+    (SETUP_ACTION.replace("    default: '20.11.1'\n", ""), {("golangci/golangci-lint", "v2.13.0")}),
+    (SETUP_ACTION.replace("inputs.lint-version", "inputs.token"), {("node", "20.11.1")}),
+    (SETUP_ACTION.replace("runs:\n", "outputs:\n  default: 1.2.3\nruns:\n"),
+     {("node", "20.11.1"), ("golangci/golangci-lint", "v2.13.0")}),
+])
+def test_composite_action_defaults(body: str, named: set[tuple[str, str]]) -> None:
+    assert _action_tools(body) == named, _action_tools(body)
+
+
+def test_a_workflows_inputs_are_not_an_actions() -> None:
+    assert _action_tools(SETUP_ACTION, ".github/workflows/ci.yml") == set()
+
+
+@pytest.mark.parametrize("body", [
+    "inputs:\n" + "  a:\n    default: 1.0\n" * 10_000 + "runs:\n  steps:\n" + "    - run: x ${{ inputs.a }}\n" * 5_000,
+    "inputs:\n  a:\n    default: 1\nruns:\n  steps:\n    - run: " + "${{ inputs." * 20_000 + "\n",
+    "inputs:\n  a:\n    default: 1\nruns:\n  steps:\n    - run: " + "${{ inputs.a" + " " * 60_000 + "\n",
+])
+def test_hostile_action_inputs_are_read_fast(body: str) -> None:
+    each_fast([(lambda: refused(lambda: parse_workflow("action.yml", body.encode())), body[:30])], 2.0)
