@@ -299,6 +299,16 @@ pip, poetry, uv and pre-commit (flower, asyncpg, babybuddy, zep, vibetuner), Bun
 deps.edn (calva), NuGet (Autofac, Squidex), Terraform (claranet), Compose and Docker (wazuh-docker, AppFlowy-Cloud),
 Swift (swift-format), Dagger and actions: committed before its first, blind run in round 52.
 
+`--data fiftythird` reads deps_bumps_fiftythird.tsv: 40 more repositories, none in a deps set (3 fetched for it —
+containerd, dependency-track, asdf-plugins: 12 of the first 15 of 45 public candidates drawn at random, seed 53, were
+over the snapshot limit — and the first 87 of the 199 other mirrored ones no set held in a random order, seed 53; all 40
+that gave update commits kept), capped at 2 actions-only and 3 other commits per ecosystem and 8 a repository, people's
+first (62 of the 192): npm/yarn/pnpm (formik, node-gyp, bullmq, 4ks), Go (containerd's vendor.sh, skopeo, go-plugin,
+hcl, memberlist, nats.go), Cargo (indicatif), Gradle catalogs and wrappers (Petals), Maven (dependency-track), NuGet
+(FakeItEasy, language-ext, tour-of-heroes), pip and Poetry (pandas-stubs, abseil-py), pub (mockito,
+permission_handler), mix (httpoison), Bundler (24pullrequests), Dockerfiles with asdf installs (jenkins-infra's
+docker-builder), Drone, kustomize and actions: committed before its first, blind run in round 53.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -374,6 +384,7 @@ SETS["fortyninth"] = DATA.with_name("deps_bumps_fortyninth.tsv")
 SETS["fiftieth"] = DATA.with_name("deps_bumps_fiftieth.tsv")
 SETS["fiftyfirst"] = DATA.with_name("deps_bumps_fiftyfirst.tsv")
 SETS["fiftysecond"] = DATA.with_name("deps_bumps_fiftysecond.tsv")
+SETS["fiftythird"] = DATA.with_name("deps_bumps_fiftythird.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -457,6 +468,9 @@ _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrap
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
              ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
+             # the envtest Kubernetes version a kubebuilder Makefile pins, by its variable or the assets' old bucket
+             ("tool", "envtest", "kubebuilder-tools"), ("tool", "envtest", "envtest-k8s-version"),
+             ("tool", "envtest", "envtest-k8s"),
              ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk"),
              ("maven", "org-scala-sbt:sbt", "sbt/sbt"), ("tool", "rust", "rust-toolchain")}
 # Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump
@@ -520,8 +534,9 @@ def _same_name(want: str, change: Change) -> bool:
     if change.version_ref is not None and norm(change.version_ref) == norm(want):
         return True  # entries sharing a catalog's `[versions]` key, by that key (Renovate's "Update agp to v9.3.1")
     name, want = norm(change.name), norm(want)
-    if change.ecosystem == "pub":
-        name = name.split("@git+", 1)[0]  # a git dependency is named with its source (`flutter_sodium@git+https://…`)
+    if change.ecosystem in ("pub", "hex"):
+        # a git dependency is named with its source (`flutter_sodium@git+https://…`, mix's `hackney@git+https://…`)
+        name = name.split("@git+", 1)[0]
     if change.ecosystem == "go" and " => " in change.name:
         # a `replace OLD => NEW v` directive: Renovate names it by NEW, the module whose code is built
         name = norm(change.name.split(" => ", 1)[1])

@@ -54,7 +54,8 @@ LABELS = {
     "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "flake.lock": "nix", "drone": "drone",
     "woodpecker": "woodpecker", "Podfile.lock": "cocoapods", "mise.toml": "mise",
     "Gopkg.toml": "go", "Gopkg.lock": "go", "deps.edn": "clojure", "meteor-release": "meteor",
-    "meteor-versions": "meteor",
+    "meteor-versions": "meteor", "vendor.conf": "go", "vendor.sh": "go",
+    "dagger.json": "dagger",
     "sbt": "sbt", "rebar.config": "rebar", "rebar.lock": "rebar", "deno.json": "deno", "helmfile.yaml": "helmfile",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a

@@ -179,7 +179,9 @@ def test_matrix_of_one_version_moved_beside_a_kept_one(tmp_path: Path) -> None:
 
 @each_case(("value", "found"), [
     ("[1.26.x]", [("go", "1.26.x")]), ("['1.26']", [("go", "1.26")]), ("[ 20 ]", [("go", "20")]),
-    ("[1.25.x, 1.26.x]", []), ("[stable]", []), ("[1.2]]", []), ("[${{ inputs.go }}]", []),
+    # a matrix of more names each of its versions since round 53 (tests/test_deps_fiftythird_classes.py)
+    ("[1.25.x, 1.26.x]", [("go", "1.25.x"), ("go", "1.26.x")]), ("[stable]", []), ("[1.2]]", []),
+    ("[${{ inputs.go }}]", []),
 ])
 def test_matrix_of_one(value: str, found: list[tuple[str, str]]) -> None:
     body = f"jobs:\n  t:\n    strategy:\n      matrix:\n        go-version: {value}\n        os: [ubuntu-24.04]\n"
@@ -218,12 +220,14 @@ def test_makefile_annotated_variables_tree_and_patch(tmp_path: Path, path: str, 
 
 
 def test_makefile_variable_without_annotation_is_not_read(tmp_path: Path) -> None:
-    # IMG is the project's own image; ENVTEST_K8S_VERSION names no tool the delta knows: neither is read. (Round 39
+    # IMG is the project's own image; APP_RELEASE_VERSION names no tool the delta knows: neither is read. (Round 39
     # reads a `<TOOL>_VERSION` variable of a known released tool, KUSTOMIZE_VERSION among them:
-    # tests/test_deps_thirtyninth_classes.py; before it, this test moved KUSTOMIZE_VERSION and saw nothing.)
-    body = MAKEFILE + "ENVTEST_K8S_VERSION ?= 1.31.0\n"
+    # tests/test_deps_thirtyninth_classes.py; before it, this test moved KUSTOMIZE_VERSION and saw nothing. This test
+    # moved ENVTEST_K8S_VERSION until round 53, which reads it as the tool envtest:
+    # tests/test_deps_fiftythird_classes.py)
+    body = MAKEFILE + "APP_RELEASE_VERSION ?= 1.31.0\n"
     repo, base, head = edited_commits(tmp_path, {"Makefile": body},
-                                      {"Makefile": {"ENVTEST_K8S_VERSION ?= 1.31.0": "ENVTEST_K8S_VERSION ?= 1.32.0",
+                                      {"Makefile": {"APP_RELEASE_VERSION ?= 1.31.0": "APP_RELEASE_VERSION ?= 1.32.0",
                                                     "IMG ?= controller:latest": "IMG ?= evil:1"}})
     for delta in (_tree(repo, base, head), _patch(repo, base, head)):
         assert not delta.changes and not delta.problems

@@ -46,6 +46,9 @@ _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'
 # and `${versions.kotlin}`: an entry of an `ext.versions = [...]` map (_MAP_START)
 _REFERENCE = lazy(r"^\$\{?(?:rootProject\.|project\.rootProject\.)?(?:(?:ext|extra|project)\.)?"
                   r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\}?$")
+# the catalog's `[versions]` key in a Kotlin string template (`"g:a:${libs.versions.kotlin.get()}"`, LeoColman/Petals'
+# buildscript classpath; round 53): the variable `libs.versions.kotlin` (gradleprops.catalog_variables)
+_CATALOG_REF = lazy(r"^\$\{(libs\.versions(?:\.[A-Za-z_]\w{0,100}){1,8})\.get\(\)\}$")
 # `ext.versions = [` … `]` (JakeWharton/timber's root build.gradle): its flat `'kotlin': '1.3.21',` entries are the
 # variables `versions.kotlin`; a nested map's entries (`'lint': [ 'core': "…" ]`) are coordinates, not read as such.
 # Also written without `ext.`: inside an `ext { versions = [` block (k-9's root build.gradle), or appended to an ext
@@ -90,7 +93,7 @@ def _scope(line: str) -> Scope:
 def _resolve(version: str, variables: dict[str, str]) -> tuple[str, str]:
     """The version and, when a variable of the script gave it, the variable's name: Dependabot names such an
     update by the variable (`Bump kotlin_version from 1.9.0 to 1.9.10`), as a catalog's by its key."""
-    m = _REFERENCE.match(version)
+    m = _CATALOG_REF.match(version) or _REFERENCE.match(version)
     return (variables[m.group(1)], m.group(1)) if m and m.group(1) in variables else (version, "")
 
 

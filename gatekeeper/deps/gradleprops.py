@@ -34,7 +34,8 @@ from collections.abc import Callable, Sequence
 
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.gradle import is_script, parse_build_script, script_variables
-from gatekeeper.deps.loaders import MAX_BYTES, text
+from gatekeeper.deps.jvm import parse_version_catalog
+from gatekeeper.deps.loaders import MAX_BYTES, load_toml, text
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
 from gatekeeper.deps.tools import VERSIONISH
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
@@ -202,6 +203,30 @@ def _applied_variables(git: GitObjects, commit: str, folder: str, data: bytes) -
     return out
 
 
+# The default version catalog (round 53): its `[versions]` keys are the variables `libs.versions.<accessor>` a script
+# reads as `${libs.versions.kotlin.get()}` (gradle._CATALOG_REF); Gradle's accessor joins a key's `-`/`_`/`.` parts
+# with dots (`kotlin-coroutines` is `libs.versions.kotlin.coroutines`).
+CATALOG = "gradle/libs.versions.toml"
+
+
+def catalog_variables(data: bytes) -> dict[str, str]:
+    """`libs.versions.<accessor>` → the version of each plain string `[versions]` key (a rich version names none); none
+    for a catalog that does not parse (its own reading reports it)."""
+    try:
+        versions = load_toml(data).get("versions", {})
+    except ManifestError:
+        return {}
+    if not isinstance(versions, dict):
+        return {}
+    return {"libs.versions." + re.sub(r"[-_.]", ".", key): value for key, value in versions.items()
+            if isinstance(value, str)}
+
+
+def catalog_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[Dependency]]:
+    """The catalog's own reader: the catalog takes nothing from other files (its users are script_moves')."""
+    return parse_version_catalog
+
+
 def inherited(git: GitObjects, commit: str, path: str) -> dict[str, str]:
     """The variables the folders above the script at `path` (its own folder's gradle.properties included) give it in
     `commit`'s tree, the nearest first, with those of the scripts each build script applies after its own.
@@ -225,6 +250,9 @@ def inherited(git: GitObjects, commit: str, path: str) -> dict[str, str]:
                 for key, value in found.items():
                     out.setdefault(key, value)
         if not folder:
+            catalog = _read(git, commit, CATALOG)
+            for key, value in (catalog_variables(catalog) if catalog is not None else {}).items():
+                out.setdefault(key, value)
             return out
         folder = posixpath.dirname(folder)
     raise ManifestError(f"more than {_MAX_DEPTH} folders deep: the variables above it are not read")
@@ -247,6 +275,9 @@ def script_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[D
 
 def _moved(path: str, old: bytes | None, new: bytes | None) -> set[str]:
     name = posixpath.basename(path)
+    if path == CATALOG:  # its `[versions]` keys a script reads (`${libs.versions.kotlin.get()}`)
+        was, now = (catalog_variables(data) if data is not None else {} for data in (old, new))
+        return {key for key in was.keys() | now.keys() if was.get(key) != now.get(key)}
     if name != PROPERTIES and name not in _SCRIPTS and not is_script(name):
         return set()  # a script of another name moves its users when a build applies it (inherited)
     try:

@@ -44,7 +44,8 @@ def is_config(folder: str, base: str) -> bool:
         or base == "mise.toml" and last[-1] == ".config"
 
 
-def _name(key: str) -> str:
+def tool_of(key: str) -> str:
+    """The tool a mise or asdf key names, as the rest of the delta names it (`nodejs` is `node`, `core:go` is `go`)."""
     key = key.removeprefix("core:")
     return tool_name(_ASDF.get(key, key))
 
@@ -77,7 +78,7 @@ def _versions(value: object) -> list[str]:
 def parse_mise(path: str, data: bytes) -> list[Dependency]:
     """Each `[tools]` entry at each version it names."""
     tools = mapping(load_toml(data).get("tools"), "[tools]")
-    return [Dependency(TOOL, _name(key), version, path, True, "build")
+    return [Dependency(TOOL, tool_of(key), version, path, True, "build")
             for key, value in tools.items() for version in _versions(value) if _version(version)]
 
 
@@ -129,10 +130,10 @@ def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]
         # No header (nor a changed line read under one) above it in the hunk: a tool and its version are shown, not
         # that its table is `[tools]` (nor that no multi-line string above holds the line)
         raise PartlyShown(f"the hunk does not show the table of {key[:80]!r} ([tools] or another): read as a tool",
-                          [(_name(key), version) for version in versions])
+                          [(tool_of(key), version) for version in versions])
     if m is None or header != "[tools]":
         raise ManifestError(f"not a tool's version under a [tools] header the hunk shows: {line.strip()[:80]!r}")
-    return [(_name(key), version) for version in versions if _version(version)]
+    return [(tool_of(key), version) for version in versions if _version(version)]
 
 
 def _inline_table(line: str) -> list[tuple[str, ...]] | None:
@@ -153,4 +154,4 @@ def _inline_table(line: str) -> list[tuple[str, ...]] | None:
             or not set(value) - {"version"} <= _BUILD_OPTIONS or not _version(value["version"]):
         return None
     options = json.dumps({k: v for k, v in value.items() if k != "version"}, sort_keys=True)
-    return [(f"{options}{SECTION_MARK}{_name(key)}", value["version"])]
+    return [(f"{options}{SECTION_MARK}{tool_of(key)}", value["version"])]

@@ -29,7 +29,7 @@ __all__ = ["CANDIDATE", "candidates", "mapped", "may_hold_dependencies", "read_m
 CANDIDATE = lazy(
     rb"(package|lock|shrinkwrap|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|extensions\.xml|toml|proj|props|workflows|action\.y"
     rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties|mvnw|gemspec"
-    rb"|\.resolved|mix\.exs|rebar\.config|config/software/|deno\.json|import_map\.json|devcontainer|dotnet-tools|global\.json|module\.bazel|workspace|\.bzl|kustomization|makefile|\.mk|\.sbt|project/|tox\.ini|setup\.(py|cfg)|deps\.edn|\.meteor/"
+    rb"|\.resolved|mix\.exs|rebar\.config|config/software/|vendor\.(conf|sh)|dagger\.json|deno\.json|import_map\.json|devcontainer|dotnet-tools|global\.json|module\.bazel|workspace|\.bzl|kustomization|makefile|\.mk|\.sbt|project/|tox\.ini|setup\.(py|cfg)|deps\.edn|\.meteor/"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML
     rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|pipfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
 

@@ -23,6 +23,7 @@ from gatekeeper.deps import (
     cocoapods,
     composer,
     copier,
+    daggermod,
     dart,
     deno,
     devcontainer,
@@ -33,6 +34,7 @@ from gatekeeper.deps import (
     globaljson,
     godep,
     golang,
+    govendor,
     gradle,
     gradleprops,
     hcllines,
@@ -54,6 +56,7 @@ from gatekeeper.deps import (
     omnibus,
     pipfile,
     pnpmcatalog,
+    poetrylines,
     precommit,
     pypi,
     rebar,
@@ -121,7 +124,7 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format("deno.json", deno.parse_deno_json, False, edits=_edits("jsr", deno.deno_json_line))
        for name in deno.NAMES},
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
-                             edits=_edits("pip", edits.pyproject_line)),
+                             edits=_edits("pip", poetrylines.poetry_line)),
     # setuptools' (setupfiles.py): literal requirement lists; from a patch the literal requirement lines a hunk shows
     # in such a list (setuphunks.py), setup.py's beside a `partial` problem (whether it reaches setup(): pass --tree)
     "setup.py": Format("setup.py", setupfiles.parse_setup_py, False, edits=_edits("pip", setuphunks.setup_py_line)),
@@ -179,6 +182,9 @@ _BY_NAME: dict[str, Format] = {
     "action.yaml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "dotnet-tools.json": Format("dotnet-tools.json", nuget.parse_dotnet_tools, False,
                                 hunks=hunks.dotnet_tools_hunks),
+    # a Dagger module's engine and remote modules (daggermod.py, round 53); from a patch its engineVersion line
+    "dagger.json": Format("dagger.json", daggermod.parse_dagger_json, False,
+                          edits=_edits("tool", daggermod.dagger_json_line)),
     "global.json": Format("global.json", globaljson.parse_global_json, False,
                           edits=_edits("nuget", globaljson.global_json_line)),
     "MODULE.bazel": Format("MODULE.bazel", bazel.parse_module_bazel, False,
@@ -258,6 +264,12 @@ _SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fs
                        "gradle", "kts", "rb", "bzl", "gemspec"})
 
 
+# vndr's root vendor.conf and Docker's hack/vendor.sh (govendor.py, round 53): by their path, not their name alone (a
+# `vendor.conf` elsewhere is another program's); line-oriented, so a patch's hunk lines read as the file does
+_GO_VENDOR = {"vendor.conf": Format("vendor.conf", govendor.parse_vendor_conf, True),
+              "hack/vendor.sh": Format("vendor.sh", govendor.parse_vendor_sh, True)}
+
+
 def format_for(path: str | None) -> Format | None:
     """The format of the file at `path` (repository-relative, '/'-separated); None when it holds no dependencies."""
     if not path:
@@ -280,6 +292,8 @@ def format_for(path: str | None) -> Format | None:
     if (path in (".woodpecker.yml", ".woodpecker.yaml")
             or folder == ".woodpecker" and lower.endswith((".yml", ".yaml"))):
         return _WOODPECKER
+    if path in _GO_VENDOR:
+        return _GO_VENDOR[path]
     if meteor.is_meteor_file(folder, base):
         return _METEOR[base]
     # Maven reads its core extensions from `.mvn/extensions.xml` beside the top POM

@@ -2,7 +2,8 @@
 `go install golang.org/x/tools/cmd/goimports@v0.24.0`, `cargo install --version 0.3.9 cargo-wix` (or `cargo install
 cargo-wix@0.3.9`), `pip install tox==4.11.0`, `npm install -g pnpm@9.1.0`, `npx prettier@3.2.5`, `apt-get install -y
 libpq-dev=13.23-0+deb11u2`, `apk add git=2.45.2-r0`, `pecl install APCu-5.1.17`, `composer global require a/b:1.2.3`,
-`choco install ghostscript --version=10.7.1` (the tool `ghostscript`).
+`choco install ghostscript --version=10.7.1` (the tool `ghostscript`), a version manager's runtime (`asdf install nodejs
+20.12.1`, `mise use -g node@20.12.1`: the tool `node`).
 Renovate's custom managers bump exactly these lines, and each is code the job downloads and runs: a dependency
 of the build, as a step's `uses:` is.
 
@@ -17,6 +18,7 @@ git-sourced Cargo entry's): a branch (`@main`), a `$VAR` ref or no ref names non
 from __future__ import annotations
 
 from gatekeeper.deps.deno import specifier
+from gatekeeper.deps.mise import tool_of
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import TOOL, VERSIONISH
 from gatekeeper.lazy_pattern import lazy
@@ -119,7 +121,14 @@ _CHOCO = lazy(_LEAD + r"choco(?:\.exe)?\s+(?:install|upgrade)\s+(?P<args>[^;&|#]
 _CHOCO_VALUED = frozenset({"--source", "-s", "--params", "--package-parameters", "--ia", "--install-arguments"})
 _PYPI_AT = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?@(?P<version>\d[\w.+!-]*)$")  # uvx tool@1.0
 _COMMANDS = ("install", "deno", "tool update", "npx", "add", "bunx", "pnpx", "go run", "uvx", "pipx", "tool run",
-             "exec", "dlx", "bun x", "npm x", "npm i", "require", "choco")
+             "exec", "dlx", "bun x", "npm x", "npm i", "require", "choco", "asdf", "mise", "rtx")
+# A version manager's runtime at a version (round 53, jenkins-infra/docker-builder's `asdf install nodejs 20.12.1` in a
+# RUN's `bash -c "…"`): asdf's `install|global|local|set|shell TOOL VERSION…` (`set`'s `-u`/`-p` flags skipped), and
+# mise's (rtx's) `install|use|exec|x|i|u [options] TOOL@VERSION…` up to a `--`. The tool named as `.tool-versions` and
+# `mise.toml` name it (mise.tool_of); `latest`, `lts`, `system`, `ref:…`, `$VAR` and `20.x` are no exact version.
+_ASDF_RUN = lazy(_LEAD + r"asdf\s+(?:install|global|local|set|shell)\s+(?P<args>[^;&|#]*)")
+_MISE_RUN = lazy(_LEAD + r"(?:mise|rtx)\s+(?:-\S+\s+)*(?:install|use|exec|x|i|u)\s+(?P<args>[^;&|#]*)")
+_MISE_VALUED = frozenset({"-e", "--env", "-p", "--path", "-j", "--jobs", "-C", "--cd", "-E"})
 _VALUED = lazy(r"^--(?:from|spec|package)=(?P<value>.+)$")
 # What a container image's build installs (a Dockerfile's RUN lines, docker.py): Debian's and Alpine's packages pinned
 # as `NAME=VERSION` (`apt-get install -y libpq-dev=13.23-0+deb11u2`, `apk add --no-cache git=2.45.2-r0`), PHP
@@ -224,10 +233,33 @@ def installs(path: str, line: str) -> list[Dependency]:
     for m in _CHOCO.finditer(line) if "choco" in line else ():
         if (program := _choco(m.group("args"))) is not None:
             out.append(Dependency(TOOL, program[0], program[1], path, True, "build"))
+    for m in _ASDF_RUN.finditer(line) if "asdf" in line else ():
+        operands = [word.strip("\"'") for word in m.group("args").split() if not word.startswith("-")]
+        out += [Dependency(TOOL, tool_of(operands[0]), version, path, True, "build")
+                for version in operands[1:] if _EXACT.match(version)]
+    for m in _MISE_RUN.finditer(line) if "mise" in line or "rtx" in line else ():
+        out += [Dependency(TOOL, tool_of(tool), version, path, True, "build") for tool, version in _mise(m["args"])]
     for m in _DOTNET.finditer(line) if "dotnet" in line else ():
         if (tool := _named(m.group("args"), ("--version",), frozenset({"--tool-path", "--add-source", "--configfile",
                                                                         "--framework", "-a", "--arch"}))):
             out.append(Dependency("nuget", tool[0], tool[1], path, True, "build"))
+    return out
+
+
+def _mise(args: str) -> list[tuple[str, str]]:
+    """(tool, version) of each `TOOL@VERSION` operand of mise's arguments before a `--`, its valued options skipped."""
+    out: list[tuple[str, str]] = []
+    words = args.split()
+    at = 0
+    while at < len(words) and words[at] != "--":
+        word = words[at].strip("\"'")
+        if word in _MISE_VALUED:
+            at += 1
+        elif not word.startswith("-"):
+            tool, _, version = word.rpartition("@")
+            if tool and _EXACT.match(version):
+                out.append((tool, version))
+        at += 1
     return out
 
 

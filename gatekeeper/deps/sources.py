@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.deps import cargo, chartapp, gradleprops, hunks, mavenprops, msbuildprops
+from gatekeeper.deps import cargo, hunks, mavenprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.heldvars import unresolved
 from gatekeeper.deps.hunkends import whole_file
+from gatekeeper.deps.inheriting import INHERITING
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockhunks import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, PartialEdits, PartlyRead, Problem, Scope
@@ -109,7 +110,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str, read_as: Mapping[s
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
             blobs.append(side_blob(git, mode, oid, path, side, problems))
-            parse = _INHERITING[fmt.name][0](git, commit) if fmt.name in _INHERITING else fmt.parse
+            parse = INHERITING[fmt.name][0](git, commit) if fmt.name in INHERITING else fmt.parse
             deps = _parse(parse, path, blobs[-1], problems, side)
             if deps is not None:
                 declared = None
@@ -128,7 +129,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str, read_as: Mapping[s
             if fmt.name == "pnpm-lock.yaml" and blobs[0] is not None and blobs[1] is not None:
                 found += importer_moves(path, blobs[0], blobs[1], {(c.name, c.to_version) for c in found})
             changes += found
-            if fmt.name in _INHERITING:
+            if fmt.name in INHERITING:
                 inheriting.setdefault(fmt.name, {})[path] = (blobs[0], blobs[1])
         if moved := changed_overrides(path, blobs[0], blobs[1]):
             problems.append(Problem(path, "partial", f"{', '.join(moved)} changed: a source or version override "
@@ -137,7 +138,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str, read_as: Mapping[s
             changes += diff(override_pins(path, blobs[0]), override_pins(path, blobs[1]), path)
     known = {(c.manifest, c.name, c.scope, c.from_version, c.to_version) for c in changes}
     for name, files in inheriting.items():
-        inherited, unread = _INHERITING[name][1](git, base, head, files)
+        inherited, unread = INHERITING[name][1](git, base, head, files)
         changes += [c for c in inherited if (c.manifest, c.name, c.scope, c.from_version, c.to_version) not in known]
         problems += unread
     custom, unread = custom_moves(git, base, head, {(c.name, c.to_version) for c in changes})  # the repository's word
@@ -146,16 +147,10 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str, read_as: Mapping[s
     return Delta(with_claims(git, base, head, changes), tuple(problems))
 
 
-# Formats whose files take properties from others (a parent POM, the Directory.Build.props above a project):
-# read with those at each side, and the untouched files that use a property a touched one moved, re-read.
 _AT_START = lazy(rb"^@@ -1(?:,\d+)? \+1(?:,\d+)? @@")  # a hunk from the first line of both sides
 _MARKED = frozenset({"msbuild", "pom.xml"})  # XML build files: a leading byte order mark is no text (_unmarked)
 # A declaration naming another codec than UTF-8: without the mark a parser reads the file in it (UTF-7 can spell `<`)
 _OTHER_CODEC = lazy(r"""^.\ufeff?<\?xml[^>]*\bencoding\s*=\s*["'](?!utf-?8["'])""", re.IGNORECASE)
-_INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
-               "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves),
-               "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves),
-               "gradle": (gradleprops.script_parser, gradleprops.script_moves)}
 
 
 @dataclass(slots=True)
@@ -310,7 +305,7 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
         partial = not (change.submodule or change.status in ("added", "deleted") or (
             change.status in ("renamed", "copied") and not section.hunks))
         # one hunk holding both sides whole (hunkends.whole_file) of a file no edits reader reads and read alone
-        entire = partial and change.status == "modified" and fmt.edits is None and fmt.name not in _INHERITING \
+        entire = partial and change.status == "modified" and fmt.edits is None and fmt.name not in INHERITING \
             and whole_file(section.raw, section.first)
         if partial and residue_changed(change.path, old_text, new_text, whole=False):
             problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "

@@ -214,7 +214,11 @@ _TOOL_VAR = lazy(r"^(?P<tool>[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){0,3}?)_VERSI
 _VERSIONISH = lazy(r"^v?\d[\w.+-]*$")
 # and the Go toolchain a Makefile builds with (`GO_VERSION ?= 1.22`, buildkite's elastic-ci-stack and metal3's CAPM3,
 # which people bump by hand and pass on as `golang:$(GO_VERSION)` or a build argument): a runtime, no GitHub release
-_TOOLCHAINS = {"go": "go", "golang": "go"}
+# and the Kubernetes version of the control plane binaries setup-envtest downloads for a kubebuilder project's tests
+# (`ENVTEST_K8S_VERSION = 1.27.1`, metal3's `KUBEBUILDER_ENVTEST_KUBERNETES_VERSION`; round 53): the tool `envtest`
+# (`ENVTEST_VERSION` is setup-envtest's own release branch, no version)
+_TOOLCHAINS = {"go": "go", "golang": "go", "envtest-k8s": "envtest", "envtest-kubernetes": "envtest",
+               "kubebuilder-envtest-kubernetes": "envtest"}
 
 
 def tool_variables(path: str, lines: list[str]) -> list[Dependency]:

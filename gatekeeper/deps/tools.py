@@ -6,7 +6,8 @@ on (`runs-on: ubuntu-24.04`), and any line a Renovate annotation comment
 
 All three are read line by line, so a patch's hunks read them too. A value counts only when it names a
 version (a digit, or `v` and a digit, first): `lts/*`, `stable`, `latest` and `${{ matrix.go }}` name
-none, and a list (`[3.11, 3.12]`) is a matrix, read by nobody; a list of one (`[1.26.x]`) is that one version.
+none; a list under a setup input's key (`node-version: [18.x, 20.x]`, or its block list) names each of its versions
+(round 53), a list of one (`[1.26.x]`) that one version.
 """
 
 from __future__ import annotations
@@ -89,7 +90,9 @@ _PAIRED = ("docker/setup-docker-action", "version=")
 _INPUT = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
               r"""\s*(?:#.*)?$""")
 # A matrix of one (`go-version: [1.26.x]`, `node-version: ["20"]`): one version, a pin written as a list. A list
-# of more is a matrix of versions the job is tested on, none of them "the" version: not read.
+# of more is a matrix of versions the job is tested on (round 53: `node-version: [18.x, 20.x]`, or its block list of
+# `- "3.12"` lines below the key; _MATRIX_KEYED): each item that names a version is the tool at that version, as an
+# `os:` matrix's runners are.
 _ONE_ITEM = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*\[\s*(?P<q>["']?)(?P<value>[^"'\s#,\[\]]+)"""
                  r"""(?P=q)\s*\]\s*(?:#.*)?$""")
 VERSIONISH = lazy(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v4.2.0`, `3.x`
@@ -111,6 +114,8 @@ _RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*(?:\[\s*)?["']?(?P<os>ubuntu|maco
 # A job's runner from its matrix: `runs-on: ${{ matrix.os }}` over `os: [ubuntu-16.04]` (CocoaPods' specs): an `os:`
 # key's flow list, its block list below it (`os:` then `- ubuntu-22.04` lines), or an include entry's `- os: macos-14`,
 # each item a GitHub-hosted runner's label at a version (not `-latest`, not another name)
+_MATRIX_KEYED = lazy(r"""^\s*(?:-\s+)?(?P<key>[\w-]{1,40})\s*:\s*\[(?P<items>[^\[\]#]{1,2000})\]\s*(?:#.*)?$""")
+_LIST_KEY = lazy(r"""^(?P<indent>\s*)(?P<key>[\w-]{1,40})\s*:\s*(?:#.*)?$""")
 _MATRIX_OS = lazy(r"""^\s*(?:-\s+)?os\s*:\s*\[(?P<items>[^\[\]#]{1,2000})\]\s*(?:#.*)?$""")
 _INCLUDE_OS = lazy(r"""^\s*-\s+os\s*:\s*(?P<item>[^\s#]{1,120})\s*(?:#.*)?$""")
 _OS_KEY = lazy(r"""^(?P<indent>\s*)os\s*:\s*(?:#.*)?$""")
@@ -236,12 +241,19 @@ class WorkflowTools:
         self.column = -1  # where the step's keys start
         self.named: tuple[str, str] | None = None
         self.os_list = -1  # the column of an `os:` key whose block list the next lines may be
+        self.keyed_list = (-1, "")  # the column and tool of a setup input's key whose block list they may be
 
     def _runners(self, items: list[str]) -> list[Dependency]:
         """The GitHub-hosted runners of a matrix's `os:` items (a label at a version; any other item names none)."""
         labels = (_RUNNER_LABEL.match(item.strip()) for item in items)
         return [Dependency(RUNNER, m.group("os"), m.group("version"), self.path, True, "build")
                 for m in labels if m is not None]
+
+    def _versions(self, tool: str, items: list[str]) -> list[Dependency]:
+        """The tool at each of a matrix's items that names a version (`lts/*`, `head`, `pypy-3.10` name none)."""
+        values = (item.strip().strip("\"'") for item in items)
+        return [Dependency(TOOL, tool_name(tool), value, self.path, True, "build")
+                for value in values if VERSIONISH.match(value)]
 
     def line(self, line: str) -> list[Dependency]:
         """The tool versions `line` pins (after the lines before it)."""
@@ -254,6 +266,10 @@ class WorkflowTools:
             if (item := _OS_ITEM.match(line)) is not None and len(item.group("indent")) >= self.os_list:
                 return self._runners([item.group("item")])
             self.os_list = -1  # another key or text: the list has ended
+        if self.keyed_list[0] >= 0 and stripped and not stripped.startswith("#"):
+            if (item := _OS_ITEM.match(line)) is not None and len(item.group("indent")) >= self.keyed_list[0]:
+                return self._versions(self.keyed_list[1], [item.group("item")])
+            self.keyed_list = (-1, "")
         if stripped and not stripped.startswith("#"):
             column = len(line) - len(stripped)
             if column < self.column or column == self.column and stripped.startswith("- "):
@@ -269,6 +285,11 @@ class WorkflowTools:
             return self._runners(matrix.group("items").split(","))
         if (entry := _INCLUDE_OS.match(line)) is not None:
             return self._runners([entry.group("item")])
+        if (keyed := _MATRIX_KEYED.match(line)) is not None and keyed.group("key") in _KEYED:
+            return self._versions(_KEYED[keyed.group("key")], keyed.group("items").split(","))
+        if (list_key := _LIST_KEY.match(line)) is not None and list_key.group("key") in _KEYED:
+            self.keyed_list = (len(list_key.group("indent")), _KEYED[list_key.group("key")])
+            return out
         if (os_key := _OS_KEY.match(line)) is not None:
             self.os_list = len(os_key.group("indent"))
             return out
