@@ -24,6 +24,8 @@ _POOL = [ord(c) for c in "aZz_09-.:/\"'=#@ \t\n\r\x0b\x0c{}[]()<>,;!$%&*+?\\|~`^
 _CATEGORIES = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
                sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W"}
 _AT_MOST = 6  # the largest repeat drawn beyond a repeat's least (an unbounded one)
+# The flags as plain ints: `&` of two re.RegexFlag members is an enum operation (~2 µs), and a draw asks per character
+_IGNORECASE, _DOTALL, _MULTILINE, _ASCII = int(re.IGNORECASE), int(re.DOTALL), int(re.MULTILINE), int(re.ASCII)
 
 
 def _flip(code: int) -> int:
@@ -36,13 +38,14 @@ class _Texts:
     def __init__(self, source: str | bytes, flags: int, seed: int) -> None:
         parsed = sre_parse.parse(source, flags)
         self.items = list(parsed)
-        self.flags = parsed.state.flags
+        self.flags = int(parsed.state.flags)
         self.is_bytes = isinstance(source, bytes)
         self.rng = random.Random(seed)
         literals = {arg for op, arg in _walk(self.items) if op in (sre.LITERAL, sre.NOT_LITERAL)}
         limit = 0x100 if self.is_bytes else 0x110000
         self.pool = sorted(c for c in {*_POOL, *literals} if c < limit)
         self.classes: dict[int, list[int]] = {}
+        self.others: dict[tuple[int, ...], list[int]] = {}  # the pool but some characters: what `[^x]` and `.` offer
         self.mode = "random"
 
     def text(self, mode: str) -> list[int]:
@@ -62,7 +65,7 @@ class _Texts:
         return options[self.rng.randrange(len(options))]
 
     def _char(self, code: int, flags: int) -> int:
-        return _flip(code) if flags & re.IGNORECASE and self._pick([False, True]) else code
+        return _flip(code) if flags & _IGNORECASE and self._pick([False, True]) else code
 
     def _items(self, items: list[Any], out: list[int], flags: int) -> None:
         for index, (op, arg) in enumerate(items):
@@ -77,9 +80,9 @@ class _Texts:
         if op is sre.LITERAL:
             out.append(self._char(arg, flags))
         elif op is sre.NOT_LITERAL:
-            out.append(self._pick([c for c in self.pool if c not in (arg, _flip(arg) if flags & re.I else arg)]))
+            out.append(self._pick(self._others((arg, _flip(arg)) if flags & _IGNORECASE else (arg,))))
         elif op is sre.ANY:
-            out.append(self._pick([c for c in self.pool if flags & re.DOTALL or c != 10]))
+            out.append(self._pick(self._others(() if flags & _DOTALL else (10,))))
         elif op is sre.IN:
             out.append(self._char(self._pick(self._members(arg, flags)), flags))
         elif op is sre.BRANCH:
@@ -105,12 +108,18 @@ class _Texts:
         elif op is sre.ATOMIC_GROUP:
             self._items(list(arg), out, flags)
         elif op is sre.AT:
-            multiline = flags & re.MULTILINE
+            multiline = flags & _MULTILINE
             if arg is sre.AT_BEGINNING and multiline and out and out[-1] != 10:
                 out.append(10)
             elif arg is sre.AT_END and multiline and self._pick([False, True]):
                 out.append(10)
         # ASSERT_NOT, the other AT kinds: nothing spelled; `re` decides whether the text matches.
+
+    def _others(self, refused: tuple[int, ...]) -> list[int]:
+        """The pool's characters but `refused`, worked out once a draw's set."""
+        if refused not in self.others:
+            self.others[refused] = [c for c in self.pool if c not in refused]
+        return self.others[refused]
 
     def _members(self, items: list[Any], flags: int) -> list[int]:
         """A class's edges and a sample of its members (or, negated, of what it refuses) from the pool."""
@@ -123,7 +132,7 @@ class _Texts:
                     edges.append(arg)
                 elif op is sre.RANGE:
                     edges += [arg[0], (arg[0] + arg[1]) // 2, arg[1]]
-            pattern = re.compile(_source(items, self.is_bytes), flags & (re.ASCII | re.IGNORECASE))
+            pattern = re.compile(_source(items, self.is_bytes), flags & (_ASCII | _IGNORECASE))
             wrap = bytes if self.is_bytes else (lambda codes: "".join(map(chr, codes)))
             found = [c for c in ([] if negated else edges) + self.pool if pattern.fullmatch(wrap([c]))]
             assert found, f"nothing drawn for the class {items!r}"

@@ -143,9 +143,9 @@ def test_a_header_on_the_edge_of_the_read_buffer(git_repo: GitRepo, tmp_path: Pa
         sections.close()
 
 
-def _plain_ci_run(context: PatchContext, change: FileChange) -> tuple[str, str] | None:
-    """`ci_run` for a patch without a .bazelrc, the plain way: every pattern each definition (and each file it runs
-    that the patch shows, in patch order) names, compared with every path by `walkpaths.reaches`."""
+def _plain_walk(context: PatchContext) -> list[tuple[str, list[str], list[str]]]:
+    """The patterns each definition (and each file it runs that the patch shows, in patch order) names, the plain
+    way: every pattern compared with every path by `walkpaths.reaches`. A patch's walk, read once for all its files."""
     walked: list[tuple[str, list[str], list[str]]] = []
     queue, seen = list(context._pipelines), {c.path for c in context._pipelines}
     while queue and len(walked) < MAX_DEFINITIONS:
@@ -158,6 +158,12 @@ def _plain_ci_run(context: PatchContext, change: FileChange) -> tuple[str, str] 
                     if path not in seen and any(walkpaths.reaches(pattern, path) for pattern in scripts):
                         seen.add(path)
                         queue.append(other)
+    return walked
+
+
+def _plain_ci_run(walked: list[tuple[str, list[str], list[str]]], change: FileChange) -> tuple[str, str] | None:
+    """`ci_run` for a patch without a .bazelrc, the plain way: each side of the change against every pattern of the
+    patch's walk (`_plain_walk`)."""
     for side in change.sides():
         for path, scripts, composed in walked:
             if side != path and any(walkpaths.reaches(pattern, side) for pattern in scripts):
@@ -201,7 +207,8 @@ def test_what_ci_runs_is_found_as_every_pattern_against_every_path_finds_it(git_
     indexed, plain = PatchContext(patch, changes, RULES.context), PatchContext(patch, changes, RULES.context)
     try:
         found = {c.path: indexed.ci_run(c) for c in changes}
-        assert found == {c.path: _plain_ci_run(plain, c) for c in changes}
+        walked = _plain_walk(plain)
+        assert found == {c.path: _plain_ci_run(walked, c) for c in changes}
     finally:
         indexed.close()
         plain.close()

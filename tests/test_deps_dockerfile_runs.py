@@ -4,8 +4,9 @@ Every deps round left these: dbt-labs/dbt-core's "Bump libpq-dev from 13.23-0+de
 pin inside a long `apt-get install` RUN), nextcloud/docker's "Update memcached to 3.1.3" (`pecl install
 memcached-3.1.3;` in a `set -ex; \\` RUN with a comment line inside), linuxserver's s6-overlay (a release URL whose
 version is an ARG named unlike the repository). The RUN lines are read by the installer reader the workflows' run
-lines already use (runlines.installs), with --tree and from the patch. Attack cases first: 1 MiB lines of each
-command's pieces, a RUN of 30,000 pinned continuation lines, here-documents, look-alikes that install nothing pinned.
+lines already use (runlines.installs), with --tree and from the patch. Attack cases first: lines of each command's
+pieces and a RUN of pinned continuation lines read in linear time, here-documents, look-alikes that install nothing
+pinned.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import functools
 from pathlib import Path
 
 import pytest
+from cpucost import LARGE, assert_linear
 from tables import each_case
 
 from gatekeeper.deps.dockerruns import dockerfile_hunks, parse_dockerfile, runs
@@ -32,28 +34,48 @@ from tests.gitrepo import edited_commits
 MIB = 1024 * 1024
 
 # --- attack cases -------------------------------------------------------------------------------------------------
-# Each new command's lead, then one of the pieces its patterns look for, repeated to 1 MiB, then an end that fails.
+# Each new command's lead, then one of the pieces its patterns look for, repeated to a size, then an end that fails.
 COMMANDS = ["apt-get -qq -o x install ", "&& sudo apt-get install ", "apk -U add ", "pecl -d x install ",
             "install-php-extensions ", "composer.phar -n global require "]
 FILLERS = [" ", "- ", "a=1", "=1.", "a-1", "a/b:1", "1:", "~", "\\", "channel://"]
 
 
 @each_case("command", COMMANDS)
-def test_one_mib_lines_of_each_command_are_read_in_linear_time(command: str) -> None:
-    lines = [(command + filler * (MIB // len(filler)))[:MIB] + "!" for filler in FILLERS]
-    each_fast([(functools.partial(installs, "Dockerfile", line), f"{command!r} + {line[len(command):][:8]!r}…")
-               for line in lines], 2.0)  # ~0.35 s a pattern searched; a quadratic one would take hours
+def test_hostile_lines_of_each_command_are_read_in_linear_time(command: str) -> None:
+    # 1 MiB lines under a 2 CPU-s budget until suite round 32: a quadratic pattern costs 16 times at 64 KiB what it
+    # costs at 16 KiB (tests/cpucost.py), where these lines take ~3 ms; the budget is the old one's per character
+    for filler in FILLERS:
+        def line(size: int, filler: str = filler) -> str:
+            return (command + filler * (size // len(filler)))[:size] + "!"
+
+        try:
+            assert_linear(functools.partial(installs, "Dockerfile"), line, budget=0.5)
+        except AssertionError as error:
+            raise AssertionError(f"{command!r} + {filler!r}…: {error}") from None
 
 
-def test_a_run_of_30000_continuation_lines_is_read_in_linear_time() -> None:
-    pins = "RUN apt-get install -y \\\n" + "".join(f"    p{i}=1.{i}-1 \\\n" for i in range(30_000)) + "    last=1\n"
-    blanks = "RUN " + "\\\n" * 100_000 + "apt-get install a=1\n"
-    found: dict[str, list[Dependency]] = {}
-    each_fast([(lambda: found.setdefault("pins", parse_dockerfile("Dockerfile", pins.encode())), "30,000 pins"),
-               (lambda: found.setdefault("blanks", parse_dockerfile("Dockerfile", blanks.encode())), "100,000 `\\`")],
-              5.0)
-    assert len(found["pins"]) == 30_001  # each pin once, in order (~0.25 CPU-s; a list's `not in` took minutes)
-    assert [(d.name, d.version) for d in found["blanks"]] == [("a", "1")]
+def _pins(size: int) -> bytes:
+    return ("RUN apt-get install -y \\\n" + "".join(f"    p{i}=1.{i}-1 \\\n" for i in range(size // 24))
+            + "    last=1\n").encode()
+
+
+def _blanks(size: int) -> bytes:
+    return ("RUN " + "\\\n" * (size // 2) + "apt-get install a=1\n").encode()
+
+
+def test_a_run_of_many_continuation_lines_is_read_in_linear_time() -> None:
+    # 30,000 pins and 100,000 `\` under a budget until suite round 32 (a list's `not in` took minutes): linear at
+    # 682 and 2,730 pins (~64 KB), 32 Ki `\`
+    found: dict[int, list[Dependency]] = {}
+
+    def read(text: bytes) -> None:
+        found[len(text)] = parse_dockerfile("Dockerfile", text)
+
+    assert_linear(read, _pins, budget=1.0)
+    pins = [(d.name, d.version) for d in found[len(_pins(LARGE))]]
+    assert pins == [(f"p{i}", f"1.{i}-1") for i in range(LARGE // 24)] + [("last", "1")]  # each once, in order
+    assert_linear(read, _blanks, budget=1.0)
+    assert [(d.name, d.version) for d in found[len(_blanks(LARGE))]] == [("a", "1")]
 
 
 def test_a_one_mib_arg_substituted_into_a_run_is_read_in_linear_time() -> None:

@@ -6,15 +6,17 @@ no hunk shows a use of is a `partial` problem alone. Real git writes every patch
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from cpucost import assert_linear
 from tables import each_case
 
 from gatekeeper.deps import refedits
 from gatekeeper.deps.jvm import parse_pom, parse_version_catalog
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta
-from tests.deltas import each_fast, moves, refused
+from tests.deltas import moves, refused
 from tests.deltas import partial as _partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -255,29 +257,51 @@ def test_a_profile_property_reads_as_the_whole_file_reads_it(tmp_path: Path) -> 
     assert _partial(patch, POM_PATH)
 
 
-def test_hostile_property_and_key_lines_are_refused_quickly() -> None:
-    big = 1 << 20
-    hostile = [("<a>" * big, "properties"), ("<properties>\n" + "<a>1</a>\n" * (big // 8), "lines"),
-               ("[versions]\n" + 'a = "1"\n' * (big // 8), "keys"), ("<!--" * big, "comments"),
-               ("[versions]\n" + "a" * big + ' = "1', "a long key")]
-    n = big // 128  # many moves at once: each changed line asks what governs it, one pass a side answers
-    moves_of = [("@@ -1 +1 @@\n [versions]\n" + "".join(f'-k{i} = "1"\n+k{i} = "2"\n' for i in range(n))
-                 + "".join(f' u{i} = {{ module = "g:a{i}", version.ref = "k{i % 7}" }}\n' for i in range(n)),
-                 "catalog moves"),
-                ("@@ -1 +1 @@\n <version>1</version>\n <properties>\n"
-                 + "".join(f"-<k{i}>1</k{i}>\n+<k{i}>2</k{i}>\n" for i in range(n)) + " </properties>\n"
-                 + " <dependency>\n <groupId>g</groupId>\n <artifactId>a</artifactId>\n"
-                 + " <version>${k1}</version>\n" * n, "pom moves")]
-    calls = []
-    for text, what in hostile:
-        data = ("@@ -1 +1 @@\n" + "\n".join(" " + ln for ln in text.splitlines()) + "\n-x\n+y\n").encode()
-        calls += [(lambda d=data: refused(lambda: refedits.pom_edits(POM_PATH, d)), f"pom {what}"),
-                  (lambda d=data: refused(lambda: refedits.catalog_edits(CATALOG_PATH, d)), f"catalog {what}")]
-    for raw, what in moves_of:
-        data = raw.encode()
-        calls += [(lambda d=data: refused(lambda: refedits.pom_edits(POM_PATH, d)), f"pom {what}"),
-                  (lambda d=data: refused(lambda: refedits.catalog_edits(CATALOG_PATH, d)), f"catalog {what}")]
-    each_fast(calls, 2.0)
+def _pom_edits(data: bytes) -> None:
+    refused(lambda: refedits.pom_edits(POM_PATH, data))
+
+
+def _catalog_edits(data: bytes) -> None:
+    refused(lambda: refedits.catalog_edits(CATALOG_PATH, data))
+
+
+def _context(text: str) -> bytes:
+    """`text` as the context lines of a hunk whose one change is `x` to `y`."""
+    return ("@@ -1 +1 @@\n" + "\n".join(" " + ln for ln in text.splitlines()) + "\n-x\n+y\n").encode()
+
+
+def _catalog_moves(size: int) -> bytes:
+    n = size // 128  # many moves at once: each changed line asks what governs it, one pass a side answers
+    return ("@@ -1 +1 @@\n [versions]\n" + "".join(f'-k{i} = "1"\n+k{i} = "2"\n' for i in range(n))
+            + "".join(f' u{i} = {{ module = "g:a{i}", version.ref = "k{i % 7}" }}\n' for i in range(n))).encode()
+
+
+def _pom_moves(size: int) -> bytes:
+    n = size // 128
+    return ("@@ -1 +1 @@\n <version>1</version>\n <properties>\n"
+            + "".join(f"-<k{i}>1</k{i}>\n+<k{i}>2</k{i}>\n" for i in range(n)) + " </properties>\n"
+            + " <dependency>\n <groupId>g</groupId>\n <artifactId>a</artifactId>\n"
+            + " <version>${k1}</version>\n" * n).encode()
+
+
+HOSTILE_EDITS = [
+    (lambda size: _context("<a>" * (size // 3)), "properties"),
+    (lambda size: _context("<properties>\n" + "<a>1</a>\n" * (size // 8)), "lines"),
+    (lambda size: _context("[versions]\n" + 'a = "1"\n' * (size // 8)), "keys"),
+    (lambda size: _context("<!--" * (size // 4)), "comments"),
+    (lambda size: _context("[versions]\n" + "a" * size + ' = "1'), "a long key"),
+    (_catalog_moves, "catalog moves"),
+    (_pom_moves, "pom moves"),
+]
+
+
+# 1 MiB texts under a 2 CPU-s budget, no ratio, until suite round 32: each is refused the same at 16, 64 and 1024 KiB
+@each_case(("reader", "text", "what"), [(reader, text, f"{name} {what}") for text, what in HOSTILE_EDITS
+                                        for name, reader in (("pom", _pom_edits), ("catalog", _catalog_edits))],
+           ids=lambda value: value if isinstance(value, str) else "")
+def test_hostile_property_and_key_lines_are_refused_in_linear_time(reader: Callable[[bytes], None],
+                                                                    text: Callable[[int], bytes], what: str) -> None:
+    assert_linear(reader, text, budget=0.125)  # the old budget per character
 
 
 def test_whole_file_readers_agree_on_the_fixtures() -> None:

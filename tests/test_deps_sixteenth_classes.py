@@ -10,12 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cpucost import assert_linear, repeated
 from tables import each_case
 
 from gatekeeper.deps import mise, swiftmanifest
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
-from tests.deltas import each_fast, moves, refused
+from tests.deltas import moves, refused
 from tests.deltas import partial as _partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -232,34 +233,43 @@ def _each_line(reader: Callable[[list[tuple[str, bool]], int], object], side: li
             reader(side, index)
 
 
-def test_hostile_input_is_read_quickly() -> None:
-    big = 1 << 20
-    calls = [
-        (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b".package(" * big)), "openings"),
-        (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b'.package(url: "' + b"(" * big)),
-         "an unclosed string of parentheses"),
-        (lambda: refused(lambda: swiftmanifest.parse_package_swift(
-            "P", b'.package(url: "u", from: "1")' * (big // 16))), "a line of many calls"),
-        (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b"// .package(\n" * (big // 8))),
-         "commented openings"),
-        (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b'.package(url: "u", from: "1", ' +
-                                                                   b"traits: [], " * (big // 8) + b")")),
-         "one call of many arguments"),
-        (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b".package(" + b" " * big + b"x")), "blanks"),
-        (lambda: refused(lambda: swiftmanifest.package_swift_line([(".package(" + "a:" * big, True)], 0)),
-         "a line of labels"),
-        (lambda: refused(lambda: swiftmanifest.package_swift_line(
-            [('.package(url: "u", from: "1")' + " " * big + "x", True)], 0)), "a call's trailing blanks"),
-        (lambda: _each_line(swiftmanifest.package_swift_line,
-                            [('.package(url: "https://github.com/a/b", from: "1.0.0"),', True)] * (big // 64)),
-         "a hunk of many changed calls"),
-        (lambda: _each_line(mise.mise_line, [("[tools]", False)] + [('node = "22.1.0"', True)] * (big // 64)),
-         "a hunk of many changed tools"),
-        (lambda: refused(lambda: mise.mise_line([("[tools]", False), ("a" + " " * big + "=", True)], 1)),
-         "a key's blanks"),
-        (lambda: refused(lambda: mise.mise_line([("[tools]", False), ('"' + "a" * big, True)], 1)),
-         "an unclosed key"),
-        (lambda: refused(lambda: mise.mise_line([("[tools]", False), ('a = "1"' + " " * big + "x", True)], 1)),
-         "a value's trailing blanks"),
-    ]
-    each_fast(calls, 2.0)
+def _swift(text: bytes) -> None:
+    refused(lambda: swiftmanifest.parse_package_swift("P", text))
+
+
+def _swift_line(side: list[tuple[str, bool]]) -> None:
+    refused(lambda: swiftmanifest.package_swift_line(side, 0))
+
+
+def _mise_line(side: list[tuple[str, bool]]) -> None:
+    refused(lambda: mise.mise_line(side, 1))
+
+
+def _changed(line: str, *head: tuple[str, bool]) -> Callable[[int], list[tuple[str, bool]]]:
+    """A hunk side: `head`, then `line` changed once for each 64 characters of a size."""
+    return lambda size: [*head, *[(line, True)] * (size // 64)]
+
+
+# 1 MiB texts under a 2 CPU-s budget, no ratio, until suite round 32: each answers (a result or the same refusal) the
+# same at 16, 64 and 1024 KiB, and a quadratic reading (mise's hunk before 1bd0b1a8: 14-16 times) fails the ratio
+@each_case(("read", "text", "what"), [
+    (_swift, repeated(b".package("), "openings"),
+    (_swift, repeated(b"(", b'.package(url: "'), "an unclosed string of parentheses"),
+    (_swift, repeated(b'.package(url: "u", from: "1")'), "a line of many calls"),
+    (_swift, repeated(b"// .package(\n"), "commented openings"),
+    (_swift, repeated(b"traits: [], ", b'.package(url: "u", from: "1", ', b")"), "one call of many arguments"),
+    (_swift, repeated(b" ", b".package(", b"x"), "blanks"),
+    (_swift_line, lambda size: [(".package(" + "a:" * (size // 2), True)], "a line of labels"),
+    (_swift_line, lambda size: [('.package(url: "u", from: "1")' + " " * size + "x", True)],
+     "a call's trailing blanks"),
+    (lambda side: _each_line(swiftmanifest.package_swift_line, side),
+     _changed('.package(url: "https://github.com/a/b", from: "1.0.0"),'), "a hunk of many changed calls"),
+    (lambda side: _each_line(mise.mise_line, side), _changed('node = "22.1.0"', ("[tools]", False)),
+     "a hunk of many changed tools"),
+    (_mise_line, lambda size: [("[tools]", False), ("a" + " " * size + "=", True)], "a key's blanks"),
+    (_mise_line, lambda size: [("[tools]", False), ('"' + "a" * size, True)], "an unclosed key"),
+    (_mise_line, lambda size: [("[tools]", False), ('a = "1"' + " " * size + "x", True)], "a value's trailing blanks"),
+], ids=lambda value: value if isinstance(value, str) else "")
+def test_hostile_input_is_read_in_linear_time(read: Callable[[object], None], text: Callable[[int], object],
+                                              what: str) -> None:
+    assert_linear(read, text, budget=0.125)  # the old budget per character

@@ -45,17 +45,20 @@ def _unquoted(word: str) -> str:
     return "".join(out)
 
 
-def _words(line: str) -> list[str]:
+def _words(line: str, commands: frozenset[str] | None) -> list[str]:
     out = []
     for hit in _WORD.finditer(line):
         if hit.group().startswith("#"):
             break
         out.append(_unquoted(hit.group()))
+        if commands is not None and len(out) == 1 and out[0].partition(":")[0].lower() not in commands:
+            return []  # not a line of those commands: its other words are not read
     return out
 
 
-def rc_lines(text: str) -> list[RcLine]:
-    """Each line of `text` that holds a word, as Bazel's run-control parser splits it."""
+def rc_lines(text: str, commands: frozenset[str] | None = None) -> list[RcLine]:
+    """Each line of `text` that holds a word, as Bazel's run-control parser splits it; with `commands`, only those
+    whose command (lower-cased) is one of them."""
     out: list[RcLine] = []
     start, parts = 0, []
     at = 0
@@ -68,7 +71,8 @@ def rc_lines(text: str) -> list[RcLine]:
             continue
         parts.append(physical)
         joined, parts = "".join(parts), []
-        if words := _words(joined):
+        # a blank line holds no word (str.isspace is re's `\s`): not split into none
+        if joined and not joined.isspace() and (words := _words(joined, commands)):
             command, _, config = words[0].partition(":")
             out.append(RcLine(start, joined.strip()[:120], command, config, tuple(words[1:])))
         start = at = end

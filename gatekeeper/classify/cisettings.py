@@ -116,6 +116,8 @@ def _jcasc(text: str) -> str | None:
     """The evidence line of a JCasC document: a root key whose first-level child is a key only JCasC writes."""
     if (m := _CASC_ONLY_ROOT.search(text)) is not None:
         return evidence_line(text, m)
+    if not any(name in text for name in _CASC_ROOTS):
+        return None  # no line can open a root: seven substring tests at C speed, not a loop over every line
     root = ""  # the JCasC root key being read ("" outside one)
     child = ""  # the indentation of its first-level keys, once seen
     for line in text.splitlines():

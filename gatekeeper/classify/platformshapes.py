@@ -187,7 +187,7 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
 def bazel_line(text: str, any_command: bool) -> tuple[str, str, str] | None:
     """A run-control line that runs a program (`ci`, red team 38: before the sources' `deps`) or moves where modules
     come from; a file of another name than `*bazelrc*` (`any_command` False): a Bazel command's line only."""
-    lines = [line for line in rc_lines(text) if any_command or line.command.lower() in _BAZEL_COMMANDS]
+    lines = rc_lines(text, None if any_command else _BAZEL_COMMANDS)
     for line in lines:
         for name, value in option_values(line, (*_BAZEL_HOOKS, "host_jvm_args")):
             if name != "host_jvm_args" or value.startswith(_AGENTS):

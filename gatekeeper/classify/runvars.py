@@ -176,7 +176,8 @@ def _defaults(node: Any) -> list[tuple[str, str]]:
 
 
 def _name(hit: re.Match[str]) -> str:
-    return next(group for group in hit.groups() if group)
+    # _USE's alternatives hold one group each, none nested: the last group that matched is the one (no scan of all 7)
+    return str(hit.group(hit.lastindex or 0))
 
 
 def expanded(text: str, known: dict[str, list[str]]) -> str:
