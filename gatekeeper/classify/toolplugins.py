@@ -31,6 +31,11 @@ _KEYS = ("plugins", "presets", "transform", "setupFiles", "setupFilesAfterEnv", 
          "testEnvironment", "reporters", "resolver", "runner", "testRunner", "snapshotResolver", "testSequencer",
          "watchPlugins", "dependencyExtractor", "require")
 _PACKAGE_KEYS = ("babel", "jest", "mocha")
+# Mocha's `require`: a value that is a file from the folder Mocha runs in (it or `VALUE.js` exists) is loaded as that
+# file, `./` or not (lib/cli/run-helpers.js' handleRequires); a package's name names no file here (attack 44)
+_BARE_KEY = "require"
+_BARE = lazy(r"(?!\.{0,2}/)[\w@.][\w@.+-]*+(?:/[\w@.+-]++)*+/?+")
+_BARE_WORD = lazy(r"[^\s'\"\[\],{}]++")
 # a key in a module or YAML text, then its value: a bracketed one to its balance, else the rest of the line and the
 # YAML list items below it
 _KEY = lazy(r"""(?m)(?:^|[{,])[ \t]*+(?:['"]?+)(""" + "|".join(_KEYS) + r""")['"]?+[ \t]*+:[ \t]*+""")
@@ -93,7 +98,7 @@ def _package_specs(text: str) -> list[str]:
         return _RELATIVE.findall(text)  # past the reader's bounds: every relative string (fail closed)
     if not isinstance(manifest, dict):
         return []
-    return [spec for key in _PACKAGE_KEYS for spec in _json_values(manifest.get(key), False)]
+    return [spec for key in _PACKAGE_KEYS for spec in _json_values(manifest.get(key), "")]
 
 
 def _json_specs(text: str) -> list[str]:
@@ -107,21 +112,23 @@ def _json_specs(text: str) -> list[str]:
             return _RELATIVE.findall(text)  # past the reader's bounds: every relative string (fail closed)
     else:
         return _text_specs(_uncommented(text))  # JSON5, a trailing comma: read as a module's text
-    return _json_values(settings, False)
+    return _json_values(settings, "")
 
 
-def _json_values(value: object, under_key: bool, depth: int = 0) -> list[str]:
+def _json_values(value: object, under_key: str, depth: int = 0) -> list[str]:
     """The relative strings below one of _KEYS in a parsed settings value (any depth: Babel's `env.test.plugins`,
-    `overrides[].presets`; Jest's `transform` map's values and `[path, options]` pairs)."""
+    `overrides[].presets`; Jest's `transform` map's values and `[path, options]` pairs; `under_key`: the key above,
+    empty at the top), and below Mocha's `require` every bare path too (attack 44)."""
     if depth > 12:
         return _RELATIVE.findall(json.dumps(value))  # deeper: every relative string (fail closed)
     if isinstance(value, str):
-        return [value] if under_key and value.startswith(("./", "../", "<rootDir>/")) else []
+        return [value] if under_key and (value.startswith(("./", "../", "<rootDir>/")) or (
+            under_key == _BARE_KEY and _BARE.fullmatch(value) is not None)) else []
     if isinstance(value, list):
         return [spec for item in value for spec in _json_values(item, under_key, depth + 1)]
     if isinstance(value, dict):
         return [spec for key, item in value.items()
-                for spec in _json_values(item, under_key or key in _KEYS, depth + 1)]
+                for spec in _json_values(item, under_key or (key if key in _KEYS else ""), depth + 1)]
     return []
 
 
@@ -131,7 +138,11 @@ def _text_specs(text: str) -> list[str]:
     for count, match in enumerate(_KEY.finditer(text)):
         if count >= MAX_KEYS:
             return _RELATIVE.findall(text)  # past the bound: every relative string of the text (fail closed)
-        out += _RELATIVE.findall(_value(text, match.end()))
+        value = _value(text, match.end())
+        out += _RELATIVE.findall(value)
+        if match.group(1) == _BARE_KEY:  # Mocha loads a bare path that exists (attack 44): the value's words
+            value = value if value[:1] in ("[", "{") else value.split(",", 1)[0]
+            out += [word for word in _BARE_WORD.findall(value) if _BARE.fullmatch(word) is not None]
     return out
 
 
