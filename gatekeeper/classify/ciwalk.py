@@ -123,7 +123,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     # a Node tool's settings module: its paths are the tool's data, its imports code (attack 41)
-                    scripts = [] if nodeconfigs.imports_only(path, text) \
+                    scripts = [] if nodeconfigs.imports_only(path, text) or tasks == toolplugins.KEYS_ONLY \
                         or path.rpartition("/")[2] in toolplugins.DATA_SETTINGS else scripts
                     yaml = ciruns.is_yaml(path)
                     joined = "\n".join([text, *yamlnodes.folded_strings(text)])
@@ -164,6 +164,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
                 queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
                           if settings in tree]
+                for manifest in toolplugins.manifests(path, names.scripts):  # `npx jest`: package.json's `jest` key
+                    queue.ask(manifest, origin, toolplugins.KEYS_ONLY) if manifest in tree else None
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
                 if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
                     found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))

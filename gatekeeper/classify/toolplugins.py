@@ -17,10 +17,11 @@ import json
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciimports
+from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["DATA_SETTINGS", "beside", "is_settings", "loaded"]
+__all__ = ["DATA_SETTINGS", "KEYS_ONLY", "beside", "is_settings", "loaded", "manifests"]
 
 # the JSON and YAML settings read beside a package.json (each tool's documented names)
 DATA_SETTINGS = (".babelrc", ".babelrc.json", "babel.config.json", "jest.config.json", ".mocharc.json",
@@ -31,6 +32,9 @@ _KEYS = ("plugins", "presets", "transform", "setupFiles", "setupFilesAfterEnv", 
          "testEnvironment", "reporters", "resolver", "runner", "testRunner", "snapshotResolver", "testSequencer",
          "watchPlugins", "dependencyExtractor", "require")
 _PACKAGE_KEYS = ("babel", "jest", "mocha")
+# the request a package.json is read with where Babel, Jest or Mocha runs directly (`npx jest`): the tool reads its key
+# there, npm runs none of the scripts (ciwalk drops what such a read names but these keys' modules; attack 44)
+KEYS_ONLY = Tasks(frozenset({"\0tool-keys"}))
 # Mocha's `require`: a value that is a file from the folder Mocha runs in (it or `VALUE.js` exists) is loaded as that
 # file, `./` or not (lib/cli/run-helpers.js' handleRequires); a package's name names no file here (attack 44)
 _BARE_KEY = "require"
@@ -54,6 +58,15 @@ def beside(path: str, named: list[str]) -> list[str]:
     folders = [path.rpartition("/")[0]] if path.rpartition("/")[2] == "package.json" else []
     folders += [name.rpartition("/")[0] for name in named if _MODULE_SETTINGS.search(name.rpartition("/")[2])]
     return [f"{folder}/{name}" if folder else name for folder in dict.fromkeys(folders) for name in DATA_SETTINGS]
+
+
+def manifests(path: str, named: list[str]) -> list[str]:
+    """The package.json of each folder where the file at `path` runs Babel, Jest or Mocha (`named`: what it names, a
+    settings module of theirs among them, nodeconfigs.py), whose `babel`, `jest` or `mocha` key the tool reads there
+    (attack 44); not `path` itself."""
+    folders = [name.rpartition("/")[0] for name in named if _MODULE_SETTINGS.search(name.rpartition("/")[2])]
+    return [manifest for folder in dict.fromkeys(folders)
+            if (manifest := f"{folder}/package.json" if folder else "package.json") != path]
 
 
 def is_settings(path: str) -> bool:
