@@ -29,6 +29,8 @@ _MODULES = ("js", "mjs", "cjs", "ts", "mts", "cts")
 _WEBPACK = ("webpack.config", ".webpack/webpack.config", ".webpack/webpackfile")
 _VITE = ("vite.config",)
 _BABEL = ("babel.config", ".babelrc")
+# the support files Cypress loads before every spec where its settings name no other (attack 44)
+_CYPRESS_SUPPORT = ("cypress/support/e2e", "cypress/support/component")
 CONFIGS: dict[str, tuple[str, ...]] = {
     "webpack": _WEBPACK, "webpack-cli": _WEBPACK, "webpack-dev-server": _WEBPACK,
     "rollup": ("rollup.config",), "rolldown": ("rolldown.config",), "tsup": ("tsup.config",),
@@ -37,7 +39,8 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     # Jest transforms with babel-jest, Next.js builds with Babel, where a Babel settings module exists (attack 44)
     "jest": ("jest.config", *_BABEL), "mocha": (".mocharc",), "karma": ("karma.conf",),
     "playwright": ("playwright.config",),
-    "cypress": ("cypress.config",), "ava": ("ava.config",), "nyc": (".nycrc", "nyc.config"), "c8": (".c8rc",),
+    "cypress": ("cypress.config", *_CYPRESS_SUPPORT), "ava": ("ava.config",), "nyc": (".nycrc", "nyc.config"),
+    "c8": (".c8rc",),
     # cileft69: eslint-plugin-local's and eslint-plugin-local-rules' modules, loaded where the settings name them
     "eslint": ("eslint.config", ".eslintrc", ".eslintplugin", ".eslintplugin/index", "eslint-local-rules",
                "eslint-local-rules/index"), "prettier": ("prettier.config", ".prettierrc"),
@@ -59,7 +62,8 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command|entry)\b:?+[
              r"(?:-[ \t]++)?+(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun|node)(?:[ \t]++(?:-[\w=-]*+|exec|dlx|x|run|--))*+"
              r"[ \t]++)?+(?:\./)?+(?:node_modules/(?:\.bin/)?+(?:@[\w.-]++/)?+)?+"
              r"(" + _NAMES + r")(?=[ \t;&|)'\"/]|$)([^;&|\n]*+)")
-_UNSURE = ("truffle", "knip", ".storybook/main")  # names other files hold (`main.js`: only in `.storybook/`)
+# names other files hold (`main.js`: only in `.storybook/`, `e2e.js`: only in `cypress/support/`)
+_UNSURE = ("truffle", "knip", ".storybook/main", *_CYPRESS_SUPPORT)
 _SETTINGS_NAME = lazy(r"(?:" + "|".join(sorted({re.escape(base.rpartition("/")[2]) for bases in CONFIGS.values()
                                                    for base in bases if base not in _UNSURE
                                                    and not base.endswith("/index")}))
