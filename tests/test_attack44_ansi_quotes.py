@@ -39,7 +39,7 @@ def _spellings(path: str) -> list[str]:
 RUNS = ["bash {w}", "sh {w} --fast", "source {w}", ". {w}", "S={w}; bash \"$S\"", "S={w}; . $S",
         "set -e; bash {w}", "if true; then bash {w}; fi", "timeout 60 bash {w}", "X=1 bash {w}", "{w}"]
 WORDS = _spellings("tools/gen") + ["$'./tools/g\\x65n'", "$'tool\\x73'/gen", "$'\\x74ools/gen'",
-                                  "$'tools\\x2fgen'", "$'tools/\\147en'", "$'tools/ge\\156'"]
+                                  "$'tools\\x2fgen'", "$'tools/\\147en'", "$'tools/ge\\156'", "'tools/'gen"]
 LINES = [run.format(w=word) for word in WORDS for run in RUNS[:1]] + \
     [run.format(w=word) for word in WORDS[::3] for run in RUNS[1:]
      if not (run == "{w}" and not word.lstrip("$'\"").startswith("./"))]

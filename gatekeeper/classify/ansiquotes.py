@@ -17,8 +17,9 @@ __all__ = ["decoded", "lines_again"]
 
 # a `$'...'` quote: its body runs to the first `'` no backslash escapes
 _QUOTE = lazy(r"\$'((?:[^'\\\n]|\\[^\n])*+)'")
-# an assignment whose value holds a quote after its first character, or a `$'` quote (`S=tools/'g'en`)
-_GLUED = lazy(r"(?:^|(?<=[\s;&|(`]))[A-Za-z_]\w{0,127}+=(?:[^\s;&|'\"]++['\"]|\$')", re.MULTILINE)
+# an assignment whose value holds a quote after its first character, a quoted part glued to more, or a `$'` quote
+# (`S=tools/'g'en`, `S='tools/'gen`, `S=$'...'`); found from its `=` (a search from each `=`, not each character)
+_GLUED = lazy(r"(?<=\w)=(?:[^\s;&|'\"=]++['\"]|['\"][^'\"\n]*+['\"][^\s;&|'\"]|\$')")
 # one escape: a simple letter, `\cX`, hex, Unicode, octal; a backslash before anything else stays as written
 _ESCAPE = lazy(r"\\(?:([abeEfnrtv\\'\"?])|c(.)|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})"
                r"|([0-7]{1,3}))")
@@ -57,8 +58,9 @@ def _requoted(quote: re.Match[str]) -> str:
 def lines_again(text: str) -> str | None:
     """The lines of `text` bash reads otherwise than as written, once more as bash reads them, one per line: a
     `$'...'` quote with an escape decoded and single-quoted (`bash $'t\\x6fols/gen'` → `bash 'tools/gen'`), and a
-    line whose quotes glue a word together (`S=tools/'g'en`, `S=$'tools/'"gen"`) with its quote removal done
-    (commandlines.unquoted: an assignment's value is read only without quotes); None when no line is such."""
+    line whose quotes glue a word together (`S=tools/'g'en`, `S='tools/'gen`, `S=$'tools/'"gen"`) with its quote
+    removal done (commandlines.unquoted: an assignment's value is read only without quotes); None when no line is
+    such."""
     if "$'" not in text and _GLUED.search(text) is None:
         return None
     out = []
