@@ -179,6 +179,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
+                        if named not in tree and (link := _submodule_of(tree, named)) is not None:  # attack 44
+                            found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, inside the "
+                                                                         f"submodule {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
                     elif tasks is not None and named in names.tasks:  # its own other tasks (`npm run lint` in a
                         queue.ask(named, origin, names.tasks[named])  # script, `$(MAKE) docs`; not pytest's settings)
@@ -352,3 +355,14 @@ def _ci_script(path: str) -> bool:
     if "jenkinsfile" in name or name.endswith((".star", ".groovy")) or name in ("earthfile", "dangerfile"):
         return True
     return ciruns.may_be_named(path) and (lower[:1] == "." or "/." in lower or "ci/" in lower or "jenkins" in lower)
+
+
+def _submodule_of(tree: Tree, path: str) -> str | None:
+    """The gitlink (a submodule's folder) `path` lies inside in `tree`, if any: its files are not in the tree, so a file
+    CI runs there is the submodule's commit, which a gitlink change moves (attack 44)."""
+    folder = path.rpartition("/")[0]
+    while folder:
+        if (entry := tree.get(folder)) is not None and entry.mode == "160000":
+            return folder
+        folder = folder.rpartition("/")[0]
+    return None
