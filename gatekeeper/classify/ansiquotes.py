@@ -19,7 +19,14 @@ __all__ = ["decoded", "lines_again"]
 _QUOTE = lazy(r"\$'((?:[^'\\\n]|\\[^\n])*+)'")
 # an assignment whose value holds a quote after its first character, a quoted part glued to more, or a `$'` quote
 # (`S=tools/'g'en`, `S='tools/'gen`, `S=$'...'`); found from its `=` (a search from each `=`, not each character)
-_GLUED = lazy(r"(?<=\w)=(?:[^\s;&|'\"=]++['\"]|['\"][^'\"\n]*+['\"][^\s;&|'\"]|\$')")
+_GLUED = lazy(r"(?<=\w)=(?:[^\s;&|'\"=(),]++['\"]|['\"][^'\"\n]*+['\"][^\s;&|'\"(),]|\$')")
+# every quote of a line, left to right (a `$'`/`$"` one too), and an escaped character: a blank inside one is the word's
+# (`'tools/my gen.sh'`, `tools/my\ gen.sh`: bash runs `tools/my gen.sh`)
+_QUOTES = lazy(r"""\$?+'[^'\n]*+'|\$?+"(?:[^"\\\n]|\\.)*+"|\\.""")
+_BLANK_QUOTED = lazy(r"""['"][^'"\n]*?[ \t]|\\[ \t]""")  # a quote or escape that may hold a blank (a cheap first test)
+# a quoted text that may be (part of) one path with blanks (`tools/my gen.sh`, `$PWD/x y/run`, `my gen`): path
+# characters and at most three runs of blanks; a sentence, a pattern or an expression is no path (`s/a = "\(.*\)"/`)
+_PATH_PHRASE = lazy(r"[ \t]*+[$\w./@+{}~-]++(?:[ \t]++[$\w./@+{}~-]++){0,3}+[ \t]*+")
 # one escape: a simple letter, `\cX`, hex, Unicode, octal; a backslash before anything else stays as written
 _ESCAPE = lazy(r"\\(?:([abeEfnrtv\\'\"?])|c(.)|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})"
                r"|([0-7]{1,3}))")
@@ -61,11 +68,24 @@ def lines_again(text: str) -> str | None:
     line whose quotes glue a word together (`S=tools/'g'en`, `S='tools/'gen`, `S=$'tools/'"gen"`) with its quote
     removal done (commandlines.unquoted: an assignment's value is read only without quotes); None when no line is
     such."""
-    if "$'" not in text and _GLUED.search(text) is None:
+    if "$'" not in text and _GLUED.search(text) is None and _BLANK_QUOTED.search(text) is None:
         return None
     out = []
     for line in text.splitlines():
         decoded_line = _QUOTE.sub(_requoted, line) if "$'" in line and "\\" in line else line
+        if _BLANK_QUOTED.search(decoded_line) is not None:  # a blank the word keeps: any text there (a glob's `*`)
+            decoded_line = _QUOTES.sub(_blanks_globbed, decoded_line)
         glued = commandlines.unquoted(decoded_line) if _GLUED.search(decoded_line) is not None else None
         out += [again for again in (decoded_line if decoded_line != line else None, glued) if again is not None]
     return "\n".join(out) or None
+
+
+def _blanks_globbed(quote: re.Match[str]) -> str:
+    """A quote holding a blank as its text unquoted with each blank as `*`, an escaped blank as `*` (the walk matches
+    `*` against the tree's paths); any other quote or escape as written."""
+    text = quote.group()
+    if text[0] == "\\":
+        return "*" if text[1] in " \t" else text
+    body = text[text.index(text[-1]) + 1:-1]
+    blank = " " in body or "\t" in body
+    return body.replace(" ", "*").replace("\t", "*") if blank and _PATH_PHRASE.fullmatch(body) is not None else text

@@ -132,6 +132,9 @@ _NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "con
                                "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle", "just"}
 
 
+_STRUCTURED = frozenset({"toml", "json", "jsonc", "ini", "cfg", "xml", "lock", "mod", "sum", "work", "properties"})
+
+
 def may_be_named(path: str) -> bool:
     """A file type a CI step can run by its path, or a Compose command name: the cheap first test of a changed file
     (a file without an extension too)."""
@@ -167,7 +170,9 @@ def named_tasks(path: str, text: str) \
     # bash's escaped `x` after a variable, which named every `.ps1` (over-reads 1)
     text = text.replace("\\", "/") if name.lower().endswith((".ps1", ".psm1")) and "\\" in text else text
     text = settingsexcludes.unexcluded(name, text)  # a Python tool's exclude list names data (the seventy-fifth set)
-    if (decoded := ansiquotes.lines_again(text)) is not None:  # `bash $'tools/g\x65n'`: bash decodes it (attack 44)
+    # bash's reading of its quotes (ansiquotes.py, attack 44): not a program's text, nor a structured file's (its
+    # parser reads the text whole: a line added breaks it)
+    if extension(name) not in _PROGRAM_TYPES | _STRUCTURED and (decoded := ansiquotes.lines_again(text)) is not None:
         text = f"{text}\n{decoded}"
     # its variables' values where it uses them (runvars.py); every reader of a text that is no YAML reads the copies
     known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
