@@ -28,6 +28,7 @@ import re
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import (
+    ansiquotes,
     cienv,
     ciforms,
     ciimports,
@@ -131,6 +132,9 @@ _NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "con
                                "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle", "just"}
 
 
+_STRUCTURED = frozenset({"toml", "json", "jsonc", "ini", "cfg", "xml", "lock", "mod", "sum", "work", "properties"})
+
+
 def may_be_named(path: str) -> bool:
     """A file type a CI step can run by its path, or a Compose command name: the cheap first test of a changed file
     (a file without an extension too)."""
@@ -166,6 +170,10 @@ def named_tasks(path: str, text: str) \
     # bash's escaped `x` after a variable, which named every `.ps1` (over-reads 1)
     text = text.replace("\\", "/") if name.lower().endswith((".ps1", ".psm1")) and "\\" in text else text
     text = settingsexcludes.unexcluded(name, text)  # a Python tool's exclude list names data (the seventy-fifth set)
+    # bash's reading of its quotes (ansiquotes.py, attack 44): not a program's text, nor a structured file's (its
+    # parser reads the text whole: a line added breaks it)
+    if extension(name) not in _PROGRAM_TYPES | _STRUCTURED and (decoded := ansiquotes.lines_again(text)) is not None:
+        text = f"{text}\n{decoded}"
     # its variables' values where it uses them (runvars.py); every reader of a text that is no YAML reads the copies
     known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
     if shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
@@ -256,6 +264,11 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     copies = 0  # the sources at the end of the list that are read through copies (attack 43)
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
     sources = [text, *(yamlnodes.folded_strings(text) if strings else ())]
+    # a YAML string's lines as bash reads them (ansiquotes.py: attack 44), with the values their assignments give
+    bashed = [line for source in sources[1:] if (line := ansiquotes.lines_again(source)) is not None]
+    for name, values in (runvars.values("\n".join(bashed)) if bashed and commands else {}).items():
+        known = {**known, name: [*known.get(name, []), *values]}
+    sources += bashed
     for index, source in enumerate(sources):  # grows by the sources read with their copies as their sources
         if index < len(sources) - copies:
             source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))

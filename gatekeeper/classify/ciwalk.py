@@ -124,7 +124,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     # a Node tool's settings module: its paths are the tool's data, its imports code (attack 41)
-                    scripts = [] if nodeconfigs.imports_only(path, text) \
+                    scripts = [] if nodeconfigs.imports_only(path, text) or tasks == toolplugins.KEYS_ONLY \
                         or path.rpartition("/")[2] in toolplugins.DATA_SETTINGS else scripts
                     yaml = ciruns.is_yaml(path)
                     joined = "\n".join([text, *yamlnodes.folded_strings(text)])
@@ -166,6 +166,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
                 queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
                           if settings in tree]
+                for manifest in toolplugins.manifests(path, names.scripts):  # `npx jest`: package.json's `jest` key
+                    queue.ask(manifest, origin, toolplugins.KEYS_ONLY) if manifest in tree else None
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
                 if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
                     found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))
@@ -179,6 +181,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
+                        if named not in tree and (link := _submodule_of(tree, named)) is not None:  # attack 44
+                            found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, inside the "
+                                                                         f"submodule {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
                     elif tasks is not None and named in names.tasks:  # its own other tasks (`npm run lint` in a
                         queue.ask(named, origin, names.tasks[named])  # script, `$(MAKE) docs`; not pytest's settings)
@@ -352,3 +357,14 @@ def _ci_script(path: str) -> bool:
     if "jenkinsfile" in name or name.endswith((".star", ".groovy")) or name in ("earthfile", "dangerfile"):
         return True
     return ciruns.may_be_named(path) and (lower[:1] == "." or "/." in lower or "ci/" in lower or "jenkins" in lower)
+
+
+def _submodule_of(tree: Tree, path: str) -> str | None:
+    """The gitlink (a submodule's folder) `path` lies inside in `tree`, if any: its files are not in the tree, so a file
+    CI runs there is the submodule's commit, which a gitlink change moves (attack 44)."""
+    folder = path.rpartition("/")[0]
+    while folder:
+        if (entry := tree.get(folder)) is not None and entry.mode == "160000":
+            return folder
+        folder = folder.rpartition("/")[0]
+    return None

@@ -2,10 +2,11 @@
 taskrunners.line_files calls this).
 
 `webpack`, `rollup -c`, `tsup`, `vite build`, `jest`, `eslint .` take no option naming their settings and still load
-one: `webpack.config.js`, `rollup.config.mjs`, `tsup.config.ts`, `vite.config.ts`, `jest.config.js`,
-`eslint.config.js` in the folder they run in. Each is a JavaScript or TypeScript module the tool imports and runs
-before any work (`require('child_process').execSync(...)` at its top runs in the job), so it is code CI runs as a
-script it names by path is. A settings file's path rule (`other`: settings people and CI share) does not lower it
+one: `webpack.config.js`, `rollup.config.mjs`, `tsup.config.ts`, `vite.config.ts`, `jest.config.js`, `eslint.config.js`
+in the folder they run in; Jest and Next.js load Babel's (`babel.config.js`, `.babelrc.js`) where one exists, babel-jest
+and Next's Babel mode being their defaults then (attack 44). Each is a JavaScript or TypeScript module the tool imports
+and runs before any work (`require('child_process').execSync(...)` at its top runs in the job), so it is code CI runs as
+a script it names by path is. A settings file's path rule (`other`: settings people and CI share) does not lower it
 where the walk finds the tool run. The builders' operands are data (datawords.py); what they load is not.
 
 Only the module forms are named (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, `.cts`): a JSON or YAML settings file runs
@@ -28,18 +29,23 @@ _MODULES = ("js", "mjs", "cjs", "ts", "mts", "cts")
 _WEBPACK = ("webpack.config", ".webpack/webpack.config", ".webpack/webpackfile")
 _VITE = ("vite.config",)
 _BABEL = ("babel.config", ".babelrc")
+# the support files Cypress loads before every spec where its settings name no other (attack 44)
+_CYPRESS_SUPPORT = ("cypress/support/e2e", "cypress/support/component")
 CONFIGS: dict[str, tuple[str, ...]] = {
     "webpack": _WEBPACK, "webpack-cli": _WEBPACK, "webpack-dev-server": _WEBPACK,
     "rollup": ("rollup.config",), "rolldown": ("rolldown.config",), "tsup": ("tsup.config",),
     "tsdown": ("tsdown.config",), "vite": _VITE, "vitest": ("vitest.config", "vitest.workspace", *_VITE),
     "unbuild": ("build.config",), "obuild": ("build.config",), "babel": _BABEL, "microbundle": _BABEL,
-    "jest": ("jest.config",), "mocha": (".mocharc",), "karma": ("karma.conf",), "playwright": ("playwright.config",),
-    "cypress": ("cypress.config",), "ava": ("ava.config",), "nyc": (".nycrc", "nyc.config"), "c8": (".c8rc",),
+    # Jest transforms with babel-jest, Next.js builds with Babel, where a Babel settings module exists (attack 44)
+    "jest": ("jest.config", *_BABEL), "mocha": (".mocharc",), "karma": ("karma.conf",),
+    "playwright": ("playwright.config",),
+    "cypress": ("cypress.config", *_CYPRESS_SUPPORT), "ava": ("ava.config",), "nyc": (".nycrc", "nyc.config"),
+    "c8": (".c8rc",),
     # cileft69: eslint-plugin-local's and eslint-plugin-local-rules' modules, loaded where the settings name them
     "eslint": ("eslint.config", ".eslintrc", ".eslintplugin", ".eslintplugin/index", "eslint-local-rules",
                "eslint-local-rules/index"), "prettier": ("prettier.config", ".prettierrc"),
     "stylelint": ("stylelint.config", ".stylelintrc"), "postcss": ("postcss.config",),
-    "tailwindcss": ("tailwind.config",), "next": ("next.config",), "nuxt": ("nuxt.config",),
+    "tailwindcss": ("tailwind.config",), "next": ("next.config", *_BABEL), "nuxt": ("nuxt.config",),
     "nuxi": ("nuxt.config",), "astro": ("astro.config",), "svelte-kit": ("svelte.config", *_VITE),
     "docusaurus": ("docusaurus.config",), "gatsby": ("gatsby-config",),
     "commitlint": ("commitlint.config", ".commitlintrc"), "lint-staged": ("lint-staged.config", ".lintstagedrc"),
@@ -56,7 +62,8 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command|entry)\b:?+[
              r"(?:-[ \t]++)?+(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun|node)(?:[ \t]++(?:-[\w=-]*+|exec|dlx|x|run|--))*+"
              r"[ \t]++)?+(?:\./)?+(?:node_modules/(?:\.bin/)?+(?:@[\w.-]++/)?+)?+"
              r"(" + _NAMES + r")(?=[ \t;&|)'\"/]|$)([^;&|\n]*+)")
-_UNSURE = ("truffle", "knip", ".storybook/main")  # names other files hold (`main.js`: only in `.storybook/`)
+# names other files hold (`main.js`: only in `.storybook/`, `e2e.js`: only in `cypress/support/`)
+_UNSURE = ("truffle", "knip", ".storybook/main", *_CYPRESS_SUPPORT)
 _SETTINGS_NAME = lazy(r"(?:" + "|".join(sorted({re.escape(base.rpartition("/")[2]) for bases in CONFIGS.values()
                                                    for base in bases if base not in _UNSURE
                                                    and not base.endswith("/index")}))

@@ -14,26 +14,42 @@ hold are the tool's data (`testMatch`, `spec`, `ignore`, `only`).
 from __future__ import annotations
 
 import json
+import re
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciimports
+from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["DATA_SETTINGS", "beside", "is_settings", "loaded"]
+__all__ = ["DATA_SETTINGS", "KEYS_ONLY", "beside", "is_settings", "loaded", "manifests"]
 
 # the JSON and YAML settings read beside a package.json (each tool's documented names)
 DATA_SETTINGS = (".babelrc", ".babelrc.json", "babel.config.json", "jest.config.json", ".mocharc.json",
                  ".mocharc.jsonc", ".mocharc.yml", ".mocharc.yaml")
 _MODULE_SETTINGS = lazy(r"(?:babel\.config|\.babelrc|jest\.config|\.mocharc)\.[cm]?+[jt]s\Z")
+# the settings modules of the test runners whose setup and reporter modules are named under _RUNNER_KEYS alone (their
+# other keys' strings are data or a plugin call's arguments: Vite's `plugins: [x('./src')]`; attack 44)
+_RUNNER_SETTINGS = lazy(r"(?:vitest\.config|vitest\.workspace|vite\.config|playwright\.config|cypress\.config)"
+                        r"\.[cm]?+[jt]s\Z")
+_RUNNER_KEYS = ("setupFiles", "globalSetup", "globalTeardown", "reporter", "reporters", "supportFile")
 # the keys whose values the tools load as code
 _KEYS = ("plugins", "presets", "transform", "setupFiles", "setupFilesAfterEnv", "globalSetup", "globalTeardown",
          "testEnvironment", "reporters", "resolver", "runner", "testRunner", "snapshotResolver", "testSequencer",
-         "watchPlugins", "dependencyExtractor", "require")
+         "watchPlugins", "dependencyExtractor", "require", "reporter", "supportFile")
 _PACKAGE_KEYS = ("babel", "jest", "mocha")
+# the request a package.json is read with where Babel, Jest or Mocha runs directly (`npx jest`): the tool reads its key
+# there, npm runs none of the scripts (ciwalk drops what such a read names but these keys' modules; attack 44)
+KEYS_ONLY = Tasks(frozenset({"\0tool-keys"}))
+# Mocha's `require`: a value that is a file from the folder Mocha runs in (it or `VALUE.js` exists) is loaded as that
+# file, `./` or not (lib/cli/run-helpers.js' handleRequires); a package's name names no file here (attack 44)
+_BARE_KEYS = ("require", "supportFile")  # Cypress reads `supportFile` from its project's folder (attack 44)
+_BARE = lazy(r"(?!\.{0,2}/)[\w@.][\w@.+-]*+(?:/[\w@.+-]++)*+/?+")
+_BARE_WORD = lazy(r"[^\s'\"\[\],{}]++")
 # a key in a module or YAML text, then its value: a bracketed one to its balance, else the rest of the line and the
 # YAML list items below it
 _KEY = lazy(r"""(?m)(?:^|[{,])[ \t]*+(?:['"]?+)(""" + "|".join(_KEYS) + r""")['"]?+[ \t]*+:[ \t]*+""")
+_RUNNER_KEY = lazy(r"""(?m)(?:^|[{,])[ \t]*+(?:['"]?+)(""" + "|".join(_RUNNER_KEYS) + r""")['"]?+[ \t]*+:[ \t]*+""")
 _RELATIVE = lazy(r"""(?:^|[\s'"\[,(])((?:\.{1,2}|<rootDir>)/[^\s'"\],})]++)""")
 _BRACKETS = lazy(r"[\[\]{}()]")
 _YAML_ITEM = lazy(r"[ \t]*+-[ \t]")
@@ -51,10 +67,19 @@ def beside(path: str, named: list[str]) -> list[str]:
     return [f"{folder}/{name}" if folder else name for folder in dict.fromkeys(folders) for name in DATA_SETTINGS]
 
 
+def manifests(path: str, named: list[str]) -> list[str]:
+    """The package.json of each folder where the file at `path` runs Babel, Jest or Mocha (`named`: what it names, a
+    settings module of theirs among them, nodeconfigs.py), whose `babel`, `jest` or `mocha` key the tool reads there
+    (attack 44); not `path` itself."""
+    folders = [name.rpartition("/")[0] for name in named if _MODULE_SETTINGS.search(name.rpartition("/")[2])]
+    return [manifest for folder in dict.fromkeys(folders)
+            if (manifest := f"{folder}/package.json" if folder else "package.json") != path]
+
+
 def is_settings(path: str) -> bool:
     """Whether `path` is a Babel, Jest or Mocha settings file whose strings loaded() reads (its other words data)."""
     name = path.rpartition("/")[2]
-    return name in DATA_SETTINGS or _MODULE_SETTINGS.match(name) is not None
+    return name in DATA_SETTINGS or _MODULE_SETTINGS.match(name) is not None or _RUNNER_SETTINGS.match(name) is not None
 
 
 def loaded(path: str, text: str) -> list[str]:
@@ -65,6 +90,8 @@ def loaded(path: str, text: str) -> list[str]:
         specs = _package_specs(text)
     elif name.endswith((".json", ".jsonc")) or name == ".babelrc":
         specs = _json_specs(text)
+    elif _RUNNER_SETTINGS.match(name) is not None:
+        specs = _text_specs(_uncommented(text), _RUNNER_KEY)
     elif is_settings(path):
         specs = _text_specs(_uncommented(text))
     else:
@@ -93,7 +120,7 @@ def _package_specs(text: str) -> list[str]:
         return _RELATIVE.findall(text)  # past the reader's bounds: every relative string (fail closed)
     if not isinstance(manifest, dict):
         return []
-    return [spec for key in _PACKAGE_KEYS for spec in _json_values(manifest.get(key), False)]
+    return [spec for key in _PACKAGE_KEYS for spec in _json_values(manifest.get(key), "")]
 
 
 def _json_specs(text: str) -> list[str]:
@@ -107,31 +134,37 @@ def _json_specs(text: str) -> list[str]:
             return _RELATIVE.findall(text)  # past the reader's bounds: every relative string (fail closed)
     else:
         return _text_specs(_uncommented(text))  # JSON5, a trailing comma: read as a module's text
-    return _json_values(settings, False)
+    return _json_values(settings, "")
 
 
-def _json_values(value: object, under_key: bool, depth: int = 0) -> list[str]:
+def _json_values(value: object, under_key: str, depth: int = 0) -> list[str]:
     """The relative strings below one of _KEYS in a parsed settings value (any depth: Babel's `env.test.plugins`,
-    `overrides[].presets`; Jest's `transform` map's values and `[path, options]` pairs)."""
+    `overrides[].presets`; Jest's `transform` map's values and `[path, options]` pairs; `under_key`: the key above,
+    empty at the top), and below Mocha's `require` every bare path too (attack 44)."""
     if depth > 12:
         return _RELATIVE.findall(json.dumps(value))  # deeper: every relative string (fail closed)
     if isinstance(value, str):
-        return [value] if under_key and value.startswith(("./", "../", "<rootDir>/")) else []
+        return [value] if under_key and (value.startswith(("./", "../", "<rootDir>/")) or (
+            under_key in _BARE_KEYS and _BARE.fullmatch(value) is not None)) else []
     if isinstance(value, list):
         return [spec for item in value for spec in _json_values(item, under_key, depth + 1)]
     if isinstance(value, dict):
         return [spec for key, item in value.items()
-                for spec in _json_values(item, under_key or key in _KEYS, depth + 1)]
+                for spec in _json_values(item, under_key or (key if key in _KEYS else ""), depth + 1)]
     return []
 
 
-def _text_specs(text: str) -> list[str]:
-    """The relative strings in the values of _KEYS in a module's or YAML text."""
+def _text_specs(text: str, keys: re.Pattern[str] | None = None) -> list[str]:
+    """The relative strings in the values of _KEYS (or of `keys`' keys) in a module's or YAML text."""
     out: list[str] = []
-    for count, match in enumerate(_KEY.finditer(text)):
+    for count, match in enumerate((keys or _KEY).finditer(text)):
         if count >= MAX_KEYS:
             return _RELATIVE.findall(text)  # past the bound: every relative string of the text (fail closed)
-        out += _RELATIVE.findall(_value(text, match.end()))
+        value = _value(text, match.end())
+        out += _RELATIVE.findall(value)
+        if match.group(1) in _BARE_KEYS:  # Mocha loads a bare path that exists (attack 44): the value's words
+            value = value if value[:1] in ("[", "{") else value.split(",", 1)[0]
+            out += [word for word in _BARE_WORD.findall(value) if _BARE.fullmatch(word) is not None]
     return out
 
 
