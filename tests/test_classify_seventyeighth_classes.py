@@ -275,3 +275,22 @@ def test_the_spec_packit_builds_is_ci(name: str, settings: str) -> None:
     assert isinstance(runs, dict)
     assert "rpm/skopeo.spec" in runs
     assert "rpm/other.spec" not in runs and "main.go" not in runs
+
+
+# Tool settings and VCS metadata the older sets label `other`: towncrier's settings under the name its docs give (the
+# dotted `.towncrier.toml` was `other` already) and Mercurial's tag list (beside `.hgignore`, `.mailmap`)
+OTHER_FILES = [("towncrier.toml", "other.lint-format"), ("docs/towncrier.toml", "other.lint-format"),
+               (".hgtags", "other.governance")]
+OTHER_LOOKALIKES = [("towncrier/__init__.py", "src"), ("changelog.d/123.feature.md", "src"), ("hgtags.py", "src"),
+                    (".github/towncrier.toml", "ci"), ("ci/.hgtags", "ci")]
+
+
+@each_case("path, rule", OTHER_FILES)
+def test_towncrier_settings_and_mercurial_tags_are_other(path: str, rule: str) -> None:
+    match = load_rules(POLICIES).match(path)
+    assert (match.bucket, match.rule) == ("other", rule)
+
+
+@each_case("path, bucket", OTHER_LOOKALIKES)
+def test_their_look_alikes_stay_what_they_were(path: str, bucket: str) -> None:
+    assert load_rules(POLICIES).match(path).bucket == bucket
