@@ -294,3 +294,49 @@ def test_towncrier_settings_and_mercurial_tags_are_other(path: str, rule: str) -
 @each_case("path, bucket", OTHER_LOOKALIKES)
 def test_their_look_alikes_stay_what_they_were(path: str, bucket: str) -> None:
     assert load_rules(POLICIES).match(path).bucket == bucket
+
+
+# An in-tree PEP 517 build backend: what `backend-path` puts on every build's path is a build hook (deps)
+BACKEND_PROJECT = ('[build-system]\nrequires = ["setuptools == 80.3.1", "wheel >= 0.37"]\n'
+                   'build-backend = "cython_backend"\nbackend-path = ["build_backend"]\n\n'
+                   '[project]\nname = "psycopg-c"\n\n[tool.setuptools.cmdclass]\n'
+                   'build_ext = "psycopg_build_ext.psycopg_build_ext"\n')
+BACKEND_PLACES = ["", "psycopg_c/", "packages/native/"]
+
+
+def _classified(tmp_path: Path, files: dict[str, str]) -> dict[str, str]:
+    repo, base, head = two_commits(tmp_path / "r", {"README.md": "x\n"}, files)
+    done = run_cli(["classify", "--tree", f"{base}..{head}", "--repo", repo.root, "--policy", POLICY_DIR,
+                    "--format", "json"], text=True)
+    return {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
+
+
+@each_case("place", BACKEND_PLACES)
+def test_an_in_tree_build_backends_code_is_a_build_hook(tmp_path: Path, place: str) -> None:
+    files = {f"{place}pyproject.toml": BACKEND_PROJECT, f"{place}build_backend/cython_backend.py": "import os\n",
+             f"{place}build_backend/psycopg_build_ext.py": "from setuptools import Command\n",
+             f"{place}psycopg_c/pq.py": "x = 1\n", "tools/build_backend/other.py": "y = 2\n"}
+    got = _classified(tmp_path, files)
+    assert got[f"{place}build_backend/cython_backend.py"] == "deps"
+    assert got[f"{place}build_backend/psycopg_build_ext.py"] == "deps"
+    assert got[f"{place}psycopg_c/pq.py"] == "src" and got["tools/build_backend/other.py"] == "src"
+
+
+def test_a_backend_in_the_projects_own_folder_claims_only_its_module(tmp_path: Path) -> None:
+    project = ('[build-system]\nrequires = []\nbuild-backend = "flit_core.buildapi"\nbackend-path = ["."]\n\n'
+               '[project]\nname = "flit_core"\n')
+    got = _classified(tmp_path, {"pyproject.toml": project, "flit_core/buildapi.py": "def build_wheel(): ...\n",
+                                 "flit_core/common.py": "x = 1\n", "flit_core/__init__.py": ""})
+    assert got["flit_core/buildapi.py"] == "deps"
+    assert got["flit_core/common.py"] == "src"
+    # a backend folder that is the product's package (maturin's bootstrap): its backend module alone
+    project = ('[build-system]\nrequires = ["setuptools"]\nbackend-path = ["maturin"]\nbuild-backend = "bootstrap"\n\n'
+               '[project]\nname = "maturin"\n')
+    got = _classified(tmp_path / "m", {"pyproject.toml": project, "maturin/bootstrap.py": "x = 1\n",
+                                       "maturin/__init__.py": "", "maturin/__main__.py": "y = 2\n"})
+    assert got["maturin/bootstrap.py"] == "deps"
+    assert got["maturin/__init__.py"] == "src" and got["maturin/__main__.py"] == "src"
+    # and a project without backend-path claims nothing
+    got = _classified(tmp_path / "b", {"pyproject.toml": '[build-system]\nbuild-backend = "hatchling.build"\n',
+                                       "build_backend/x.py": "x = 1\n"})
+    assert got["build_backend/x.py"] == "src"
