@@ -464,6 +464,8 @@ CI = [
     ".ci-mgmt.yaml",
     "taskcluster/kinds/build/kind.yml", ".obs/workflows.yml", "GitReleaseManager.yaml",  # the thirty-sixth set
     "hack/.ci/verify-commits.sh", "mise-tasks/ci/detect.py",  # the thirty-eighth set
+    ".packit.yaml", "plans/main.fmf", "tests/tmt/sanity/main.fmf", "rpm/gating.yaml",  # the seventy-eighth set
+    "kokoro/presubmit.cfg", "contrib/cirrus/runner.sh", "hack/cirrus/setup.sh",
     ".github/actions/setup/icon.svg",
     "fastlane/lanes/ios.rb",  # the Ruby a Fastfile loads (the sweep of the mirrored repositories)
     ".bazelci/presubmit.yml",

@@ -41,7 +41,8 @@ from gatekeeper.classify import cienv, ciloops
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "is_earthfile",
-           "is_hook", "pipeline_files", "pipeline_uploads", "plugin_hooks", "rooted"]
+           "is_hook", "orb_includes", "packit_specs", "pipeline_files", "pipeline_uploads", "plugin_hooks",
+           "release_commands", "rooted"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -53,6 +54,9 @@ _LOCAL_PLUGIN = lazy(
     r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*+(?::[ \t]*+)?(?:$|\{|~|null)""",
     re.MULTILINE)  # possessive blanks around the optional colon: split every way, they were quadratic
 _UPLOAD = lazy(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
+_PACKIT_NAMES = frozenset({".packit.yaml", ".packit.yml", "packit.yaml", "packit.yml"})
+_PACKIT_SPEC = lazy(r"^[ \t]*+(?:-[ \t]++)?+specfile_path[ \t]*+:[ \t]*+['\"]?+([^\s'\"#]{1,256}+)", re.MULTILINE)
+_ORB_INCLUDE = lazy(r"<<[ \t]*include\([ \t]*([^)\s]{1,256})[ \t]*\)[ \t]*>>")
 _TEMPLATE = lazy(r"""^[ \t]*(?:-[ \t]+)?['"]?[\w-]*(?:template|Template)[\w-]*['"]?[ \t]*:[ \t]*(['"]?)"""
                        r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)
 _CONTINUATION = lazy(r"""^[ \t]*(?:-[ \t]+)?['"]?(?:configuration_path|config-path)['"]?[ \t]*:[ \t]*(['"]?)"""
@@ -130,6 +134,35 @@ def pipeline_uploads(text: str) -> list[str]:
         return []
     return [word for rest in _UPLOAD.findall(text) for word in re.split(r"[\s'\"<>]+", rest)
             if word.lower().endswith((".yml", ".yaml", ".json")) and not word.startswith("-")]
+
+
+def orb_includes(text: str) -> list[str]:
+    """The files a CircleCI orb's command, job or executor inlines with orb-tools' `<<include(FILE)>>`, each from the
+    orb's source folder (one above the definition's: `../scripts/x.sh`); the packed orb runs them in every pipeline
+    that uses it (go-orb's `<<include(max_parallelism/main.go)>>`, which its test command then `go run`s: the
+    seventy-eighth set)."""
+    return [f"../{name.removeprefix('./')}" for name in _ORB_INCLUDE.findall(text)] if "include(" in text else []
+
+
+def packit_specs(name: str, text: str) -> list[str]:
+    """The RPM specs Packit's settings (`.packit.yaml`) name by `specfile_path`: its Copr build jobs run `rpmbuild` on
+    them for every pull request (their `%build` and `%check` sections are shell the build runs: the seventy-eighth
+    set, containers/skopeo)."""
+    return _PACKIT_SPEC.findall(text) if name.lower() in _PACKIT_NAMES and "specfile_path" in text else []
+
+
+def release_commands(config: object, depth: int = 0) -> list[str]:
+    """The commands a semantic-release configuration (package.json's `release`) runs: every `*Cmd` option of its
+    plugins (`@semantic-release/exec`'s `prepareCmd: "node scripts/updateVersion.js ${nextRelease.version}"`, which
+    bullmq's release workflow runs through `npx semantic-release`: the seventy-eighth set), at most MAX_COPIES."""
+    if depth > 4:
+        return []
+    if isinstance(config, dict):
+        found = [value for key, value in config.items() if isinstance(value, str) and str(key).endswith("Cmd")]
+        values = [value for value in config.values() if isinstance(value, (dict, list))]
+    else:
+        found, values = [], config if isinstance(config, list) else []
+    return [*found, *(c for value in values[:MAX_COPIES] for c in release_commands(value, depth + 1))][:MAX_COPIES]
 
 
 def copied_definitions(text: str) -> list[str]:

@@ -29,6 +29,7 @@ import re
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import (
     ansiquotes,
+    checkoutpaths,
     cienv,
     ciforms,
     ciimports,
@@ -43,6 +44,7 @@ from gatekeeper.classify import (
     gorun,
     jobdsl,
     jobenv,
+    pytasks,
     readflows,
     runvars,
     settingsexcludes,
@@ -86,10 +88,11 @@ _NAMES = frozenset({
     "jenkinsfile", ".gocd.yaml", "atlantis.yaml", ".env", "earthfile",
 })
 _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipelines/", ".woodpecker/", ".tekton/",
-               ".ci/", "ci/", ".pipelines/", ".gitea/", ".forgejo/", ".drone/", ".semaphore/", ".builds/", ".kokoro/")
+               ".ci/", "ci/", ".pipelines/", ".gitea/", ".forgejo/", ".drone/", ".semaphore/", ".builds/", ".kokoro/",
+               "kokoro/")
 _DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
-_ENDINGS = ("yml", "yaml", "groovy", "file", ".env")  # how every definition's name ends (lower case)
-_LAST = frozenset("lLyYeEvV")  # and their last letters
+_ENDINGS = ("yml", "yaml", "groovy", "file", ".env", ".cfg")  # how every definition's name ends (lower case)
+_LAST = frozenset("lLyYeEvVgG")  # and their last letters
 _GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 _SPLIT = lazy(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = lazy(r"[*?]")
@@ -117,6 +120,8 @@ def is_definition(path: str) -> bool:
     name = path.rpartition("/")[2].lower()
     if name in _NAMES or name.endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")) or name.startswith(".pre-commit-config"):
         return True
+    if checkoutpaths.is_kokoro_config(path):
+        return True  # a Kokoro job's configuration (its build_file: checkoutpaths.py)
     return path.lower().startswith(_CI_FOLDERS) and extension(name) in _DEFINITION_TYPES
 
 
@@ -164,6 +169,7 @@ def named_tasks(path: str, text: str) \
         return daggermods.module_code(path, text), [], [], {}
     if name == "pnpm-workspace.yaml":
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], [], {}
+    modules = _patterns(pytasks.called(text)) if name == "pyproject.toml" else []  # poe's `script`, PDM's `call`
     text = composerefs.uncommented_env(text) if name.lower() == ".env" \
         else runvars.make_text(text) if _is_makefile(name) else text
     # PowerShell's `\` separates a path (its escape is the backtick): `$PSScriptRoot\x.ps1` is read as `/x.ps1`, not as
@@ -189,11 +195,14 @@ def named_tasks(path: str, text: str) \
     # build"`); a script's or a Jenkinsfile's text is no YAML (its lines folded into one ran nothing: cileft66)
     strings = is_yaml(path) or name.lower().endswith(".json")
     scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known, strings, tasked)
+    scripts += checkoutpaths.unprefixed(scripts) if checkoutpaths.is_kokoro_config(path) else []
+    scripts += modules
     ran = len(scripts)
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
-                          *ciforms.copied_definitions(text),
+                          *ciforms.copied_definitions(text), *ciforms.orb_includes(text),
+                          *ciforms.packit_specs(name, text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
                           *toolreads.plugins(name, text, "/" not in path),
@@ -223,9 +232,11 @@ def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str],
     except (ValueError, AssertionError, LimitError):
         return [], [], []
     scripts = manifest.get("scripts")
-    # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67)
-    found = named("\n".join(str(value) for value in scripts.values()), strings=False, tasked=tasked) \
-        if isinstance(scripts, dict) else ([], [], [])
+    # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67);
+    # and what semantic-release's plugins run (`release`'s `prepareCmd`: ciforms.release_commands)
+    lines = [*(scripts.values() if isinstance(scripts, dict) else ()),
+             *ciforms.release_commands(manifest.get("release"))]
+    found = named("\n".join(str(value) for value in lines), strings=False, tasked=tasked) if lines else ([], [], [])
     workspaces = manifest.get("workspaces")
     workspaces = workspaces.get("packages") if isinstance(workspaces, dict) else workspaces
     packages = [str(glob) for glob in workspaces if isinstance(glob, str)] if isinstance(workspaces, list) else []
@@ -260,6 +271,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     composed: list[str] = []
     folders: list[str] = []
     globs: list[str] = []
+    absolute: list[str] = []  # the absolute paths its commands run (checkoutpaths.commanded)
     known = (runvars.values(text) if known is None else known) if commands else {}  # its YAML strings' copies too
     copies = 0  # the sources at the end of the list that are read through copies (attack 43)
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
@@ -273,6 +285,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         if index < len(sources) - copies:
             source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
+        absolute += checkoutpaths.commanded(source) if commands else []
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
             + fedruns.function_runs(source) if commands else []  # attack 36: the folders it puts on PATH; cileft67
@@ -327,7 +340,10 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     if tasked is not None:
         tasked.update(taskunits.tasked(scripts, hits, lambda words: _patterns(words, commands)))
     # a program's `../x.js` is an import (ciimports.py reads those), not a command's path from a folder
-    return _patterns(scripts, commands) + looped, _patterns(composed), _patterns(folders) + runvars.folders(folders)
+    # a command's absolute path into the checkout, by its last parts (checkoutpaths.py: the seventy-eighth set)
+    tails = [tail for word in dict.fromkeys(absolute) if _runnable(word) for tail in checkoutpaths.tails(word)]
+    return _patterns(scripts, commands) + looped + tails, _patterns(composed), \
+        _patterns(folders) + runvars.folders(folders)
 
 
 def resolved(pattern: str, definition: str, folders: list[str]) -> list[str]:

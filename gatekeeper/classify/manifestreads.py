@@ -15,7 +15,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from gatekeeper.classify import appliedpatches, bazelreads
+from gatekeeper.classify import appliedpatches, bazelreads, buildbackends
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
@@ -158,10 +158,11 @@ def included(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
     except PastBound:
         return False
     bazel = bazelreads.included(trees, read_blob)  # a downloader configuration, a .bzl file pinning archives
-    if bazel is False:
+    backends = buildbackends.included(trees, read_blob)  # an in-tree PEP 517 build backend's code
+    if bazel is False or backends is False:
         return False
-    assert isinstance(bazel, dict)
-    return {**bazel, **found}
+    assert isinstance(bazel, dict) and isinstance(backends, dict)
+    return {**bazel, **backends, **found}
 
 
 def _shaped(tree: Tree, path: str, texts: dict[str, str], read_blob: Read) -> bool:

@@ -24,8 +24,8 @@ from gatekeeper.lazy_pattern import lazy
 TOOL = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
                    r"(?:-[ \t]++)?+[@+-]*+(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
-                   r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
-                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
+                   r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|pdm|poe"
+                   r"|mvnw?|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -57,6 +57,8 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                "composer": ("composer.json", "composer.lock"),
                "poetry": ("pyproject.toml", "poetry.lock"), "pipenv": ("Pipfile", "Pipfile.lock"),
                "uv": ("pyproject.toml", "uv.lock"), "mvn": ("pom.xml",), "mvnw": ("pom.xml",),
+               # PDM's scripts and poethepoet's tasks live in pyproject.toml (poe also reads poe_tasks.toml)
+               "pdm": ("pyproject.toml", "pdm.lock"), "poe": ("pyproject.toml", "poe_tasks.toml"),
                "gradle": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
                "gradlew": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
                "mix": ("mix.exs", "mix.lock"), "swift": ("Package.swift", "Package.resolved"),

@@ -1,0 +1,70 @@
+"""Paths a CI definition writes through the folder the checkout lands in (issue 12: the seventy-eighth set).
+
+- `tails(word)`: an absolute or home path's last two to four parts. A job that runs a repository script from where
+  its checkout is (Cirrus' `"${SKOPEO_PATH}/${SCRIPT_BASE}/runner.sh"` with `SKOPEO_PATH` the task's
+  `CIRRUS_WORKING_DIR`, `/var/tmp/go/src/go.podman.io/skopeo`; a container holding the repository,
+  `docker run img bash /github/grpc-web/scripts/t.sh`; a runner's `/home/runner/work/app/app/tools/x.py`) names it by
+  an absolute path, which the walk read root-relative (`var/tmp/.../runner.sh`) and found nothing. The checkout is
+  somewhere above, so the last parts are tried below the root, as runvars.folders tries an absolute `cd`'s. One part
+  alone is not (`/usr/local/bin/run-tests.sh` does not name a root `run-tests.sh`), and a tail names a file only when
+  the tree holds it, as every pattern does. `commanded(text)` picks the words a command runs: a command's first
+  word or an interpreter's script, not a path a program's call holds (a Job DSL seed's `external
+  '/var/lib/jobs/x.groovy'` reads the server's file: tests/test_classify_cileft62_classes.py) or a `cat` reads.
+- `is_kokoro_config(path)`, `unprefixed(patterns)`: Kokoro's job configurations (`.cfg` below `.kokoro/` or a root
+  `kokoro/`) name the script a job runs by `build_file: "<checkout folder>/<path>"` (`grpc-web/scripts/x.sh`,
+  `github/<repo>/.kokoro/build.sh`); the path is read without its first one or two folders.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["TAILS", "commanded", "is_kokoro_config", "tails", "unprefixed"]
+
+TAILS = 4  # parts of an absolute path tried (as runvars' absolute folders)
+_KOKORO_FOLDERS = (".kokoro/", "kokoro/")
+_PREFIXES = 2  # `grpc-web/` or `github/grpc-web/`: the folders Kokoro checks a repository out into
+# An absolute or home path a command runs: at a command's start (a line's, after `;`, `&&`, `|`, `(`, `exec`, `sudo`,
+# `env`, a YAML list's `- `) or after an interpreter and its options (`bash -e /src/app/x.sh`, `python3 -u ...`)
+_RUN = lazy(r"""(?:^|[;&|(]|\b(?:exec|sudo|env|then|do|run|script|command|entry)\b:?+)[ \t]*+(?:-[ \t]++)?+['"]?+"""
+            r"""((?:/|~/)[^\s'"`;&|()]{1,1024}+)"""
+            r"""|\b(?:(?:ba|da|k|z)?sh|python[0-9.]*+|node|ruby|perl|pwsh|powershell|groovy|deno)"""
+            r"""(?:[ \t]++-[\w-]++)*+[ \t]++['"]?+((?:/|~/)[^\s'"`;&|()]{1,1024}+)""", re.MULTILINE)
+
+
+def commanded(text: str) -> list[str]:
+    """The absolute or home paths `text`'s commands run: a command's first word, or an interpreter's script
+    (`docker run img /bin/bash /github/app/scripts/t.sh`); not a path a program's call or an option holds."""
+    if "/" not in text:
+        return []
+    return [first or second for first, second in _RUN.findall(text)]
+
+
+def tails(word: str) -> list[str]:
+    """The last two to TAILS parts of an absolute or home path (`/var/tmp/go/src/x/app/ci/run.sh`: `ci/run.sh`,
+    `app/ci/run.sh`, ...); none for a relative path, one holding a variable or a glob, or a path of fewer parts."""
+    word = word.strip("'\"")
+    if not word.startswith(("/", "~/")) or any(char in word for char in "$*?[\x01"):
+        return []
+    parts = [part for part in posixpath.normpath(word.lstrip("~")).split("/") if part not in ("", ".", "..")]
+    return ["/".join(parts[-count:]) for count in range(2, min(len(parts) - 1, TAILS) + 1)]
+
+
+def is_kokoro_config(path: str) -> bool:
+    """A Kokoro job configuration: a `.cfg` file below `.kokoro/` or a root `kokoro/`."""
+    return path[-4:].lower() == ".cfg" and path.lower().startswith(_KOKORO_FOLDERS)
+
+
+def unprefixed(patterns: list[str]) -> list[str]:
+    """Each path pattern without its first one or two folders (the checkout's folder Kokoro names it from)."""
+    out = []
+    for pattern in patterns:
+        for _ in range(_PREFIXES):
+            _, slash, pattern = pattern.partition("/")
+            if not slash or not pattern:
+                break
+            out.append(pattern)
+    return out
