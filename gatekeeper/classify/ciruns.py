@@ -51,6 +51,7 @@ from gatekeeper.classify import (
     shellvars,
     submakes,
     taskrunners,
+    tasktexts,
     taskunits,
     toolreads,
     wrappers,
@@ -171,7 +172,7 @@ def named_tasks(path: str, text: str) \
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], [], {}
     modules = _patterns(pytasks.called(text)) if name == "pyproject.toml" else []  # poe's `script`, PDM's `call`
     text = composerefs.uncommented_env(text) if name.lower() == ".env" \
-        else runvars.make_text(text) if _is_makefile(name) else text
+        else runvars.make_text(text) if tasktexts.is_makefile(name) else text
     # PowerShell's `\` separates a path (its escape is the backtick): `$PSScriptRoot\x.ps1` is read as `/x.ps1`, not as
     # bash's escaped `x` after a variable, which named every `.ps1` (over-reads 1)
     text = text.replace("\\", "/") if name.lower().endswith((".ps1", ".psm1")) and "\\" in text else text
@@ -189,7 +190,7 @@ def named_tasks(path: str, text: str) \
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
     commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
-        taskrunners.recipe_lines(text) if _is_makefile(name) else datawords.package_commands(path, text)
+        taskrunners.recipe_lines(text) if tasktexts.is_makefile(name) else datawords.package_commands(path, text)
     # (a recipe's `@./tools/gen`: its command, attack 36; a package list's names: no command, datawords.py)
     # a YAML or JSON file's folded and quoted strings are read again as one line each (composer.json's `"npm run
     # build"`); a script's or a Jenkinsfile's text is no YAML (its lines folded into one ran nothing: cileft66)
@@ -209,7 +210,7 @@ def named_tasks(path: str, text: str) \
                           *(toolreads.nix_imports(text) if name.endswith(".nix") else ()),
                           *(toolreads.gradle_applied(text) if name.endswith((".gradle", ".gradle.kts")) else ())])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
-    if _is_makefile(name):
+    if tasktexts.is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside; a glob's `?` and character
         # classes (`scripts/make/[0-9][0-9][0-9]_*.mk`: the seventy-fourth set) stand for any text, as `*` does
@@ -252,11 +253,6 @@ def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str],
 def _is_gitlab(name: str, text: str) -> bool:
     """A GitLab pipeline file, whose `include: - template:` names one of GitLab's own templates, not a file here."""
     return name.lower().endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")) or _GITLAB_INCLUDE.search(text) is not None
-
-
-def _is_makefile(name: str) -> bool:
-    lower = name.lower()
-    return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
 
 
 def named(text: str, commands: bool = True, known: dict[str, list[str]] | None = None, strings: bool = True,
@@ -363,7 +359,7 @@ def bases(definition: str, folders: list[str]) -> list[str]:
     every folder above its own too (an included makefile's recipes run where make runs)."""
     own = definition.rpartition("/")[0]
     above = [own[:at] for at, char in enumerate(own) if char == "/"] \
-        if _is_makefile(definition.rpartition("/")[2]) else []
+        if tasktexts.is_makefile(definition.rpartition("/")[2]) else []
     return list(dict.fromkeys(["", own, *above, *folders, *(posixpath.join(own, f) for f in folders if own)]))
 
 
@@ -379,8 +375,6 @@ def _runnable(word: str) -> bool:
         # `$NAME.sh` alone names no file; `tools/${{ inputs.tool }}.py` names the folder's files of that type
         return bool(re.sub(r"\$\w*|\x01", "", name.rpartition(".")[0])) or _fixed_folder(word)
     return word.startswith("./") and "." not in name and name.strip(_HOLE) != ""
-
-
 
 
 def _fixed_folder(word: str) -> bool:

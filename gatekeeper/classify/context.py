@@ -37,12 +37,12 @@ from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.testdatacontent import unlowered
 from gatekeeper.classify.tfrefs import reference_rule
 from gatekeeper.classify.unreadpaths import config_type, unread_by_path
+from gatekeeper.classify.unshownbytes import binary_unshown, executable_unshown
 from gatekeeper.classify.weakrules import WEAK_RULES, installed_code, refine_weak
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
 CONTEXTS = ("tree", "patch")
-MAX_NUL_READ = 32 << 20  # how much of an executable's blob is read for a NUL (_holds_nul)
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 # A marker raises what the path tier could only call source by its catch-all rule; a file a specific rule named
 # (LICENSE, .gitignore, editor settings, images, a README) keeps that name, except inside the folders the marker's
@@ -84,46 +84,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context,
     out = [_raise(item, "iac", CHECKOUT_RULE, "content", f"{item.change.path}: {rewritten[item.change.path]}")
            if item.change.path in rewritten else item for item in out] if rewritten else out
     out = [autorun.judged(item, context) for item in out]  # tasks run on folder open, agents' approvals (red team 35)
-    return [_binary_unshown(item, context) if context.kind == "tree" else _executable_unshown(item) for item in out]
-
-
-def _binary_unshown(item: ClassifiedFile, context: Context) -> ClassifiedFile:
-    """Tree only: a file executable after the change whose patch shows no binary content (a mode change, a rename at
-    full similarity, a text hunk past its NUL bytes) is `binary` when HEAD's blob holds a NUL (_holds_nul): `chmod +x`
-    of a committed compiled program, or its bytes written as text lines, ships a binary executable, which the size
-    policy refuses (red team 31). A copy or rename at full similarity states no mode (attack 25): HEAD's tree gives
-    it, and the change takes it (both sides; a differing one has its mode lines)."""
-    change = item.change
-    if "binary" in item.tags or change.new_mode != "100755" and (change.new_mode is not None
-                                                                  or change.status not in ("copied", "renamed")):
-        return item
-    head = context.head_blob(change.path, FULL_READ + 1)
-    mode = change.new_mode or (head[0] if head and change.status in ("copied", "renamed") else None)
-    if head is None or mode != "100755" or not _holds_nul(context, change.path, head[1]):
-        return item
-    if change.new_mode is None:
-        change = replace(change, old_mode=mode, new_mode=mode)
-    return replace(item, change=change, tags=tuple(sorted({*item.tags, "binary"})))
-
-
-def _executable_unshown(item: ClassifiedFile) -> ClassifiedFile:
-    """Patch only: a file the change makes executable (100755 from another regular mode) keeps bytes the patch does not
-    show, which may be a compiled program under any name (`chmod +x tools/run.py`): needs-context, so that a gate
-    without the commits sends it to a human (the docs review of stop 49); `--tree` reads HEAD's blob instead
-    (_binary_unshown). A binary patch shows its bytes: tagged `binary`, which the size policy judges."""
-    change = item.change
-    if "binary" in item.tags or change.new_mode != "100755" or change.old_mode not in ("100644", "100664"):
-        return item
-    return replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))
-
-
-def _holds_nul(context: Context, path: str, data: bytes) -> bool:
-    """A NUL anywhere in HEAD's blob, not only in git's first 8,000 bytes: a script carrying a compiled program past
-    them ships one (attack 25). Past FULL_READ read on to MAX_NUL_READ; a longer blob counts as holding one."""
-    if b"\0" in data or len(data) <= FULL_READ:
-        return b"\0" in data
-    rest = context.head_blob(path, MAX_NUL_READ + 1)
-    return rest is None or b"\0" in rest[1] or len(rest[1]) > MAX_NUL_READ
+    return [binary_unshown(item, context) if context.kind == "tree" else executable_unshown(item) for item in out]
 
 
 def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:

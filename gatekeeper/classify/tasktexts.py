@@ -24,7 +24,7 @@ _LISTS = lazy(r"\b(?:npm-run-all2?|run-s|run-p|concurrently|wireit|turbo|nx|lern
 def restricted(path: str, text: str, tasks: Tasks | None) -> str:
     """The part of the text at `path` the tasks (None: all) run; the whole text where it cannot be read that way."""
     name = path.rpartition("/")[2]
-    if _is_makefile(name):  # read whole, still without its rules' headers
+    if is_makefile(name):  # read whole, still without its rules' headers
         return _make_text(text, tasks)
     if tasks is None:
         return text
@@ -55,7 +55,7 @@ def _package_text(text: str, tasks: Tasks) -> str:
     return json.dumps({**manifest, "scripts": kept})
 
 
-def _is_makefile(name: str) -> bool:
+def is_makefile(name: str) -> bool:
     lower = name.lower()
     return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
 
