@@ -7,7 +7,9 @@ steps, and puts every line of `$GITHUB_PATH`'s file before PATH. A file of the r
 Read from a text that mentions either file: on a line that names one, the path arguments of the commands that print a
 file (cat, grep, sed, ...) and what a `<` redirects from, outside `$(…)`; a loop's input (`done < FILE`) anywhere. A
 path written as a value (`echo "CONFIG=config/app.yml"`) feeds nothing. *Limit:* a value a step reads out of a file
-(`$(jq -r .version package.json)`) is not followed, though a newline in it would add a line of its own.
+(`$(jq -r .version package.json)`) is not followed, though a newline in it would add a line of its own; but the files
+read by `$(…)` on a line that sets a matrix are (`matrix=$(cat versions.yaml | yq …)`, `echo "matrix=$(jq -c . m.json)"
+>> $GITHUB_OUTPUT`: a job's matrix is its definition; over-reads 3, _matrix_reads).
 
 And the files a variable or a git setting makes every later process load (red team 40, `loaded`): `BASH_ENV` (every
 non-interactive bash sources it: each later `run:` step), `GIT_CONFIG_GLOBAL`/`GIT_CONFIG_SYSTEM`/`GIT_CONFIG`,
