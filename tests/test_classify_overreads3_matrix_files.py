@@ -52,8 +52,8 @@ def test_look_alikes_name_no_file(line: str) -> None:
 def test_the_walk_makes_the_matrix_file_ci(git_repo: GitRepo) -> None:
     workflow = ("on: push\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    outputs:\n"
                 "      matrix: ${{ steps.m.outputs.matrix }}\n    steps:\n      - uses: actions/checkout@v4\n"
-                "      - id: m\n        run: |\n          matrix=$(cat grpc-versions.yaml | yq eval '.versions[]' -o json"
-                " | jq -s '{\"include\": .}')\n          echo \"matrix=$matrix\" >> $GITHUB_OUTPUT\n"
+                "      - id: m\n        run: |\n          matrix=$(cat grpc-versions.yaml | yq eval '.versions[]'"
+                " -o json | jq -s '{\"include\": .}')\n          echo \"matrix=$matrix\" >> $GITHUB_OUTPUT\n"
                 "  build:\n    needs: plan\n    strategy:\n      matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}\n"
                 "    runs-on: ${{ matrix.os }}\n    steps:\n      - run: bazel build --config=${{ matrix.config }}\n")
     git_repo.write(".github/workflows/build.yml", workflow)

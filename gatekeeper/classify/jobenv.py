@@ -48,7 +48,8 @@ _DUMPERS = frozenset({"cat", "tac", "grep", "egrep", "fgrep", "rg", "sed", "awk"
 # A line that sets a job's matrix (a variable, a step output, the old `::set-output`), and what reads a file there
 _MATRIX_SET = lazy(r"matrix[\w-]*+(?:=|::)", re.IGNORECASE)
 _MATRIX_READERS = _DUMPERS | {"jq", "gojq", "jaq", "yq", "xq", "tomlq"}
-_FILTER_FIRST = frozenset({"jq", "gojq", "jaq", "yq", "xq", "tomlq", "sed", "awk", "gawk", "grep", "egrep", "fgrep", "rg"})
+_FILTER_FIRST = frozenset({"jq", "gojq", "jaq", "yq", "xq", "tomlq", "sed", "awk", "gawk", "grep", "egrep", "fgrep",
+                           "rg"})
 _COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "dd"})
 _SEGMENTS = lazy(r"&&|\|\||[;|(`{]|\b(?:then|do|else)\b")
 _BACKQUOTED = lazy(r"`[^`\n]*`")
