@@ -66,7 +66,7 @@ __all__ = ["ANY", "FORGE_SETTINGS", "MAX_FILES", "SOURCES", "bases", "is_definit
 # build.fsx`, `swift x.swift`, `java X.java`, `cmake -P x.cmake`, `awk -f x.awk`, `rake`'s `rakelib/*.rake`); read as
 # programs, not as shell (_PROGRAM_TYPES).
 SOURCES = frozenset({"go", "swift", "dart", "java", "exs", "jl", "fsx", "csx", "cake", "cmake", "awk", "sc", "scala",
-                     "rake", "cr", "nim", "zig", "hs"})  # over-reads 3: Crystal, Nim, Zig, Haskell
+                     "rake"})
 # The types of file a CI step runs by path (an interpreter's script, a program without an extension).
 SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
                           "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "gvy", "kts", "r", "tcl", "nu",
