@@ -20,6 +20,7 @@ from tables import each_case
 
 from gatekeeper.classify.tfrefs import names_in
 from gatekeeper.cli import main
+from tests.test_classify_context import tree_files
 
 FORMS = {
     "hraftd's WORKDIR and a target": "ADD . /go/src/app\nWORKDIR /go/src/app\nRUN make release/linux\n",
@@ -99,3 +100,21 @@ def test_the_gate_reviews_each_form(capsys: pytest.CaptureFixture[str], tmp_path
     capsys.readouterr()
     assert main(["gate", "--tree", f"{head}..{again}", "--repo", str(repo.root), "--policy", str(POLICY_DIR),
                  "--format", "json"]) == 0, capsys.readouterr().out
+
+
+@each_case("name, step, run", [
+    ("Makefile", "make build", "RUN make build"),  # template-rs' and hopssh's Makefiles (labelled ci)
+    ("scripts/build.sh", "./scripts/build.sh", "RUN ./scripts/build.sh"),
+])
+def test_a_file_ci_and_an_image_build_both_run_is_ci(git_repo: GitRepo, name: str, step: str, run: str) -> None:
+    """ci outranks iac: a file a workflow runs stays ci when a Dockerfile's RUN runs it too (before over-reads 3 a
+    script both ran was iac, and the Makefile reading made the Makefiles that CI runs iac)."""
+    git_repo.write(".github/workflows/ci.yml", "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                   f"      - uses: actions/checkout@v4\n      - run: {step}\n")
+    git_repo.write("Dockerfile", f"FROM alpine:3.20\nCOPY . /app\nWORKDIR /app\n{run}\n")
+    git_repo.write(name, "build:\n\tgo build ./...\n")
+    git_repo.commit("base")
+    git_repo.write(name, "build:\n\tgo build -v ./...\n")
+    git_repo.commit("head")
+    got = tree_files(git_repo)[name]
+    assert (got.bucket, got.rule) == ("ci", "ci.context.ci-run"), got
