@@ -102,6 +102,10 @@ _GITLAB_INCLUDE = lazy(r"^include[ \t]*:", re.MULTILINE)
 _MAKE_GLOB = lazy(r"(?:\*|\?|\[[^\]/]{0,64}\])+")  # a run of glob parts: one `*` (ANY)
 _PROGRAM_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json", "php", "lua", "r", "pl",
                             "rb", *SOURCES})
+# Whole comment lines of a JavaScript or TypeScript text (`//`, `/*`, a JSDoc block's `*` lines): a line inside a block
+# that starts otherwise stays (in a template literal a shell would run it), and so does a comment after code
+_JS_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
+_JS_COMMENT_LINE = lazy(r"^[ \t]*+(?://|/?\*)[^\n]*+$", re.MULTILINE)
 _GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
 _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
@@ -174,6 +178,7 @@ def named_tasks(path: str, text: str) \
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
+    text = _JS_COMMENT_LINE.sub("", text) if extension(name) in _JS_TYPES else text  # runs nothing (over-reads 3)
     commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
         taskrunners.recipe_lines(text) if _is_makefile(name) else datawords.package_commands(path, text)
     # (a recipe's `@./tools/gen`: its command, attack 36; a package list's names: no command, datawords.py)
