@@ -462,6 +462,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 
 CI = [
     ".ci-mgmt.yaml",
+    "pr_check.sh", "build_deploy.sh",  # AppSRE's Jenkins jobs (over-reads 3)
     "taskcluster/kinds/build/kind.yml", ".obs/workflows.yml", "GitReleaseManager.yaml",  # the thirty-sixth set
     "hack/.ci/verify-commits.sh", "mise-tasks/ci/detect.py",  # the thirty-eighth set
     ".packit.yaml", "plans/main.fmf", "tests/tmt/sanity/main.fmf", "rpm/gating.yaml",  # the seventy-eighth set

@@ -116,6 +116,10 @@ def inline(text: str) -> list[str]:
     return [name for name in dict.fromkeys(names) if not name.startswith("../")]
 
 
+_JS_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
+_JS_COMMENT_LINE = lazy(r"^[ \t]*+(?://|/?\*)[^\n]*+$", re.MULTILINE)
+
+
 def unimported(path: str, text: str) -> str:
     """`text`, a test file's Node or Ruby code, without the relative names its imports take (`import './compile.js'`,
     `require_relative 'helper.rb'`): imported() follows none of a test's imports, and the word scan of what a file CI
@@ -126,6 +130,14 @@ def unimported(path: str, text: str) -> str:
     if _TEST.search(path) is None or (kind not in _NODE_FILES and kind != "rb"):
         return text
     return _RUBY.sub(" ", _NODE_DIRNAME.sub(" ", _NODE.sub(" ", text)))
+
+
+def uncommented(name: str, text: str) -> str:
+    """`text` without its whole comment lines when `name` is a JavaScript or TypeScript file (`//`, `/*`, a JSDoc
+    block's `*` lines): they run nothing (over-reads 3). A line inside a block that starts otherwise stays (in a
+    template literal a shell would run it), and so does a comment after code."""
+    kind = name.rpartition(".")[2].lower() if "." in name else ""
+    return _JS_COMMENT_LINE.sub("", text) if kind in _JS_TYPES else text
 
 
 def node_candidates(folder: str, specs: list[str]) -> list[str]:

@@ -189,6 +189,7 @@ def named_tasks(path: str, text: str) \
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
+    text = ciimports.uncommented(name, text)  # a JS/TS comment line runs nothing (over-reads 3)
     commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
         taskrunners.recipe_lines(text) if tasktexts.is_makefile(name) else datawords.package_commands(path, text)
     # (a recipe's `@./tools/gen`: its command, attack 36; a package list's names: no command, datawords.py)

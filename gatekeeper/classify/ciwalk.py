@@ -339,6 +339,7 @@ def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:
 
 # The words of _ci_script's quick test in any case (`Ci/build.sh`, `vars/deploy.GROOVY`: the path rules match
 # case-blind; attack 15), asked only of paths the plain spellings miss.
+_ROOT_JOB_SCRIPTS = frozenset({"pr_check.sh", "build_deploy.sh"})  # ci.appsre-jobs: no CI word in their names
 _CI_WORD = lazy(r"ci/|jenkins|earthfile|dangerfile|\.(?:star|groovy)\Z", re.IGNORECASE)
 
 
@@ -346,7 +347,10 @@ def _ci_script(path: str) -> bool:
     """A file the path rules may call `ci` that runs commands (red team 12, second round): a Jenkinsfile under any
     spelling (`Jenkinsfile.release`, `jenkins/Jenkinsfile.nightly`), an Earthfile, Drone's Starlark, a script in a CI
     system's folder (`.buildkite/hooks/pre-command`, `.github/scripts/release.sh`, `ci/build.sh`) — what each runs by
-    path is CI's as a workflow's is. The cheap test before the rules: a dot-folder or a CI word in the path."""
+    path is CI's as a workflow's is, and the job scripts AppSRE's Jenkins runs at the root (over-reads 3). The cheap
+    test before the rules: a dot-folder or a CI word in the path."""
+    if path in _ROOT_JOB_SCRIPTS:
+        return True
     if not (path[:1] == "." or "/." in path or "ci/" in path or "CI/" in path or "enkins" in path or "ENKINS" in path
             or "arthfile" in path or "angerfile" in path
             or path.endswith((".star", ".groovy", "ARTHFILE", "ANGERFILE"))) and (

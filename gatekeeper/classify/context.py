@@ -35,7 +35,7 @@ from gatekeeper.classify.sniff import FULL_READ, UNREAD_RULE, WINDOW, Signal, is
 from gatekeeper.classify.symlinks import reached_at, tagged_at
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.testdatacontent import unlowered
-from gatekeeper.classify.tfrefs import reference_rule
+from gatekeeper.classify.tfrefs import DOCKER_RUN, reference_rule
 from gatekeeper.classify.unreadpaths import config_type, unread_by_path
 from gatekeeper.classify.unshownbytes import binary_unshown, executable_unshown
 from gatekeeper.classify.weakrules import WEAK_RULES, installed_code, refine_weak
@@ -116,11 +116,12 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))  # a manifest not shown may read it
     # A script CI runs by path, a Compose file a command names (red team 18); deps by name keeps (principle 3) but
     # installed code (attack 18), deps a reader above inferred (`-c tools/release-it.json` the requirements reader
-    # took for pip's: attack 30), a PEP 723 script's own block (`uv run mirror.py`: the fifty-eighth set) and a
-    # submodule a step runs a file of (its files are no tree's: the walk names the gitlink, attack 44) do not.
+    # took for pip's: attack 30), a PEP 723 script's own block (`uv run mirror.py`: the fifty-eighth set), a
+    # submodule a step runs a file of (its files are no tree's: the walk names the gitlink, attack 44) and what an
+    # image build runs (ci outranks iac: a Makefile both run, over-reads 3) do not.
     if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or installed_code(item)
             or "submodule" in item.tags
-            or item.rule.startswith(("deps.context.", "deps.content.inline-script"))) and (
+            or item.rule.startswith(("deps.context.", "deps.content.inline-script", DOCKER_RUN))) and (
             run := context.ci_run(change)):
         rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, heat-file (red team 19), cdk-asset (32)
         item = _raise(item, rule.partition(".")[0], rule, "content", evidence + how)

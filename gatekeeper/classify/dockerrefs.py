@@ -38,6 +38,9 @@ _PREFIXES = frozenset({
 # found on PATH (`build.sh`). `python manage.py collectstatic` runs the application's code, not a build script:
 # an interpreter other than a shell is the command, and it is no file of the repository.
 _SCRIPT_TYPES = (".sh", ".bash", ".ps1", ".cmd", ".bat")
+_MAKES = frozenset({"make", "gmake"})
+_MAKE_NAMES = ("GNUmakefile", "makefile", "Makefile")  # the names make tries, in its order
+_MAKE_OPTIONS = ("-C", "--directory", "-f", "--file", "--makefile")
 _SEPARATORS = lazy(r"&&|\|\||;|\|")
 _ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _INSTRUCTION = lazy(r"^\s*([A-Za-z]+)\s+(.*)$", re.DOTALL)
@@ -65,6 +68,11 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
     for workdir, rest, mounted, copies in _runs(folder, text):
         for command in _commands(rest):
             found |= _sources(_absolute(workdir, command), command, mounted)
+        makefiles, wild_makefiles = _makefiles(rest)  # no script, but what make reads is the build's (over-reads 3)
+        for makefile in makefiles:
+            found |= _sources(_absolute(workdir, makefile), "/", mounted)
+        for makefile in wild_makefiles:
+            wild |= _wild_sources(workdir, makefile, copies)
         for command in _wild_commands(rest):
             wild |= _wild_sources(workdir, command, copies)
     return found, wild
@@ -199,6 +207,57 @@ def _commands(run: str) -> list[str]:
         if words and not words[0].startswith("$") and ("/" in words[0] or words[0].lower().endswith(_SCRIPT_TYPES)):
             out.append(words[0])
     return out
+
+
+def _makefiles(run: str) -> tuple[list[str], list[str]]:
+    """The files each `make` a RUN line starts reads, from WORKDIR: `GNUmakefile`, `makefile` and `Makefile` of its
+    folder (a `cd` before it in the same RUN, `-C DIR`), or the files of `-f` (hraftd's `RUN make release/linux`);
+    and, where a variable names the folder or the file, the same as a path with a variable part (NUL) for
+    _wild_sources (fail closed)."""
+    files: list[str] = []
+    wild: list[str] = []
+    here: str | None = "."
+    for part in _SEPARATORS.split(run):
+        words = [w for w in _words(part) if w not in ("(", ")", "{", "}")]
+        while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0]) or words[0].startswith("-")):
+            words.pop(0)
+        if words[:1] == ["cd"] and len(words) > 1:
+            here = posixpath.join(here, words[1]) if here is not None and _literal(words[1]) else None
+        elif words and words[0].rpartition("/")[2] in _MAKES:
+            read = _make_reads(here, words[1:])
+            files += [name for name in read if "\x00" not in name]
+            wild += [name for name in read if "\x00" in name]
+    return files, wild
+
+
+def _make_reads(here: str | None, args: list[str]) -> list[str]:
+    """The makefiles `make ARGS` run in `here` (None: a folder a variable names) reads (`-C` is applied before `-f`, as
+    make does); a part a variable names is NUL."""
+    files: list[str] = []
+    at = 0
+    while at < len(args):
+        arg, value = args[at], None
+        for option in _MAKE_OPTIONS:
+            if arg == option and at + 1 < len(args):
+                value, at = args[at + 1], at + 1
+            elif arg.startswith(option) and (option.startswith("--") and arg[len(option):len(option) + 1] == "="
+                                             or len(option) == 2 and len(arg) > 2 and not arg.startswith("--")):
+                value = arg[len(option) + (1 if option.startswith("--") else 0):]
+            if value is not None:
+                value = value if _literal(value) else "\x00"
+                if option in ("-C", "--directory"):
+                    here = posixpath.join(here, value) if here is not None and value != "\x00" else None
+                elif value != "-":
+                    files.append(value)
+                break
+        at += 1
+    if here is None:
+        return [f"\x00/{name.rpartition('/')[2]}" if name != "\x00" else name for name in (files or _MAKE_NAMES)]
+    return [posixpath.normpath(posixpath.join(here, name)) for name in (files or _MAKE_NAMES)]
+
+
+def _literal(word: str) -> bool:
+    return "$" not in word and "`" not in word and not word.startswith(("~", "-"))
 
 
 def _in_context(folder: str, source: str) -> str | None:

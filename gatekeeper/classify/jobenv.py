@@ -7,7 +7,9 @@ steps, and puts every line of `$GITHUB_PATH`'s file before PATH. A file of the r
 Read from a text that mentions either file: on a line that names one, the path arguments of the commands that print a
 file (cat, grep, sed, ...) and what a `<` redirects from, outside `$(…)`; a loop's input (`done < FILE`) anywhere. A
 path written as a value (`echo "CONFIG=config/app.yml"`) feeds nothing. *Limit:* a value a step reads out of a file
-(`$(jq -r .version package.json)`) is not followed, though a newline in it would add a line of its own.
+(`$(jq -r .version package.json)`) is not followed, though a newline in it would add a line of its own; but the files
+read by `$(…)` on a line that sets a matrix are (`matrix=$(cat versions.yaml | yq …)`, `echo "matrix=$(jq -c . m.json)"
+>> $GITHUB_OUTPUT`: a job's matrix is its definition; over-reads 3, _matrix_reads).
 
 And the files a variable or a git setting makes every later process load (red team 40, `loaded`): `BASH_ENV` (every
 non-interactive bash sources it: each later `run:` step), `GIT_CONFIG_GLOBAL`/`GIT_CONFIG_SYSTEM`/`GIT_CONFIG`,
@@ -43,6 +45,11 @@ _MARKS = ("GITHUB_ENV", "GITHUB_PATH")
 _DUMPERS = frozenset({"cat", "tac", "grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "sort", "uniq", "envsubst",
                       "head", "tail", "cut", "tr", "column", "xargs"})
 # Commands that put a file where $GITHUB_ENV/$GITHUB_PATH point (docs review 52: `cp FILE "$GITHUB_ENV"`).
+# A line that sets a job's matrix (a variable, a step output, the old `::set-output`), and what reads a file there
+_MATRIX_SET = lazy(r"matrix[\w-]*+(?:=|::)", re.IGNORECASE)
+_MATRIX_READERS = _DUMPERS | {"jq", "gojq", "jaq", "yq", "xq", "tomlq"}
+_FILTER_FIRST = frozenset({"jq", "gojq", "jaq", "yq", "xq", "tomlq", "sed", "awk", "gawk", "grep", "egrep", "fgrep",
+                           "rg"})
 _COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "dd"})
 _SEGMENTS = lazy(r"&&|\|\||[;|(`{]|\b(?:then|do|else)\b")
 _BACKQUOTED = lazy(r"`[^`\n]*`")
@@ -159,6 +166,7 @@ def fed(text: str) -> list[str]:
     """The paths `text` (a definition, a script, one YAML string of a definition) feeds to the runner's environment."""
     found = [value for value in _ENV_FILE_INPUT.findall(text) if not value.startswith(("$", "-"))] \
         if "env" in text.lower() else []
+    found += _matrix_reads(text)
     if not any(mark in text for mark in _MARKS):
         return found
     found += [path for path in _LOOP_INPUT.findall(text) if not path.startswith("$")]  # `while read …; done < FILE`
@@ -178,6 +186,100 @@ def fed(text: str) -> list[str]:
                 found += [word for word in words[1:] if word and not word.startswith(("-", "$", ">", "<", "^"))
                           and ("/" in word or "." in word) and "=" not in word]
     return list(dict.fromkeys(found))
+
+
+def _matrix_reads(text: str) -> list[str]:
+    """The files the readers inside a `$(…)` read on a line that sets a matrix (`matrix=$(cat v.yaml | yq …)`, `echo
+    "matrix=$(jq -c . m.json)" >> $GITHUB_OUTPUT`): a job's matrix is its definition (over-reads 3)."""
+    if "$(" not in text or "atrix" not in text and "ATRIX" not in text:
+        return []  # most texts: two substring tests
+    found: list[str] = []
+    for line in text.splitlines():
+        if "$(" not in line or _MATRIX_SET.search(line) is None:
+            continue
+        for inner in _substitutions(line):
+            for segment in _pipeline(inner):
+                words = _shell_words(segment)
+                start = command_start(words)
+                words = words[start:] if start >= 0 else []
+                if words and (name := words[0].rpartition("/")[2]) in _MATRIX_READERS:
+                    found += _operands(name, words[1:])
+    return found
+
+
+def _operands(name: str, args: list[str]) -> list[str]:
+    """The files a reader's arguments name: its positional words past a filter or script that comes first."""
+    positional = [arg for arg in args if not arg.startswith("-")]
+    if name in ("yq", "xq", "tomlq") and positional[:1] and positional[0] in ("eval", "e", "eval-all", "ea"):
+        positional = positional[1:]
+    if name in _FILTER_FIRST and not {"-f", "--from-file", "-e", "--expression"} & set(args):
+        positional = positional[1:]
+    return [arg for arg in positional if ("/" in arg or "." in arg) and arg.strip("./")
+            and not arg.startswith(("$", "<", ">", "'", '"')) and "=" not in arg and " " not in arg]
+
+
+def _shell_words(command: str) -> list[str]:
+    """`command`'s words as a shell splits them at blanks outside quotes, quotes removed (one pass: shlex builds a
+    long word one character at a time, quadratic)."""
+    words: list[str] = []
+    word: list[str] = []
+    quote, started = "", False
+    for char in command:
+        if quote:
+            if char == quote:
+                quote = ""
+            else:
+                word.append(char)
+        elif char in "'\"":
+            quote, started = char, True
+        elif char.isspace():
+            if started or word:
+                words.append("".join(word))
+            word, started = [], False
+        else:
+            word.append(char)
+    if started or word:
+        words.append("".join(word))
+    return words
+
+
+def _pipeline(command: str) -> list[str]:
+    """`command`'s parts between `|`, `&&`, `;` outside quotes."""
+    parts: list[str] = []
+    quote, at = "", 0
+    for index, char in enumerate(command):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "|;&":
+            parts.append(command[at:index])
+            at = index + 1
+    return [*parts, command[at:]]
+
+
+def _substitutions(line: str) -> list[str]:
+    """The text inside each outermost `$(…)` of `line`, to its matching parenthesis (quoted ones skipped) or the end."""
+    out: list[str] = []
+    at = 0
+    while (start := line.find("$(", at)) >= 0:
+        depth, quote, end = 0, "", start + 1
+        while end < len(line):
+            char = line[end]
+            if quote:
+                quote = "" if char == quote else quote
+            elif char in "'\"":
+                quote = char
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if not depth:
+                    break
+            end += 1
+        out.append(line[start + 2:end])
+        at = end + 1
+    return out
 
 
 def _without_substitutions(line: str) -> str:

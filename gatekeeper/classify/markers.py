@@ -22,6 +22,7 @@ CONFIG_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "j2", "jinja", "jinja2", "tpl",
     "tmpl", "gotmpl", "template", "txt", "properties", "env", "jsonnet", "libsonnet", "cue", "xml",
     "crt", "pem", "cer",  # certificates a playbook or kustomization installs
+    "pub", "key", "asc",  # and keys: SSH public keys, private keys, armoured signing keys (over-reads 3)
 })
 # What a `program` claim leaves out: anything below a test folder of the project, and test files named as
 # their language's test runner finds them (`*_test.go`, `*.test.ts`, `test_*.py`, `*_test.rego`).

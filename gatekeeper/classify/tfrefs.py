@@ -117,10 +117,13 @@ def is_configuration(path: str) -> bool:
         or _NIX_CONFIGURATION.fullmatch(path.rpartition("/")[2]) is not None
 
 
+DOCKER_RUN = "iac.context.dockerfile-script"  # a file an image build runs (dockerrefs.py)
+
+
 def reference_rule(where: str) -> str:
     """The rule of a file the configuration at `where` names: what kind of definition reads or runs it."""
     if is_dockerfile(where):
-        return "iac.context.dockerfile-script"
+        return DOCKER_RUN
     if where.endswith(".nix"):
         return "iac.context.nix-file"
     return "iac.context.machine-file" if is_machine_definition(where) else "iac.context.terraform-file"
