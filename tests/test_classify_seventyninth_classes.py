@@ -24,6 +24,7 @@ from incli import tree_classify, tree_gate
 from tables import each_case
 
 from gatekeeper.classify import RuleSet, load_rules
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
 
@@ -61,6 +62,12 @@ CONFIGURATIONS = {"packer-json": ("tradr9-packer.json", _packer_json), "packer-h
                   "terraform": ("main.tf", _terraform)}
 
 
+def _marker_claims(kind: str, name: str) -> bool:
+    """A `*.pkr.hcl` template is a tier-2 marker: its folder's configuration types (keys among them since over-reads 3)
+    are iac by the marker whether or not the template names them."""
+    return kind == "packer-hcl" and name.rpartition(".")[2] in CONFIG_EXTENSIONS
+
+
 @each_case("kind", sorted(CONFIGURATIONS))
 @pytest.mark.parametrize("name", UNREAD_TYPES)
 def test_a_file_of_an_unread_type_a_configuration_names_is_iac(tmp_path: Path, kind: str, name: str) -> None:
@@ -69,7 +76,8 @@ def test_a_file_of_an_unread_type_a_configuration_names_is_iac(tmp_path: Path, k
     repo, base, head = two_commits(tmp_path / "repo", {f"images/tradr9/{where}": text([name]), target: "a = 1\n",
                                                        "README.md": "x\n"}, {target: "a = 2\n"})
     found = tree_classify(repo.root, base, head)[target]
-    assert (found["bucket"], found["rule"]) == ("iac", "iac.context.terraform-file"), found
+    rule = "iac.marker.packer" if _marker_claims(kind, name) else "iac.context.terraform-file"
+    assert (found["bucket"], found["rule"]) == ("iac", rule), found
     code, decision = tree_gate(repo.root, base, head)
     assert code == 3, decision
 
@@ -83,7 +91,8 @@ def test_the_same_types_no_configuration_names_stay_src(tmp_path: Path, kind: st
                                                        "images/tradr9/files/ntp.conf": "server a\n", **others},
                                    {path: "a = 2\n" for path in others})
     found = tree_classify(repo.root, base, head)
-    assert {path: found[path]["bucket"] for path in others} == {path: "src" for path in others}
+    assert {path: found[path]["bucket"] for path in others} == {
+        path: "iac" if _marker_claims(kind, path) else "src" for path in others}
 
 
 # 2. A container image's reference is no path. `image_uri = "${local.account}.dkr.ecr.us-west-2.amazonaws.com/
