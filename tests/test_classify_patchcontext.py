@@ -11,7 +11,7 @@ import pytest
 from gitdiffs import commit_patch
 from tables import each_case
 
-from gatekeeper.classify import load_rules, walkpaths
+from gatekeeper.classify import load_rules, patchcontext, walkpaths
 from gatekeeper.classify.patchcontext import _SKIP_BUFFER, PatchContext, _Sections
 from gatekeeper.classify.sniff import LONG_WINDOW
 from gatekeeper.classify.tasks import MAX_DEFINITIONS
@@ -224,3 +224,30 @@ def test_what_ci_runs_is_found_as_every_pattern_against_every_path_finds_it(git_
                      ("tools/only.sh", ".github/workflows/b.yml")):
         assert found[path] == ("ci.context.ci-run", f"{by} runs {path}"), path
     assert found["tools/other.sh"] is None and found["src/p0/f0.go"] is None
+
+
+def test_each_configuration_the_patch_shows_is_read_once(git_repo: GitRepo, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every file no tier reads asks whether a configuration above it names it (context.refine's fast path, the
+    # seventy-ninth set): a root Dockerfile was parsed again for each of them, 10,000 times in bench_deps_gate.py's
+    # gate (+0.5 s). It is read once; the answers are the same.
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    for i in range(300):
+        git_repo.write(f"src/p{i % 30}/f{i}.txt", f"{i}\n")
+    git_repo.write("Dockerfile", "FROM alpine:3.20\nCOPY src/ /app/\nRUN sh /app/p1/f1.txt\n")
+    git_repo.write("infra/main.tf", 'resource "x" "y" {\n  content = file("${path.module}/../src/p2/f2.txt")\n}\n')
+    git_repo.commit("head")
+    patch = tmp_path / "c.diff"
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
+    changes = list(parse_patch(patch))
+    calls: list[str] = []
+    real = patchcontext.names_in
+    monkeypatch.setattr(patchcontext, "names_in", lambda where, text: calls.append(where) or real(where, text))
+    context = PatchContext(patch, changes, RULES.context)
+    try:
+        named = {c.path: context.terraform_ref(c) for c in changes}
+    finally:
+        context.close()
+    assert sorted(calls) == ["Dockerfile", "infra/main.tf"]  # each once (301 files ask for the Dockerfile)
+    assert named["src/p1/f1.txt"] is not None and named["src/p3/f3.txt"] is None

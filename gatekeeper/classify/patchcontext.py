@@ -31,7 +31,7 @@ from gatekeeper.classify.iacprograms import mentions_library
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
-from gatekeeper.classify.tfrefs import is_configuration, names_in
+from gatekeeper.classify.tfrefs import Named, is_configuration, names_in
 from gatekeeper.classify.treereads import PastBound
 from gatekeeper.model import FileChange
 
@@ -74,6 +74,8 @@ class PatchContext:
         self._paths = frozenset(paths)  # every path the patch names (a task's script, for its helpers)
         self._definitions: dict[str, list[FileChange]] = {}  # YAML files the patch shows, by folder (either side)
         self._configurations: dict[str, list[FileChange]] = {}  # .tf/.hcl files the patch shows, by folder
+        # what each configuration names (tfrefs.names_in), read once: every unread file asks (label 79)
+        self._configuration_names: dict[tuple[str, str | None], list[tuple[str, Named]]] = {}
         # CI definitions the patch shows (workflows, pipelines, Earthfiles, Buildkite hooks), and what each names
         self._pipelines = [c for c in changes if c.status != "deleted"
                            and (ciruns.is_definition(c.path) or ciforms.is_hook(c.path))][:MAX_DEFINITIONS]
@@ -133,10 +135,14 @@ class PatchContext:
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for folder in ancestors(side):
                 for configuration in self._configurations.get(folder, ())[:MAX_DEFINITIONS]:
-                    for shown in self.content(configuration, every_type=True):
-                        named = names_in(shown.path, shown.data.decode("utf-8", "replace"))
+                    key = (configuration.path, configuration.old_path)
+                    if (read := self._configuration_names.get(key)) is None:
+                        read = self._configuration_names[key] = [
+                            (shown.path, names_in(shown.path, shown.data.decode("utf-8", "replace")))
+                            for shown in self.content(configuration, every_type=True)]
+                    for where, named in read:
                         if (how := named.reaches(side)) is not None:
-                            return f"{shown.path}: {how}"
+                            return f"{where}: {how}"
         return None
 
     def requirements_include(self, change: FileChange) -> str | None:
