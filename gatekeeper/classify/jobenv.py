@@ -258,9 +258,10 @@ def _pipeline(command: str) -> list[str]:
     return [*parts, command[at:]]
 
 
-def _substitutions(line: str) -> list[str]:
-    """The text inside each outermost `$(…)` of `line`, to its matching parenthesis (quoted ones skipped) or the end."""
-    out: list[str] = []
+def _spans(line: str) -> list[tuple[int, int]]:
+    """Where each outermost `$(…)` of `line` starts and ends: to its matching parenthesis (quoted ones skipped) or the
+    line's end."""
+    out: list[tuple[int, int]] = []
     at = 0
     while (start := line.find("$(", at)) >= 0:
         depth, quote, end = 0, "", start + 1
@@ -277,32 +278,22 @@ def _substitutions(line: str) -> list[str]:
                 if not depth:
                     break
             end += 1
-        out.append(line[start + 2:end])
+        out.append((start, end))
         at = end + 1
     return out
 
 
+def _substitutions(line: str) -> list[str]:
+    """The text inside each outermost `$(…)` of `line` (_spans)."""
+    return [line[start + 2:end] for start, end in _spans(line)]
+
+
 def _without_substitutions(line: str) -> str:
-    """`line` with each `$(…)` blanked, to its matching parenthesis (quoted ones skipped) or the line's end."""
+    """`line` with each outermost `$(…)` blanked (_spans)."""
     out: list[str] = []
     at = 0
-    while (start := line.find("$(", at)) >= 0:
-        out.append(line[at:start])
-        depth, quote, end = 0, "", start + 1
-        while end < len(line):
-            char = line[end]
-            if quote:
-                quote = "" if char == quote else quote
-            elif char in "'\"":
-                quote = char
-            elif char == "(":
-                depth += 1
-            elif char == ")":
-                depth -= 1
-                if not depth:
-                    break
-            end += 1
-        out.append(" ")
+    for start, end in _spans(line):
+        out += [line[at:start], " "]
         at = end + 1
     out.append(line[at:])
     return "".join(out)
