@@ -63,7 +63,7 @@ def test_eight_concurrent_gates_push_eight_records_once_in_one_chain(tmp_path: P
     procs = [ctx.Process(target=_append_in_child, args=(str(remote), n, barrier)) for n in range(6)]
     monkeypatch.chdir(tmp_path)  # the gates' folder, as each cold one had (no bundle or configuration there)
     # The two gates race as processes of their own, forked from this one (tests/forkcli.py): the subject is their
-    # pushes into one log, not how the command starts (a cold `python -m gatekeeper gate` costs ~0.3 CPU-s more).
+    # pushes into one log, not how the command starts (a cold `python -m gatekeeper` each cost ~0.35 CPU-s more).
     gates = [fork_cli(["gate", str(packet), "--patch", str(patch), "--log-git", str(remote), "--format", "json"],
                       tmp_path / f"gate{n}") for n in range(2)]
     for proc in procs:

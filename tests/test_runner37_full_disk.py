@@ -14,17 +14,15 @@ Each run gets a 24 MiB tmpfs of its own, in a private mount namespace (root only
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import shutil
+import subprocess
 import sys
-import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from forkcli import fork_cli
 from gitrepo import GitRepo
 from runbundle import RUN_STATE
 
@@ -52,47 +50,17 @@ if run_state()["attempts"] == 1:
     except Exception as exc:  # the relay cut the reply's end (its record failed); the body came through
         open("answer.txt", "w").write(repr(exc))
 """
-_CLONE_NEWNS, _MS_REC, _MS_PRIVATE = 0x00020000, 0x4000, 1 << 18
-
-
-def _on_a_tmpfs_of_its_own(tmp_path: Path, origin: Path, url: str, env: dict[str, str]) -> int:
-    """In a child forked for it, in a mount namespace of its own (private from the host's, as `unshare -m
-    --propagation private`) with a 24 MiB tmpfs on `tmp_path/mnt`: the first run, then (its fill removed) its resume,
-    each a process of its own forked from the child (tests/forkcli.py; the namespace is inherited). Their exits and
-    stderr, and the resumed run's packet, are written to `tmp_path`. The child's exit: 99 when no tmpfs could be
-    mounted (its reason in mount.err)."""
-    mnt, runs = tmp_path / "mnt", tmp_path / "mnt" / "runs"
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        code = 70
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            if (libc.unshare(_CLONE_NEWNS) != 0 or libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0
-                    or libc.mount(b"tmpfs", os.fsencode(mnt), b"tmpfs", 0, b"size=24m") != 0):
-                (tmp_path / "mount.err").write_text(os.strerror(ctypes.get_errno()))
-                os._exit(99)
-            first = fork_cli(["run", "--repo", str(origin), "--out", str(runs), "--sandbox", "unshare", "--model-api",
-                              f"anthropic={url}", "--model-key", "anthropic=K", "--format", "json", "--",
-                              sys.executable, str(tmp_path / "fill.py")], tmp_path / "first", env=env).wait(240)
-            (tmp_path / "first.code").write_text(f"{first.returncode}\n")
-            (tmp_path / "first.err").write_text(first.stderr)
-            for fill in runs.glob("*/exchange/fill"):
-                fill.unlink()
-            run_ids = sorted(name for name in os.listdir(runs) if not name.startswith("."))
-            resumed = fork_cli(["run", "--resume", " ".join(run_ids), "--out", str(runs), "--format", "json"],
-                               tmp_path / "resumed", env=env).wait(240)
-            (tmp_path / "resumed.code").write_text(f"{resumed.returncode}\n")
-            (tmp_path / "resumed.err").write_text(resumed.stderr)
-            (tmp_path / "packet.json").write_bytes(b"".join(p.read_bytes() for p in sorted(runs.glob("*/packet.json"))))
-            code = 0
-        except BaseException:
-            with open(tmp_path / "drive.err", "w", encoding="utf-8") as err:
-                traceback.print_exc(file=err)
-        os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
+DRIVE = r"""
+mount -t tmpfs -o size=24m tmpfs "$MNT" || exit 99
+"$PY" -m gatekeeper run --repo "$REPO" --out "$MNT/runs" --sandbox unshare --model-api "anthropic=$URL" \
+    --model-key anthropic=K --format json -- "$PY" "$GEN" > "$OUT/first.out" 2> "$OUT/first.err"
+echo $? > "$OUT/first.code"
+rm -f "$MNT"/runs/*/exchange/fill
+"$PY" -m gatekeeper run --resume "$(ls "$MNT/runs")" --out "$MNT/runs" --format json > "$OUT/resumed.out" \
+    2> "$OUT/resumed.err"
+echo $? > "$OUT/resumed.code"
+cat "$MNT"/runs/*/packet.json > "$OUT/packet.json"
+"""
 
 
 @pytest.fixture
@@ -109,12 +77,12 @@ def test_a_full_disk_stops_the_run_and_the_resumed_packet_says_a_call_went_unrec
     origin.commit()
     (tmp_path / "fill.py").write_text(FILL)
     (tmp_path / "mnt").mkdir()
-    # The two runs are forked, not started cold (~0.2 CPU-s less in all): the subject is what a full disk leaves in
-    # the logs and the resumed packet, not how the runner starts.
-    code = _on_a_tmpfs_of_its_own(tmp_path, origin.root, fake.url, {**os.environ, "K": "key-1"})
-    if code == 99:
-        pytest.skip(f"no tmpfs mount here: {(tmp_path / 'mount.err').read_text()}")
-    assert code == 0, (tmp_path / "drive.err").read_text()[-3000:]
+    env = {**os.environ, "MNT": str(tmp_path / "mnt"), "OUT": str(tmp_path), "PY": sys.executable,
+           "REPO": str(origin.root), "URL": fake.url, "GEN": str(tmp_path / "fill.py"), "K": "key-1"}
+    done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", DRIVE], env=env,
+                          capture_output=True, text=True, timeout=300)
+    if done.returncode == 99:
+        pytest.skip(f"no tmpfs mount here: {done.stderr[-300:]}")
     first = (tmp_path / "first.err").read_text()
     assert [p["body"]["model"] for p in fake.seen] == ["asked"]  # the call reached the model
     assert (tmp_path / "first.code").read_text().strip() == "2", first[-2000:]
