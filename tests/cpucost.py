@@ -73,9 +73,15 @@ def assert_linear(read: Callable[[Any], object], text: Callable[[int], Any] | An
         assert size <= LARGE + 1024, (
             f"a reader-cost text of {size} characters: give assert_linear a function of the size "
             f"(cpucost.repeated), read at {LARGE} (docs/testing.md)")
-    small_cost = least_cpu(read, small)
-    bound = max(16 * small_cost, floor) / 2
-    large_cost = least_cpu(read, large, under=min(budget, bound))
+    # Two rounds at most: a round whose large runs a busy worker slowed (seen once in a whole run: 3.9 against 35 ms for
+    # a reader measured at 3.2 against 13.4 ms idle; its sys time: fresh memory faulted in for the large text's
+    # objects) is measured again; a quadratic reader costs ~16 times in every round.
+    for _ in range(2):
+        small_cost = least_cpu(read, small)
+        bound = max(16 * small_cost, floor) / 2
+        large_cost = least_cpu(read, large, under=min(budget, bound))
+        if large_cost < budget and large_cost < bound:
+            break
     assert large_cost < budget, (small_cost, large_cost)
     assert large_cost < bound, (small_cost, large_cost)
     return small_cost, large_cost
