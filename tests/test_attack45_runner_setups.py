@@ -75,7 +75,26 @@ VITEST = [("npx vitest run", {"vitest.config.ts": "export default { test: { setu
            "src/setupTests.ts"),
           ("npx vitest run", {"vitest.config.mts": "export default { test: { globalSetup: ['test/global.ts'] } };\n",
                               "package.json": '{"name": "x"}', "test/global.ts": "export {};\n"}, "test/global.ts")]
-CASES = RSPEC + PHPUNITS + TESTTHAT + PROVE + VITEST
+RAKE_RSPEC = "require 'rspec/core/rake_task'\nRSpec::Core::RakeTask.new(:spec)\ntask default: :spec\n"
+# more spellings of the same runners: a wrapper of RSpec or PHPUnit, the rake task RSpec defines, Composer's `@php`
+MORE = [
+    ("bundle exec rake", {"Rakefile": RAKE_RSPEC, ".rspec": "--require spec_helper\n", "spec/spec_helper.rb": RUBY},
+     "spec/spec_helper.rb"),
+    ("bundle exec parallel_rspec spec/", {".rspec": "--require spec_helper\n", "spec/spec_helper.rb": RUBY},
+     "spec/spec_helper.rb"),
+    ("composer test", {"composer.json": '{"scripts": {"test": "@php vendor/bin/phpunit"}}', "tests/bootstrap.php": PHP,
+                       "phpunit.xml.dist": PHPUNIT.format(boot="tests/bootstrap.php")}, "tests/bootstrap.php"),
+    ("vendor/bin/pest", {"phpunit.xml": PHPUNIT.format(boot="vendor/autoload.php"), "tests/Pest.php": PHP},
+     "tests/Pest.php"),
+    ("vendor/bin/pest --parallel", {"phpunit.xml": PHPUNIT.format(boot="tests/boot.php"), "tests/boot.php": PHP},
+     "tests/boot.php"),
+    ("php artisan test", {"phpunit.xml": PHPUNIT.format(boot="tests/boot.php"), "tests/boot.php": PHP},
+     "tests/boot.php"),
+    ("Rscript -e 'testthat::test_file(\"tests/testthat/test-a.R\")'", {"tests/testthat/helper-a.R": R},
+     "tests/testthat/helper-a.R"),
+    ("yath test -Ilib t/", {"t/lib/Helper.pm": PERL}, "t/lib/Helper.pm"),
+]
+CASES = RSPEC + PHPUNITS + TESTTHAT + PROVE + VITEST + MORE
 
 
 def _runs(definition: str, template: str, line: str, files: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
@@ -108,6 +127,10 @@ LOOK_ALIKES = [
     ("Rscript -e 'devtools::test()'", {"tests/testthat/test-x.R": R}, "tests/testthat/test-x.R"),
     ("perl -c lib/X.pm", {"t/lib/Helper.pm": PERL}, "t/lib/Helper.pm"),
     ("prove -l t", {"lib/Product.pm": PERL}, "lib/Product.pm"),
+    ("bundle exec rake build", {"Rakefile": "task :build do\nend\n", ".rspec": "--require spec_helper\n",
+                                "spec/spec_helper.rb": RUBY}, "spec/spec_helper.rb"),
+    ("php artisan migrate", {"phpunit.xml": PHPUNIT.format(boot="tests/boot.php"), "tests/boot.php": PHP},
+     "tests/boot.php"),
     ("npx jest", {"jest.config.js": "module.exports = { setupFiles: ['test/setup.js'] };\n",
                   "package.json": '{"name": "x"}', "test/setup.js": "x\n"}, "test/setup.js"),
 ]

@@ -25,17 +25,21 @@ __all__ = ["line_files", "loaded"]
 
 # a runner at a command's start (after env assignments, `php`/`ruby`/`perl`/`bundle exec`, a folder), then its words
 _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|command)\b:?+)[ \t]*+['\"]?+(?:-[ \t]++)?+"
-             r"(?:[A-Za-z_]\w*+=\S*+[ \t]++)*+(?:(?:php|ruby|perl|bundle[ \t]++exec)[ \t]++)?+(?:[\w.${}-]++/)*+"
-             r"(rspec|phpunit|prove|rake[ \t]++spec)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
-_R_TESTS = lazy(r"\b(?:(?:devtools|testthat)::test(?:_dir|_local|_check|_package)?+|devtools::check|"
+             r"(?:[A-Za-z_]\w*+=\S*+[ \t]++)*+(?:(?:@?+php|ruby|perl|bundle[ \t]++exec)[ \t]++)?+"
+             r"(?:[\w.${}-]++/)*+(rspec|parallel_rspec|turbo_rspec|turbo_tests|phpunit|paratest|pest|artisan[ \t]++test"
+             r"|prove|yath|rake[ \t]++spec)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
+_R_TESTS = lazy(r"\b(?:(?:devtools|testthat)::test(?:_dir|_file|_local|_check|_package)?+|devtools::check|"
                 r"rcmdcheck::rcmdcheck)\b|\bR[ \t]++CMD[ \t]++check\b")
-_TEST_DIR = lazy(r"""test_dir[ \t]*+\([ \t]*+(?:path[ \t]*+=[ \t]*+)?+\\?+['"]([\w./-]{1,256}+)\\?+['"]""")
+_TEST_DIR = lazy(r"""test_(dir|file)[ \t]*+\([ \t]*+(?:path[ \t]*+=[ \t]*+)?+\\?+['"]([\w./-]{1,256}+)\\?+['"]""")
 _OPTION = lazy(r"""(?<![\w-])(--require|-r|-I|--bootstrap|-c|--configuration)(?:=|[ \t]*+)['"]?+([^\s'"]{1,256}+)""")
 _BOOTSTRAP = lazy(r"""\bbootstrap[ \t]*+=[ \t]*+['"]([^'"]{1,256}+)['"]""")
 _PHPUNIT_SETTINGS = lazy(r"phpunit[\w.-]{0,64}+\.xml(?:\.dist)?+\Z")
 _RSPEC_HELPER = lazy(r"(?:spec|rails)_helper\.rb\Z")
 _GLOB_REQUIRE = lazy(r"\bDir(?:\[|\.glob\b)")
-_WORDS = ("rspec", "phpunit", "prove", "rake")
+_WORDS = ("rspec", "turbo_tests", "phpunit", "paratest", "pest", "artisan", "prove", "yath", "rake")
+# a Rakefile that defines RSpec's rake task (`RSpec::Core::RakeTask.new(:spec)`): its task runs RSpec
+_RAKE_TASK = lazy(r"\bRSpec::Core::RakeTask\b")
+_RAKEFILE = lazy(r"(?:[Rr]akefile(?:\.rb)?+|[\w.-]++\.rake)\Z")
 _PRODUCT = frozenset({"lib", "./lib", "blib/lib", "blib/arch"})
 _RSPEC_NAMES = (".rspec", ".rspec-local")
 _PHPUNIT_NAMES = ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml")
@@ -45,35 +49,39 @@ def line_files(line: str) -> list[str]:
     """The settings and setup files the RSpec, PHPUnit, testthat and prove commands of `line` load."""
     out: list[str] = []
     if ("::" in line or "CMD" in line) and _R_TESTS.search(line) is not None:
-        folders = _TEST_DIR.findall(line) or ["tests/testthat"]
+        folders = [path if kind == "dir" else path.rpartition("/")[0] for kind, path in _TEST_DIR.findall(line)]
+        folders = [folder for folder in folders if folder.strip("./")] or ["tests/testthat"]
         out += [f"{folder.strip('/')}/{stem}*.{ext}" for folder in folders[:8] for stem in ("setup", "helper")
                 for ext in ("R", "r")]
     if not any(word in line for word in _WORDS):
         return out  # most lines: no runner's name, no command split
     for command in dict.fromkeys([line, *wrappers.commands(line)]):
         for tool, rest in _RUNS.findall(command):
-            out += _runner_files(tool.split()[0], rest)
+            out += _runner_files(tool.split()[0].removeprefix("parallel_").removeprefix("turbo_"), rest)
     return out
 
 
 def _runner_files(tool: str, rest: str) -> list[str]:
     options = _OPTION.findall(rest)
-    if tool in ("rspec", "rake"):
+    if tool in ("rspec", "rake", "tests"):  # `turbo_tests` runs RSpec
         return [*_RSPEC_NAMES, *_required(options)]
-    if tool == "phpunit":
+    if tool in ("phpunit", "paratest", "pest", "artisan"):  # Pest and `artisan test` run PHPUnit
         given = [value for option, value in options if option in ("-c", "--configuration")]
         settings = [value if value.endswith((".xml", ".dist")) else f"{value.rstrip('/')}/{name}"
                     for value in given for name in (_PHPUNIT_NAMES if not value.endswith((".xml", ".dist")) else ("",))]
         return [name.rstrip("/") for name in settings or _PHPUNIT_NAMES] + \
-            [value for option, value in options if option == "--bootstrap"]
-    return [".proverc", "t/lib/*.pm", *_helpers(options)]
+            [value for option, value in options if option == "--bootstrap"] + \
+            (["tests/Pest.php"] if tool in ("pest", "artisan") else [])
+    return [".proverc", ".yath.rc", "t/lib/*.pm", *_helpers(options)]
 
 
 def loaded(name: str, text: str) -> list[str]:
     """The files the runner settings file `name` (`.rspec`, `phpunit.xml`, `.proverc`, an RSpec helper) loads."""
     if name in _RSPEC_NAMES:
         return _required(_OPTION.findall(text))
-    if name == ".proverc":
+    if _RAKEFILE.match(name) is not None and _RAKE_TASK.search(text) is not None:
+        return [*_RSPEC_NAMES, *_required(_OPTION.findall(text))]
+    if name in (".proverc", ".yath.rc"):
         return _helpers(_OPTION.findall(text))
     if _PHPUNIT_SETTINGS.match(name) is not None:
         boots = [boot.removeprefix("./") for boot in _BOOTSTRAP.findall(text)[:8] if "://" not in boot]
