@@ -166,3 +166,41 @@ COSTS = [
 @each_case(("read", "text"), COSTS)
 def test_the_readers_are_linear(read: object, text: object) -> None:
     assert_linear(read, text, budget=1.0)  # type: ignore[arg-type]
+
+
+# settings past what the walk reads (sniff.FULL_READ, 1 MiB): what they load is past the read (fail closed)
+LONG = [("bundle exec rspec", ".rspec", "# x\n" * 300_000 + "--require spec_helper\n", "spec/spec_helper.rb"),
+        ("vendor/bin/phpunit", "phpunit.xml", "<!-- " + "x" * 1_200_000 + ' -->\n<phpunit bootstrap="tests/b.php"/>\n',
+         "tests/b.php"),
+        ("prove -r", ".proverc", "# x\n" * 300_000 + "-Ixt/lib\n", "xt/lib/Fix.pm")]
+
+
+@each_case(("line", "name", "text", "target"), LONG)
+def test_settings_past_the_read_load_anything(line: str, name: str, text: str, target: str) -> None:
+    definition, template = BLOCK_DEFINITIONS[0]
+    runs = _runs(definition, template, line, {name: text, target: "x\n"})
+    assert runs is False or (isinstance(runs, dict) and target in runs), sorted(runs) if runs else runs
+
+
+READS = [(".rspec", "--require spec_helper\n-I support\n", ["spec/spec_helper.rb", "lib/spec_helper.rb",
+                                                            "support/spec_helper.rb"]),
+         (".rspec-local", "-r./spec/boot.rb\n", ["spec/boot.rb"]),
+         ("phpunit.xml.dist", PHPUNIT.format(boot="./tests/b.php"), ["tests/b.php"]),
+         ("phpunit.ci.xml", PHPUNIT.format(boot="t/b.php"), ["t/b.php"]),
+         (".proverc", "-I t/tools\n-Ilib\n", ["t/tools/*.pm"]),
+         ("Rakefile", RAKE_RSPEC, [".rspec", ".rspec-local"]),
+         ("spec_helper.rb", HELPER_GLOB, ["spec/support/*.rb"])]
+
+
+@each_case(("name", "text", "wanted"), READS)
+def test_the_settings_reader_names_what_loads(name: str, text: str, wanted: list[str]) -> None:
+    got = runnersetups.loaded(name, text)
+    assert all(path in got for path in wanted), got
+
+
+# look-alike names and texts that load nothing
+@each_case(("name", "text"), [("phpunit.xml.bak", PHPUNIT.format(boot="t/b.php")), ("rspec", "--require x\n"),
+                              ("Rakefile", "task :spec do\nend\n"), ("spec_helper.rb", RUBY),
+                              ("other_helper.rb", HELPER_GLOB), (".proverc", "-Ilib\n-l\n")])
+def test_other_files_name_nothing(name: str, text: str) -> None:
+    assert runnersetups.loaded(name, text) == []

@@ -19,6 +19,7 @@ import re
 
 from gatekeeper.classify import wrappers
 from gatekeeper.classify.ciforms import ANY_FOLDER
+from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["line_files", "loaded"]
@@ -33,7 +34,7 @@ _R_TESTS = lazy(r"\b(?:(?:devtools|testthat)::test(?:_dir|_file|_local|_check|_p
 _TEST_DIR = lazy(r"""test_(dir|file)[ \t]*+\([ \t]*+(?:path[ \t]*+=[ \t]*+)?+\\?+['"]([\w./-]{1,256}+)\\?+['"]""")
 _OPTION = lazy(r"""(?<![\w-])(--require|-r|-I|--bootstrap|-c|--configuration)(?:=|[ \t]*+)['"]?+([^\s'"]{1,256}+)""")
 _BOOTSTRAP = lazy(r"""\bbootstrap[ \t]*+=[ \t]*+['"]([^'"]{1,256}+)['"]""")
-_PHPUNIT_SETTINGS = lazy(r"phpunit[\w.-]{0,64}+\.xml(?:\.dist)?+\Z")
+_PHPUNIT_SETTINGS = lazy(r"phpunit(?:[\w-]|\.(?!xml(?:\.dist)?\Z)){0,64}+\.xml(?:\.dist)?+\Z")
 _RSPEC_HELPER = lazy(r"(?:spec|rails)_helper\.rb\Z")
 _GLOB_REQUIRE = lazy(r"\bDir(?:\[|\.glob\b)")
 _WORDS = ("rspec", "turbo_tests", "phpunit", "paratest", "pest", "artisan", "prove", "yath", "rake")
@@ -42,6 +43,8 @@ _RAKE_TASK = lazy(r"\bRSpec::Core::RakeTask\b")
 _RAKEFILE = lazy(r"(?:[Rr]akefile(?:\.rb)?+|[\w.-]++\.rake)\Z")
 _PRODUCT = frozenset({"lib", "./lib", "blib/lib", "blib/arch"})
 _RSPEC_NAMES = (".rspec", ".rspec-local")
+# what settings past the walk's read (FULL_READ) may load: any file of the runner's language (fail closed)
+_PAST_READ = {".rspec": ["*.rb"], ".rspec-local": ["*.rb"], ".proverc": ["*.pm"], ".yath.rc": ["*.pm"]}
 _PHPUNIT_NAMES = ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml")
 
 
@@ -77,6 +80,8 @@ def _runner_files(tool: str, rest: str) -> list[str]:
 
 def loaded(name: str, text: str) -> list[str]:
     """The files the runner settings file `name` (`.rspec`, `phpunit.xml`, `.proverc`, an RSpec helper) loads."""
+    if len(text) >= FULL_READ and (name in _PAST_READ or _PHPUNIT_SETTINGS.match(name) is not None):
+        return _PAST_READ.get(name, ["*.php"])  # the rest is not read: any file of its language (fail closed)
     if name in _RSPEC_NAMES:
         return _required(_OPTION.findall(text))
     if _RAKEFILE.match(name) is not None and _RAKE_TASK.search(text) is not None:
