@@ -94,7 +94,26 @@ MORE = [
      "tests/testthat/helper-a.R"),
     ("yath test -Ilib t/", {"t/lib/Helper.pm": PERL}, "t/lib/Helper.pm"),
 ]
-CASES = RSPEC + PHPUNITS + TESTTHAT + PROVE + VITEST + MORE
+SPEC = {".rspec": "--require spec_helper\n", "spec/spec_helper.rb": RUBY}
+BOOT = {"phpunit.xml.dist": PHPUNIT.format(boot="tests/bootstrap.php"), "tests/bootstrap.php": PHP}
+# spellings a runner is started by in the wild: interpreter options, a framework's wrapper, a task's name, an R
+# package's bare calls and the check action, Perl's build tools
+WILD = [
+    ("bin/rake spec:models", SPEC, "spec/spec_helper.rb"),
+    ("php -d memory_limit=-1 vendor/bin/phpunit", BOOT, "tests/bootstrap.php"),
+    ("php -dxdebug.mode=coverage ./vendor/bin/phpunit", BOOT, "tests/bootstrap.php"),
+    ("vendor/bin/simple-phpunit", BOOT, "tests/bootstrap.php"),
+    ("php bin/phpunit", BOOT, "tests/bootstrap.php"),
+    ("composer run-script test", {**BOOT, "composer.json": COMPOSER}, "tests/bootstrap.php"),
+    ("Rscript -e 'library(testthat); test_dir(\"tests/testthat\")'", {"tests/testthat/setup.R": R},
+     "tests/testthat/setup.R"),
+    ("R -q -e 'devtools::test(stop_on_failure = TRUE)'", {"tests/testthat/helper.R": R}, "tests/testthat/helper.R"),
+    ("Rscript -e 'covr::codecov()'", {"tests/testthat/setup.R": R}, "tests/testthat/setup.R"),
+    ("prove -j4 -lr t", {"t/lib/Helper.pm": PERL}, "t/lib/Helper.pm"),
+    ("./Build test", {"t/lib/Helper.pm": PERL}, "t/lib/Helper.pm"),
+    ("dzil test --all", {"t/lib/Helper.pm": PERL}, "t/lib/Helper.pm"),
+]
+CASES = RSPEC + PHPUNITS + TESTTHAT + PROVE + VITEST + MORE + WILD
 
 
 def _runs(definition: str, template: str, line: str, files: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
@@ -103,7 +122,7 @@ def _runs(definition: str, template: str, line: str, files: dict[str, str]) -> d
 
 @each_case(("line", "files", "target"), CASES)
 def test_the_file_a_runner_loads_is_run(line: str, files: dict[str, str], target: str) -> None:
-    for definition, template in BLOCK_DEFINITIONS[:2]:
+    for definition, template in BLOCK_DEFINITIONS:
         runs = _runs(definition, template, line, files)
         assert isinstance(runs, dict) and target in runs, (definition, sorted(runs) if isinstance(runs, dict) else runs)
 
@@ -129,6 +148,8 @@ LOOK_ALIKES = [
     ("prove -l t", {"lib/Product.pm": PERL}, "lib/Product.pm"),
     ("bundle exec rake build", {"Rakefile": "task :build do\nend\n", ".rspec": "--require spec_helper\n",
                                 "spec/spec_helper.rb": RUBY}, "spec/spec_helper.rb"),
+    ("Rscript -e 'covr::to_cobertura(x)'", {"tests/testthat/setup.R": R}, "tests/testthat/setup.R"),
+    ("make test", {"t/lib/Helper.pm": PERL}, "t/lib/Helper.pm"),
     ("php artisan migrate", {"phpunit.xml": PHPUNIT.format(boot="tests/boot.php"), "tests/boot.php": PHP},
      "tests/boot.php"),
     ("npx jest", {"jest.config.js": "module.exports = { setupFiles: ['test/setup.js'] };\n",
@@ -204,3 +225,11 @@ def test_the_settings_reader_names_what_loads(name: str, text: str, wanted: list
                               ("other_helper.rb", HELPER_GLOB), (".proverc", "-Ilib\n-l\n")])
 def test_other_files_name_nothing(name: str, text: str) -> None:
     assert runnersetups.loaded(name, text) == []
+
+
+def test_the_r_check_action_sources_the_setup_files() -> None:
+    workflow = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+                "      - uses: r-lib/actions/setup-r@v2\n      - uses: r-lib/actions/check-r-package@v2\n")
+    runs = one_tree_runs({".github/workflows/R-CMD-check.yaml": workflow, "tests/testthat/setup.R": R,
+                          "tests/testthat/test-a.R": R})
+    assert isinstance(runs, dict) and "tests/testthat/setup.R" in runs and "tests/testthat/test-a.R" not in runs, runs

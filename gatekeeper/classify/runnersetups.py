@@ -26,18 +26,22 @@ __all__ = ["line_files", "loaded"]
 
 # a runner at a command's start (after env assignments, `php`/`ruby`/`perl`/`bundle exec`, a folder), then its words
 _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|command)\b:?+)[ \t]*+['\"]?+(?:-[ \t]++)?+"
-             r"(?:[A-Za-z_]\w*+=\S*+[ \t]++)*+(?:(?:@?+php|ruby|perl|bundle[ \t]++exec)[ \t]++)?+"
-             r"(?:[\w.${}-]++/)*+(rspec|parallel_rspec|turbo_rspec|turbo_tests|phpunit|paratest|pest|artisan[ \t]++test"
-             r"|prove|yath|rake[ \t]++spec)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
+             r"(?:[A-Za-z_]\w*+=\S*+[ \t]++)*+(?:(?:@?+php(?:[ \t]++-[\w.-]++(?:=\S*+|[ \t]++[\w.-]++=\S*+)?+)*+"
+             r"|ruby|perl|bundle[ \t]++exec)[ \t]++)?+"
+             r"(?:[\w.${}-]++/)*+(rspec|parallel_rspec|turbo_rspec|turbo_tests|simple-phpunit|phpunit|paratest|pest"
+             r"|artisan[ \t]++test|prove|yath|Build[ \t]++test|dzil[ \t]++test|rake[ \t]++spec(?::[\w:-]++)?+)"
+             r"(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 _R_TESTS = lazy(r"\b(?:(?:devtools|testthat)::test(?:_dir|_file|_local|_check|_package)?+|devtools::check|"
-                r"rcmdcheck::rcmdcheck)\b|\bR[ \t]++CMD[ \t]++check\b")
+                r"rcmdcheck::rcmdcheck|covr::(?:package_coverage|codecov|coveralls|report)|"
+                r"r-lib/actions/check-r-package)\b|\bR[ \t]++CMD[ \t]++check\b"
+                r"|(?<![\w.:])test_(?:dir|file|local|check|package)[ \t]*+\(")
 _TEST_DIR = lazy(r"""test_(dir|file)[ \t]*+\([ \t]*+(?:path[ \t]*+=[ \t]*+)?+\\?+['"]([\w./-]{1,256}+)\\?+['"]""")
 _OPTION = lazy(r"""(?<![\w-])(--require|-r|-I|--bootstrap|-c|--configuration)(?:=|[ \t]*+)['"]?+([^\s'"]{1,256}+)""")
 _BOOTSTRAP = lazy(r"""\bbootstrap[ \t]*+=[ \t]*+['"]([^'"]{1,256}+)['"]""")
 _PHPUNIT_SETTINGS = lazy(r"phpunit(?:[\w-]|\.(?!xml(?:\.dist)?\Z)){0,64}+\.xml(?:\.dist)?+\Z")
 _RSPEC_HELPER = lazy(r"(?:spec|rails)_helper\.rb\Z")
 _GLOB_REQUIRE = lazy(r"\bDir(?:\[|\.glob\b)")
-_WORDS = ("rspec", "turbo_tests", "phpunit", "paratest", "pest", "artisan", "prove", "yath", "rake")
+_WORDS = ("rspec", "turbo_tests", "phpunit", "paratest", "pest", "artisan", "prove", "yath", "Build", "dzil", "rake")
 # a Rakefile that defines RSpec's rake task (`RSpec::Core::RakeTask.new(:spec)`): its task runs RSpec
 _RAKE_TASK = lazy(r"\bRSpec::Core::RakeTask\b")
 _RAKEFILE = lazy(r"(?:[Rr]akefile(?:\.rb)?+|[\w.-]++\.rake)\Z")
@@ -51,7 +55,7 @@ _PHPUNIT_NAMES = ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml")
 def line_files(line: str) -> list[str]:
     """The settings and setup files the RSpec, PHPUnit, testthat and prove commands of `line` load."""
     out: list[str] = []
-    if ("::" in line or "CMD" in line) and _R_TESTS.search(line) is not None:
+    if ("::" in line or "CMD" in line or "test_" in line or "r-lib/" in line) and _R_TESTS.search(line) is not None:
         folders = [path if kind == "dir" else path.rpartition("/")[0] for kind, path in _TEST_DIR.findall(line)]
         folders = [folder for folder in folders if folder.strip("./")] or ["tests/testthat"]
         out += [f"{folder.strip('/')}/{stem}*.{ext}" for folder in folders[:8] for stem in ("setup", "helper")
@@ -68,7 +72,7 @@ def _runner_files(tool: str, rest: str) -> list[str]:
     options = _OPTION.findall(rest)
     if tool in ("rspec", "rake", "tests"):  # `turbo_tests` runs RSpec
         return [*_RSPEC_NAMES, *_required(options)]
-    if tool in ("phpunit", "paratest", "pest", "artisan"):  # Pest and `artisan test` run PHPUnit
+    if tool in ("phpunit", "simple-phpunit", "paratest", "pest", "artisan"):  # Pest and `artisan test` run PHPUnit
         given = [value for option, value in options if option in ("-c", "--configuration")]
         settings = [value if value.endswith((".xml", ".dist")) else f"{value.rstrip('/')}/{name}"
                     for value in given for name in (_PHPUNIT_NAMES if not value.endswith((".xml", ".dist")) else ("",))]
