@@ -12,7 +12,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_yaml
-from gatekeeper.classify import nodeconfigs, taskunits, toolreads
+from gatekeeper.classify import nodeconfigs, runnersetups, taskunits, toolreads
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -78,6 +78,7 @@ def line_files(line: str) -> list[str]:
 def side_files(line: str) -> list[str]:
     """The files a line's Node tools and pytest or Nix read (line_files but the task runners')."""
     files = nodeconfigs.line_files(line)  # a Node tool's settings module (`webpack`: webpack.config.js, attack 41)
+    files += runnersetups.line_files(line)  # RSpec's, PHPUnit's, testthat's and prove's setup files (attack 45)
     return files + toolreads.line_files(line) if "test" in line or "nix" in line else files
 
 

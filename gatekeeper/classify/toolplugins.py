@@ -44,6 +44,8 @@ KEYS_ONLY = Tasks(frozenset({"\0tool-keys"}))
 # Mocha's `require`: a value that is a file from the folder Mocha runs in (it or `VALUE.js` exists) is loaded as that
 # file, `./` or not (lib/cli/run-helpers.js' handleRequires); a package's name names no file here (attack 44)
 _BARE_KEYS = ("require", "supportFile")  # Cypress reads `supportFile` from its project's folder (attack 44)
+# Vitest resolves a bare `setupFiles`/`globalSetup` path from its root too (a file that exists is loaded; attack 45)
+_VITE_BARE = (*_BARE_KEYS, "setupFiles", "globalSetup")
 _BARE = lazy(r"(?!\.{0,2}/)[\w@.][\w@.+-]*+(?:/[\w@.+-]++)*+/?+")
 _BARE_WORD = lazy(r"[^\s'\"\[\],{}]++")
 # a key in a module or YAML text, then its value: a bracketed one to its balance, else the rest of the line and the
@@ -91,7 +93,7 @@ def loaded(path: str, text: str) -> list[str]:
     elif name.endswith((".json", ".jsonc")) or name == ".babelrc":
         specs = _json_specs(text)
     elif _RUNNER_SETTINGS.match(name) is not None:
-        specs = _text_specs(_uncommented(text), _RUNNER_KEY)
+        specs = _text_specs(_uncommented(text), _RUNNER_KEY, _VITE_BARE if name.startswith("vite") else _BARE_KEYS)
     elif is_settings(path):
         specs = _text_specs(_uncommented(text))
     else:
@@ -154,7 +156,7 @@ def _json_values(value: object, under_key: str, depth: int = 0) -> list[str]:
     return []
 
 
-def _text_specs(text: str, keys: re.Pattern[str] | None = None) -> list[str]:
+def _text_specs(text: str, keys: re.Pattern[str] | None = None, bare: tuple[str, ...] = _BARE_KEYS) -> list[str]:
     """The relative strings in the values of _KEYS (or of `keys`' keys) in a module's or YAML text."""
     out: list[str] = []
     for count, match in enumerate((keys or _KEY).finditer(text)):
@@ -162,7 +164,7 @@ def _text_specs(text: str, keys: re.Pattern[str] | None = None) -> list[str]:
             return _RELATIVE.findall(text)  # past the bound: every relative string of the text (fail closed)
         value = _value(text, match.end())
         out += _RELATIVE.findall(value)
-        if match.group(1) in _BARE_KEYS:  # Mocha loads a bare path that exists (attack 44): the value's words
+        if match.group(1) in bare:  # Mocha loads a bare path that exists (attack 44): the value's words
             value = value if value[:1] in ("[", "{") else value.split(",", 1)[0]
             out += [word for word in _BARE_WORD.findall(value) if _BARE.fullmatch(word) is not None]
     return out

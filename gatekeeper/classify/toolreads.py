@@ -28,6 +28,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify import runnersetups
 from gatekeeper.classify.ciforms import ANY_FOLDER
 from gatekeeper.lazy_pattern import lazy
 
@@ -151,6 +152,7 @@ def plugins(name: str, text: str, root: bool = False) -> list[str]:
     plugin is the product pytest tests (pytest-mock's `src/pytest_mock/`, over-reads 1), as `pip install -e .` installs
     the product; a project of a subfolder a job installs is a tool's (pipinstalls.py)."""
     registered = _modules(entry_points(name, text), ["src"]) if "pytest11" in text and not root else []
+    registered += runnersetups.loaded(name, text)  # `.rspec`'s `--require`, phpunit.xml's `bootstrap=` (attack 45)
     if name in _SETTINGS and "addopts" in text:
         found = {key: value for key, value in _ADDOPTS.findall(text)}
         folders = [hit for hit in _FOLDER.findall(found.get("pythonpath", "")) if hit.strip("./")]
