@@ -91,3 +91,18 @@ def named_count(path: str, text: str) -> int:
     except PastBound:
         return 0
     return len(scripts) + len(composed) + len(folders)
+
+
+def tree_runs(files: dict[str, str]) -> set[str]:
+    """The files of `files` the CI walk reaches (one_tree_runs), asserting the walk did not close."""
+    runs = one_tree_runs(files)
+    assert isinstance(runs, dict), "the walk closed"
+    return {path for path in runs if path in files}
+
+
+def with_line(definition: str, template: str, line: str, files: dict[str, str]) -> dict[str, str]:
+    """`files` with `definition` holding `line` in `template`; a script `ci/release.sh` gets a workflow that runs it."""
+    tree = {definition: template.format(line=line.replace("{", "{{").replace("}", "}}")), **files}
+    if definition == "ci/release.sh":
+        tree[".github/workflows/release.yml"] = BLOCK_DEFINITIONS[0][1].format(line="bash ci/release.sh")
+    return tree

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from citools import BLOCK_DEFINITIONS, one_tree_runs
+from citools import BLOCK_DEFINITIONS, one_tree_runs, tree_runs, with_line
 from cpucost import assert_linear, repeated
 
 from gatekeeper.classify import ciimports, ciruns, composeruns, toolplugins
@@ -21,19 +21,6 @@ from gatekeeper.gitobjects import TreeEntry
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
 IDLE = json.dumps({"name": "Node.js", "image": "mcr.microsoft.com/devcontainers/javascript-node:24"}, indent=2)
 RUNS = json.dumps({"name": "dev", "image": "node:24", "initializeCommand": "bash tools/prepare.sh"}, indent=2)
-
-
-def _runs(files: dict[str, str]) -> set[str]:
-    runs = one_tree_runs(files)
-    assert isinstance(runs, dict), "the walk closed"
-    return {path for path in runs if path in files}
-
-
-def _with_line(definition: str, template: str, line: str, files: dict[str, str]) -> dict[str, str]:
-    tree = {definition: template.format(line=line.replace("{", "{{").replace("}", "}}")), **files}
-    if definition == "ci/release.sh":  # a workflow runs the script
-        tree[".github/workflows/release.yml"] = BLOCK_DEFINITIONS[0][1].format(line="bash ci/release.sh")
-    return tree
 
 
 def _examples(count: int, text: str = IDLE) -> dict[str, str]:
@@ -50,7 +37,7 @@ def test_idle_dev_containers_do_not_close_the_walk(definition: str, template: st
     files = {"tools/test.sh": "#!/bin/sh\nnpm test\n", "tools/prepare.sh": "#!/bin/sh\nnpm ci\n",
              "src/app.ts": "export const x = 1\n", **_examples(45),
              "examples/live/.devcontainer/devcontainer.json": RUNS}
-    runs = _runs(_with_line(definition, template, "bash tools/test.sh", files))
+    runs = tree_runs(with_line(definition, template, "bash tools/test.sh", files))
     assert "tools/test.sh" in runs
     assert "tools/prepare.sh" in runs  # a Dev Container that runs a command unasked is still followed
     assert not any(path.startswith("examples/e") for path in runs)
@@ -69,7 +56,7 @@ def test_idle_starts_at_the_real_bound() -> None:
     """TanStack/table's shape at the real MAX_FILES: more idle Dev Containers than the bound; the walk stays open."""
     files = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line="bash tools/test.sh"),
              "tools/test.sh": "#!/bin/sh\nnpm test\n", **_examples(ciruns.MAX_FILES + 50)}
-    assert "tools/test.sh" in _runs(files)
+    assert "tools/test.sh" in tree_runs(files)
 
 
 # --- JSON a Node line requires -----------------------------------------------------------------------------------
@@ -98,7 +85,7 @@ JSON_READS = [
 @pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
 def test_a_required_json_file_is_data(definition: str, template: str, line: str, runs: list[str],
                                       not_runs: list[str]) -> None:
-    found = _runs(_with_line(definition, template, line, PACKAGE_FILES))
+    found = tree_runs(with_line(definition, template, line, PACKAGE_FILES))
     assert set(runs) <= found, (line, found)
     assert not set(not_runs) & found, (line, found)
 
@@ -111,7 +98,7 @@ GITHUB_SCRIPT = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\
 
 
 def test_github_script_requires_json_as_data() -> None:
-    found = _runs({".github/workflows/label.yml": GITHUB_SCRIPT, ".github/labels.json": '[{"name": "bug"}]\n',
+    found = tree_runs({".github/workflows/label.yml": GITHUB_SCRIPT, ".github/labels.json": '[{"name": "bug"}]\n',
                    ".github/scripts/label.js": "module.exports = async () => {}\n"})
     assert ".github/scripts/label.js" in found
     assert ".github/labels.json" not in found
@@ -139,7 +126,7 @@ def test_a_settings_module_importing_its_package_json_does_not_run_its_scripts()
              "web/plugins/banner.ts": "export default () => ({ name: 'banner' })\n",
              "web/package.json": json.dumps({"scripts": {"deploy": "bash scripts/deploy.sh"}}),
              "web/scripts/deploy.sh": "#!/bin/sh\nrsync -a dist/ host:/srv\n"}
-    found = _runs(files)
+    found = tree_runs(files)
     assert {"web/vite.config.ts", "web/plugins/banner.ts"} <= found
     assert "web/scripts/deploy.sh" not in found and "web/package.json" not in found
 
@@ -203,7 +190,7 @@ PLUGIN_FILES = {"tools/babel-preset/index.js": "module.exports = () => ({})\n",
 @pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
 def test_a_tool_settings_local_code_is_run(definition: str, template: str, settings: dict[str, str], line: str,
                                            loaded: list[str]) -> None:
-    found = _runs(_with_line(definition, template, line, {**PLUGIN_FILES, **settings}))
+    found = tree_runs(with_line(definition, template, line, {**PLUGIN_FILES, **settings}))
     assert set(loaded) <= found, (settings, found)
     # the tool's data stays data: test files it matches, the product it builds
     assert not {"src/a.test.js", "test/a.spec.js", "src/index.js"} & found
@@ -225,7 +212,7 @@ PLUGIN_LOOKALIKES = [
 
 @pytest.mark.parametrize(("settings", "line"), PLUGIN_LOOKALIKES)
 def test_a_tool_settings_lookalikes_load_nothing(settings: dict[str, str], line: str) -> None:
-    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, {**PLUGIN_FILES, **settings}))
+    found = tree_runs(with_line(*BLOCK_DEFINITIONS[0], line, {**PLUGIN_FILES, **settings}))
     assert not {"tools/old-plugin.js", "tools/babel-plugin-inline.js", "tools/reporter.js", "tools/mocha-setup.js",
                 "tools/fixtures/index.js"} & found, found
 
@@ -270,7 +257,7 @@ RUNSETTINGS = ('<?xml version="1.0" encoding="utf-8"?>\n<RunSettings>\n  <RunCon
 ])
 @pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
 def test_dotnet_test_settings_are_ci(definition: str, template: str, line: str, named: bool) -> None:
-    found = _runs(_with_line(definition, template, line, {"tests/ci.runsettings": RUNSETTINGS,
+    found = tree_runs(with_line(definition, template, line, {"tests/ci.runsettings": RUNSETTINGS,
                                                           "src/Acme/Program.cs": "class P {}\n"}))
     assert ("tests/ci.runsettings" in found) is named, found
     assert "src/Acme/Program.cs" not in found
@@ -315,14 +302,14 @@ SERVICE_LOOKALIKES = ["docker compose up -d db", "docker compose build app", "do
 @pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
 def test_a_service_own_command_runs_where_ci_brings_it_up(definition: str, template: str, line: str,
                                                           runs: set[str]) -> None:
-    found = _runs(_with_line(definition, template, line, COMPOSE_FILES))
+    found = tree_runs(with_line(definition, template, line, COMPOSE_FILES))
     assert runs <= found, (line, found)
     assert "ci/nope.sh" not in found and "ci/other.sh" not in found
 
 
 @pytest.mark.parametrize("line", SERVICE_LOOKALIKES)
 def test_a_service_own_command_lookalikes(line: str) -> None:
-    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, COMPOSE_FILES))
+    found = tree_runs(with_line(*BLOCK_DEFINITIONS[0], line, COMPOSE_FILES))
     assert not {"ci/integration.sh", "svc/entry.sh", "ci/nope.sh"} & found, (line, found)
 
 
@@ -347,7 +334,7 @@ MERGED_RUNS = [
 
 @pytest.mark.parametrize(("line", "runs"), MERGED_RUNS)
 def test_a_service_own_command_through_merged_files_and_extends(line: str, runs: set[str]) -> None:
-    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, MERGED_FILES))
+    found = tree_runs(with_line(*BLOCK_DEFINITIONS[0], line, MERGED_FILES))
     assert runs <= found, (line, found)
     assert "ci/nope.sh" not in found, (line, found)  # a service without a checkout mount runs its image's files
 
@@ -376,7 +363,7 @@ ESLINT_FILES = {"tools/eslint-rules/no-foo.js": "module.exports = {create: () =>
 ])
 @pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
 def test_eslint_local_rules_are_run(definition: str, template: str, line: str, runs: set[str]) -> None:
-    found = _runs(_with_line(definition, template, line, ESLINT_FILES))
+    found = tree_runs(with_line(definition, template, line, ESLINT_FILES))
     assert runs <= found, (line, found)
     assert "src/index.js" not in found and "tools/eslint-rules/README.md" not in found
 
@@ -397,7 +384,7 @@ ALEMBIC_FILES = {"alembic.ini": "[alembic]\nscript_location = %(here)s/migration
 ])
 @pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
 def test_alembic_env_runs(definition: str, template: str, line: str, runs: set[str]) -> None:
-    found = _runs(_with_line(definition, template, line, ALEMBIC_FILES))
+    found = tree_runs(with_line(definition, template, line, ALEMBIC_FILES))
     assert runs <= found, (line, found)
     # the migrations themselves are the product's, as a test suite a runner runs is
     assert "migrations/versions/001_init.py" not in found and "app/models.py" not in found
@@ -406,5 +393,5 @@ def test_alembic_env_runs(definition: str, template: str, line: str, runs: set[s
 @pytest.mark.parametrize("line", ["pip install alembic", "echo alembic upgrade head", "alembic --help",
                                   "alembic history"])
 def test_alembic_lookalikes(line: str) -> None:
-    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, ALEMBIC_FILES))
+    found = tree_runs(with_line(*BLOCK_DEFINITIONS[0], line, ALEMBIC_FILES))
     assert "migrations/env.py" not in found and "db/schema/env.py" not in found, (line, found)

@@ -9,25 +9,12 @@
 from __future__ import annotations
 
 import pytest
-from citools import BLOCK_DEFINITIONS, one_tree_runs
+from citools import BLOCK_DEFINITIONS, one_tree_runs, tree_runs, with_line
 from cpucost import assert_linear, repeated
 
 from gatekeeper.classify import ciconfigs, runsettings
 
 DEFINITIONS = [*BLOCK_DEFINITIONS, ("ci/release.sh", "#!/usr/bin/env bash\nset -euo pipefail\n{line}\n")]
-
-
-def _runs(files: dict[str, str]) -> set[str]:
-    runs = one_tree_runs(files)
-    assert isinstance(runs, dict), "the walk closed"
-    return {path for path in runs if path in files}
-
-
-def _with_line(definition: str, template: str, line: str, files: dict[str, str]) -> dict[str, str]:
-    tree = {definition: template.format(line=line.replace("{", "{{").replace("}", "}}")), **files}
-    if definition == "ci/release.sh":  # a workflow runs the script
-        tree[".github/workflows/release.yml"] = BLOCK_DEFINITIONS[0][1].format(line="bash ci/release.sh")
-    return tree
 
 
 # --- a report template a tool renders ----------------------------------------------------------------------------
@@ -53,7 +40,7 @@ TEMPLATES = {"dependencies.tpl": "{{ range . }}| {{ .Name }} | {{ .LicenseName }
 ])
 @pytest.mark.parametrize(("definition", "template"), DEFINITIONS)
 def test_a_report_template_a_tool_renders_is_ci(definition: str, template: str, line: str, named: str) -> None:
-    found = _runs(_with_line(definition, template, line, TEMPLATES))
+    found = tree_runs(with_line(definition, template, line, TEMPLATES))
     assert named in found, found
     assert "README.md" not in found and "main.go" not in found
 
@@ -69,7 +56,7 @@ def test_a_report_template_a_tool_renders_is_ci(definition: str, template: str, 
     "az deployment group create --template-file dependencies.tpl",  # deployruns' (iac), not a report
 ])
 def test_report_template_lookalikes(line: str) -> None:
-    runs = one_tree_runs(_with_line(*BLOCK_DEFINITIONS[0], line, TEMPLATES))
+    runs = one_tree_runs(with_line(*BLOCK_DEFINITIONS[0], line, TEMPLATES))
     assert isinstance(runs, dict)
     assert not any(runs.get(path, ("",))[0].startswith("ci.") for path in ("dependencies.tpl", "tools/report/html.tpl"))
 
@@ -112,7 +99,7 @@ def test_a_project_run_settings_are_ci_where_ci_runs_dotnet_test(definition: str
     files = {holder: _project(value), named: RUNSETTINGS, "other.runsettings": RUNSETTINGS,
              "src/Acme/Acme.csproj": _project("").replace("<RunSettingsFilePath></RunSettingsFilePath>", ""),
              "src/Acme/Program.cs": "class P {}\n"}
-    found = _runs(_with_line(definition, template, line, files))
+    found = tree_runs(with_line(definition, template, line, files))
     assert named in found, found
     assert not {"other.runsettings", "src/Acme/Program.cs", "src/Acme/Acme.csproj", holder} & found
 
@@ -127,7 +114,7 @@ def test_a_project_run_settings_are_ci_where_ci_runs_dotnet_test(definition: str
 def test_project_run_settings_lookalikes(line: str) -> None:
     files = {"tests/T/T.csproj": _project("$(MSBuildProjectDirectory)/test.runsettings"),
              "tests/T/test.runsettings": RUNSETTINGS}
-    assert "tests/T/test.runsettings" not in _runs(_with_line(*BLOCK_DEFINITIONS[0], line, files))
+    assert "tests/T/test.runsettings" not in tree_runs(with_line(*BLOCK_DEFINITIONS[0], line, files))
 
 
 def test_cake_dotnet_test_reads_project_run_settings() -> None:
@@ -135,7 +122,7 @@ def test_cake_dotnet_test_reads_project_run_settings() -> None:
              ".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line="dotnet cake build.cake"),
              "tests/T/T.csproj": _project("$(MSBuildProjectDirectory)/test.runsettings"),
              "tests/T/test.runsettings": RUNSETTINGS}
-    assert "tests/T/test.runsettings" in _runs(files)
+    assert "tests/T/test.runsettings" in tree_runs(files)
 
 
 def test_project_run_settings_bounds_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,7 +130,7 @@ def test_project_run_settings_bounds_fail_closed(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(runsettings, "MAX_PROJECTS", 4)
     files = {f"src/P{index}/P{index}.csproj": _project("") for index in range(6)}
     files |= {"tests/T/test.runsettings": RUNSETTINGS, "build/x.runsettings": RUNSETTINGS}
-    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], "dotnet test", files))
+    found = tree_runs(with_line(*BLOCK_DEFINITIONS[0], "dotnet test", files))
     assert {"tests/T/test.runsettings", "build/x.runsettings"} <= found
 
 
@@ -175,7 +162,7 @@ VISOR_FILES = {"branch-suggestion/branch_suggestion.yml": VISOR, ".visor.yaml": 
 def test_the_checks_visor_runs_are_ci(definition: str, template: str, line: str, named: set[str]) -> None:
     if definition == "ci/release.sh" and "-c" not in line.split() and "--config" not in line:
         named = set()  # the default file is looked for beside the script (ciruns.resolved), not where it is run
-    found = _runs(_with_line(definition, template, line, VISOR_FILES))
+    found = tree_runs(with_line(definition, template, line, VISOR_FILES))
     assert named <= found, found
     assert "branch-suggestion/src/app.js" not in found
 
@@ -184,6 +171,6 @@ def test_the_checks_visor_runs_are_ci(definition: str, template: str, line: str,
                                   "npm install -g @probelabs/visor@0.1.185 --ignore-scripts",
                                   "# visor --config branch-suggestion/branch_suggestion.yml"])
 def test_visor_lookalikes(line: str) -> None:
-    found = _runs(_with_line(*BLOCK_DEFINITIONS[0], line, VISOR_FILES))
+    found = tree_runs(with_line(*BLOCK_DEFINITIONS[0], line, VISOR_FILES))
     assert not {"branch-suggestion/branch_suggestion.yml", "branch-suggestion/scripts/jira/get-fixedversion.js",
                 ".visor.yaml"} & found, found
