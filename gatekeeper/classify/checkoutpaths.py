@@ -33,14 +33,34 @@ _RUN = lazy(r"""(?:^|[;&|(]|\b(?:exec|sudo|env|then|do|run|script|command|entry)
             r"""((?:/|~/)[^\s'"`;&|()]{1,1024}+)"""
             r"""|\b(?:(?:ba|da|k|z)?sh|python[0-9.]*+|node|ruby|perl|pwsh|powershell|groovy|deno)"""
             r"""(?:[ \t]++-[\w-]++)*+[ \t]++['"]?+((?:/|~/)[^\s'"`;&|()]{1,1024}+)""", re.MULTILINE)
+# A container's entrypoint (the eighty-second set): `docker run -v $PWD:/workspace --entrypoint=/workspace/t.sh img`
+# runs that script as `docker run img bash /workspace/t.sh` does; read on a line (backslash continuations joined) where
+# a container engine's word comes before a `run` word (`docker run`, `docker container run`, `docker compose run`)
+_ENTRYPOINT = lazy(r"""(?<![\w-])--entrypoint(?:=|[ \t]++)['"]?+((?:/|~/)[^\s'"`;&|()]{1,1024}+)""")
+_ENGINE = lazy(r"\b(?:docker|podman|nerdctl)\b")
+_RUN_WORD = lazy(r"\brun\b")
 
 
 def commanded(text: str) -> list[str]:
-    """The absolute or home paths `text`'s commands run: a command's first word, or an interpreter's script
-    (`docker run img /bin/bash /github/app/scripts/t.sh`); not a path a program's call or an option holds."""
+    """The absolute or home paths `text`'s commands run: a command's first word, an interpreter's script
+    (`docker run img /bin/bash /github/app/scripts/t.sh`) or a container's `--entrypoint`; not a path a program's
+    call or another option holds."""
     if "/" not in text:
         return []
-    return [first or second for first, second in _RUN.findall(text)]
+    return [first or second for first, second in _RUN.findall(text)] + _entrypoints(text)
+
+
+def _entrypoints(text: str) -> list[str]:
+    """The absolute or home paths a container engine's `run` is given as `--entrypoint` in `text`."""
+    if "--entrypoint" not in text:
+        return []
+    found = []
+    for line in text.replace("\\\n", " ").splitlines():
+        if "--entrypoint" not in line or (engine := _ENGINE.search(line)) is None:
+            continue
+        if (run := _RUN_WORD.search(line, engine.end())) is not None:
+            found += [m.group(1) for m in _ENTRYPOINT.finditer(line, run.end())]
+    return found
 
 
 def tails(word: str) -> list[str]:
