@@ -23,6 +23,11 @@ from incli import run_cli
 from tables import each_case
 
 from gatekeeper.classify import checkoutpaths
+from gatekeeper.classify.platformshapes import platform_shape
+from gatekeeper.classify.ruleset import load_rules
+from gatekeeper.classify.sniff import sniff
+
+RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
 
 # (the command line, the script it runs): the separate and the glued option, quoted, relative to the work folder,
 # docker, podman, nerdctl, `docker container run` and `docker compose run`, the option before and after the mounts
@@ -111,3 +116,122 @@ def test_the_test_workflow_of_a_container_action_runs_its_chart_test(tmp_path: P
 ])
 def test_the_entrypoint_reader_is_linear(unit: str, head: str) -> None:
     assert_linear(checkoutpaths.commanded, repeated(unit, head), budget=0.5)
+
+
+# - **helmfile state files under any YAML name** (`iac.content.helmfile`): bn-digital/helm keeps its helmfiles in a
+#   `helmfiles/` folder (`default.yaml`, `app.yaml`, `cms.yaml`, ...; `helmfile -f helmfiles/app.yaml`), and the path
+#   rules know `helmfile.yaml` and `helmfile.d/` only. Read by content: a top-level `helmDefaults:` (only helmfile has
+#   it), a top-level `releases:` whose items name a `chart:`, or a top-level `helmfiles:` listing other state files.
+HELMFILE_DEFAULTS = "helmDefaults:\n  historyMax: 3\n  createNamespace: true\n  cleanupOnFail: true\n"
+HELMFILE_RELEASES = """repositories:
+  - name: bitnami
+    url: https://charts.bitnami.com/bitnami
+
+releases:
+  - name: cache
+    namespace: '{{ requiredEnv "APP_NAME" }}'
+    chart: bitnami/redis
+    version: 17.3.7
+    values:
+      - values/redis.yaml.gotmpl
+"""
+HELMFILE_GOTMPL = """bases:
+  - environments.yaml
+---
+{{ $env := .Environment.Name }}
+releases:
+{{- range $name, $app := .Values.apps }}
+- name: {{ $name }}
+  chart: ./charts/app
+  installed: {{ $app.enabled | default true }}
+{{- end }}
+"""
+HELMFILE_INCLUDES = """helmfiles:
+  - path: website.yaml
+    values:
+      - imageRegistryUrl: '{{ requiredEnv "DOCKER_REGISTRY" }}'
+  - cms.yaml
+environments:
+  default: {}
+"""
+# look-alikes: a docs site's release list, a chart's Chart.yaml, an app's settings with a `chart` word, a Markdown page
+RELEASE_NOTES = "releases:\n  - version: 1.4.0\n    date: 2024-05-01\n    notes: Faster start\n"
+CHART_YAML = "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 17.x\n"
+APP_SETTINGS = "dashboard:\n  chart: line\n  releases: 3\n"
+
+# - **DigitalOcean App Platform app specifications under any YAML name** (`iac.content.do-app-spec`): 1Password's
+#   scim-examples keeps one as `do-app-platform-op-cli/op-scim-bridge.yaml` (`doctl apps create --spec FILE`); the path
+#   rules know `.do/` only. Read by content: a top-level component list (`services:`, `workers:`, `jobs:`,
+#   `static_sites:`, `functions:`, `databases:`) beside a key only an app spec writes (`instance_size_slug:`, an
+#   `image:` block's `registry_type: DOCKER_HUB|DOCR|GHCR`).
+DO_SPEC = """name: op-scim-bridge
+services:
+  - image:
+      registry: library
+      registry_type: DOCKER_HUB
+      repository: redis
+    instance_count: 1
+    instance_size_slug: apps-s-1vcpu-0.5gb
+    name: op-scim-redis
+"""
+DO_SPEC_GITHUB = """name: sample
+region: nyc
+static_sites:
+  - name: web
+    github:
+      repo: acme/site
+      branch: main
+    build_command: npm run build
+workers:
+  - name: queue
+    instance_size_slug: basic-xxs
+    run_command: node worker.js
+"""
+COMPOSE = "services:\n  web:\n    image: nginx:1.27\n    ports:\n      - 80:80\n"
+SIZES = "sizes:\n  instance_size_slug: s-1vcpu-1gb\n"  # a data file with the word, no component list
+
+
+@each_case(("name", "text", "rule"), [
+    ("helmfiles/default.yaml", HELMFILE_DEFAULTS, "iac.content.helmfile"),
+    ("deploy/releases.yaml", HELMFILE_RELEASES, "iac.content.helmfile"),
+    ("environments/prod/apps.yml", HELMFILE_RELEASES, "iac.content.helmfile"),
+    ("deploy/apps.yaml.gotmpl", HELMFILE_GOTMPL, "iac.content.helmfile"),
+    ("helmfiles/app.yaml", HELMFILE_INCLUDES, "iac.content.helmfile"),
+    ("do-app-platform-op-cli/op-scim-bridge.yaml", DO_SPEC, "iac.content.do-app-spec"),
+    ("deploy/app-spec.yml", DO_SPEC_GITHUB, "iac.content.do-app-spec"),
+    ("docs/releases.yaml", RELEASE_NOTES, None), ("config/app.yaml", APP_SETTINGS, None),
+    ("docs/helmfile.md", HELMFILE_DEFAULTS, None), ("compose/app.yaml", COMPOSE, None),
+    ("data/sizes.yaml", SIZES, None), ("charts/app/values.json", CHART_YAML, None),
+])
+def test_helmfiles_and_app_platform_specs_by_content(name: str, text: str, rule: str | None) -> None:
+    shape = platform_shape(name.rpartition("/")[2], text)
+    assert (shape[1] if shape else None) == rule, (name, shape)
+    signal = sniff(name, text.encode(), RULES.context)  # a template may be raised by the Helm-template shape first
+    if rule is not None:
+        assert signal is not None and signal.bucket == "iac", (name, signal)
+    else:  # the look-alikes keep what they had (a compose file stays compose's)
+        assert signal is None or signal.rule not in ("iac.content.helmfile", "iac.content.do-app-spec"), (name, signal)
+
+
+def test_a_helmfile_folder_with_the_commits(tmp_path: Path) -> None:
+    files = {"helmfiles/default.yaml": HELMFILE_DEFAULTS, "helmfiles/app.yaml": HELMFILE_INCLUDES,
+             "helmfiles/website.yaml": HELMFILE_RELEASES, "docs/releases.yaml": RELEASE_NOTES,
+             "README.md": "# charts\n", "do/op-scim-bridge.yaml": DO_SPEC}
+    repo, base, head = two_commits(tmp_path / "r", {"LICENSE": "MIT\n"}, files)
+    done = run_cli(["classify", "--tree", f"{base}..{head}", "--repo", repo.root, "--policy", POLICY_DIR,
+                    "--format", "json"], text=True)
+    got = {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
+    assert [got[p] for p in ("helmfiles/default.yaml", "helmfiles/app.yaml", "helmfiles/website.yaml")] == ["iac"] * 3
+    assert got["do/op-scim-bridge.yaml"] == "iac"
+    assert got["docs/releases.yaml"] == "src" and got["README.md"] == "src"
+
+
+@each_case("unit, head", [
+    ("releases:\n", ""),
+    ("# c\n", "helmfiles:\n"),
+    ("helmfiles:\n  -\n", ""),
+    ("  - name: a\n    registry_type: DOCR\n", "services:\n"),
+    ("instance_size_slug: x\n", ""),
+])
+def test_the_helmfile_and_app_spec_shapes_are_linear(unit: str, head: str) -> None:
+    assert_linear(lambda text: platform_shape("apps.yaml", text), repeated(unit, head), budget=0.5)

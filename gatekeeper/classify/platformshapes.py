@@ -7,7 +7,8 @@ needs a key of its format that no other format uses, or two keys, so that a look
 naming a machine, a JSON 6902 patch of a Kubernetes object, a docs site's `index.yaml`, a `.bazelrc` of build flags,
 an umbrella chart's `charts:` list) keeps its bucket. The twenty-fifth set's Buildkite plugin definitions (`ci`) are
 read here too. The forty-third set's HashiCorp agent configurations in JSON (Consul's and Nomad's `data_dir` beside
-a key only an agent has, Vault's `listener` block beside its storage): the `.hcl` forms are iac by path.
+a key only an agent has, Vault's `listener` block beside its storage): the `.hcl` forms are iac by path. The
+eighty-second set's helmfile state files and DigitalOcean App Platform app specifications under any YAML name.
 """
 
 from __future__ import annotations
@@ -61,6 +62,22 @@ _RECKONER_CHARTS = lazy(r"^charts[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
 _RECKONER_VERSION = lazy(
     r"^minimum_versions[ \t]*:[ \t]*\r?\n(?:[ \t][^\n]*\n){0,8}?[ \t]+reckoner[ \t]*:|^namespace_management[ \t]*:",
     _FLAGS)
+# A helmfile state file under any YAML name (the eighty-second set: bn-digital/helm's `helmfiles/*.yaml`, run with
+# `helmfile -f FILE`): a top-level `helmDefaults:` (helmfile's alone), a top-level `releases:` whose items name a
+# `chart:`, or a top-level `helmfiles:` listing other state files (`- path: x.yaml` or `- x.yaml`). A docs site's
+# `releases:` list of versions names no chart.
+_HELMFILE_DEFAULTS = lazy(r"^helmDefaults[ \t]*:", _FLAGS)
+_HELMFILE_RELEASES = lazy(r"^releases[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
+_HELMFILE_CHART = lazy(r"^[ \t]*(?:-[ \t]+)?chart[ \t]*:[ \t]*\S", _FLAGS)
+_HELMFILE_INCLUDES = lazy(r"^helmfiles[ \t]*:[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*"
+                          r"[ \t]*-[ \t]+(?:path[ \t]*:[ \t]*)?['\"]?[^\s'\"]+\.ya?ml(?:\.gotmpl)?['\"]?[ \t]*$",
+                          _FLAGS)
+# A DigitalOcean App Platform app specification under any YAML name (the eighty-second set: 1Password's scim-examples'
+# `do-app-platform-op-cli/op-scim-bridge.yaml`, `doctl apps create --spec FILE`): a top-level component list beside a
+# key only an app spec writes (an instance size slug, an image block's registry type).
+_DO_COMPONENTS = lazy(r"^(?:services|workers|jobs|static_sites|functions|databases)[ \t]*:[ \t]*$", _FLAGS)
+_DO_KEY = lazy(r"^[ \t]*(?:-[ \t]+)?(?:instance_size_slug[ \t]*:[ \t]*\S"
+               r"|registry_type[ \t]*:[ \t]*['\"]?(?:DOCKER_HUB|DOCR|GHCR)\b)", _FLAGS)
 # A Buildkite plugin's definition (`plugin.yml` at the plugin's root): its name beside the JSON schema of the
 # configuration steps pass it (`configuration:` holding `properties:`, ...); every pipeline that uses the plugin runs
 # its hooks with it, as a published action's action.yml. A Bukkit plugin.yml names its `main:` class, a Helm plugin's
@@ -176,6 +193,14 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if lower.endswith((".yaml", ".yml")) and (m := _RECKONER_VERSION.search(text)) is not None \
             and _RECKONER_CHARTS.search(text):
         return "iac", "iac.content.reckoner-course", evidence_line(text, m)
+    if rendered.endswith((".yaml", ".yml")) and "el" in text and (
+            (m := _HELMFILE_DEFAULTS.search(text)) is not None or (m := _HELMFILE_INCLUDES.search(text)) is not None
+            or ((r := _HELMFILE_RELEASES.search(text)) is not None
+                and (m := _HELMFILE_CHART.search(text, r.end())) is not None)):
+        return "iac", "iac.content.helmfile", evidence_line(text, m)
+    if rendered.endswith((".yaml", ".yml")) and "_" in text and (m := _DO_KEY.search(text)) is not None \
+            and _DO_COMPONENTS.search(text):
+        return "iac", "iac.content.do-app-spec", evidence_line(text, m)
     if lower in ("plugin.yml", "plugin.yaml") and (m := _BUILDKITE_PLUGIN_CONFIG.search(text)) is not None \
             and _BUILDKITE_PLUGIN_NAME.search(text) and not _BUKKIT_MAIN.search(text):
         return "ci", "ci.content.buildkite-plugin", evidence_line(text, m)
