@@ -52,7 +52,9 @@ sixtieth's) was measured blind the same way, and so was the seventy-seventh (sev
 ordinary repositories across languages, 196 files drawn as the sixtieth's).
 The seventy-eighth (seventyeighth.tsv, 39 newly fetched repositories weighted to CI that is spread out or less common,
 283 files picked by hand) was measured blind too, and so was the seventy-ninth (seventyninth.tsv, 46 newly fetched
-repositories weighted to infrastructure and dependency files under ordinary names, 240 files).
+repositories weighted to infrastructure and dependency files under ordinary names, 240 files), and so was the
+eighty-second (eightysecond.tsv, 40 newly fetched repositories of every kind, infrastructure-weighted, 427 files
+drawn by a fixed rule).
 """
 
 from __future__ import annotations
@@ -115,7 +117,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "seventysixth.tsv",
               SETS / "seventyseventh.tsv",
               SETS / "seventyeighth.tsv",
-              SETS / "seventyninth.tsv"]
+              SETS / "seventyninth.tsv",
+              SETS / "eightysecond.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 
