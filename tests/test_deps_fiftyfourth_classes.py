@@ -12,6 +12,10 @@ must not match and malformed variants that are a finding, never a crash or a sil
 - From a patch: a deps.edn library whose coordinate map goes on below its line (clojure-lsp's `clj-kondo/clj-kondo
   {:mvn/version "…"` over `:exclude […]}`), and a Cargo dependency's own table (`[dependencies.polars]`,
   `[target.'cfg(windows)'.dependencies.windows-sys]`) whose `version = "…"` line moved.
+- A setup action's inputs that each pin one tool (DeLaGuardo/setup-clojure's `lein: 2.9.5`, `cli:`, `bb:`).
+- A setup input read from the workflow's environment (unison's Bogdanp/setup-racket `version: ${{env.racket_version}}`
+  over `env: racket_version: "8.14"`): the input was not read; now `${{ env.NAME }}` is the value the file's `env:`
+  blocks give NAME, when they all give it one.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import pytest
 from tables import each_case
 
 from gatekeeper.deps import edn
+from gatekeeper.deps.actions import parse_workflow
 from gatekeeper.deps.bazelrepos import parse_repos
 from gatekeeper.deps.cljdeps import parse_deps_edn
 from gatekeeper.deps.model import ManifestError
@@ -488,6 +493,138 @@ def test_a_version_line_with_no_header_shown_is_refused(tmp_path: Path) -> None:
     assert partial(patch, "Cargo.toml") and not patch.changes, patch
 
 
+# --- 5. a setup action's inputs that each pin a tool ----------------------------------------------------------------
+
+CLOJURE_LSP_CI = """\
+name: CI
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Prepare java
+        uses: actions/setup-java@v1
+        with:
+          java-version: 1.8
+
+      - name: Install leiningen
+        uses: DeLaGuardo/setup-clojure@master
+        with:
+          lein: 2.9.3
+          cli: 1.10.1.727
+          bb: latest
+
+      - name: Run tests
+        run: lein test
+"""
+
+
+def test_clojure_lsps_lein_bump_is_named_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {".github/workflows/ci.yml": CLOJURE_LSP_CI},
+                              {".github/workflows/ci.yml": {"lein: 2.9.3": "lein: 2.9.5"}})
+    assert moves(tree) == moves(patch) == {("tool", "lein", "2.9.3", "2.9.5")}, (tree, patch)
+
+
+@each_case("key, tool", [
+    ("lein", "lein"), ("cli", "clojure"), ("bb", "babashka"), ("boot", "boot"), ("clj-kondo", "clj-kondo"),
+    ("cljfmt", "cljfmt"), ("cljstyle", "cljstyle"), ("zprint", "zprint"),
+])
+def test_each_setup_clojure_input_names_its_tool(key: str, tool: str) -> None:
+    text = ("jobs:\n  a:\n    steps:\n      - uses: DeLaGuardo/setup-clojure@13.0\n        with:\n"
+            f"          {key}: '1.2.3'\n")
+    assert {(d.name, d.version) for d in parse_workflow(".github/workflows/a.yml", text.encode())
+            if d.ecosystem == "tool"} == {(tool, "1.2.3")}
+
+
+@each_case("text", [
+    "      - uses: DeLaGuardo/setup-clojure@13.0\n        with:\n          lein: latest\n",  # no version
+    "      - uses: DeLaGuardo/setup-clojure@13.0\n        with:\n          github-token: 1.2.3\n",  # another input
+    "      - uses: other/setup-clojure@13.0\n        with:\n          lein: 1.2.3\n",  # another action
+    "      - uses: DeLaGuardo/setup-clojure@13.0\n      - run: echo\n        env:\n          lein: 1.2.3\n",
+    "      - uses: DeLaGuardo/setup-clojure@13.0\n    lein: 1.2.3\n",  # not under the step
+])
+def test_a_setup_clojure_look_alike_names_no_tool(text: str) -> None:
+    deps = parse_workflow(".github/workflows/a.yml", f"jobs:\n  a:\n    steps:\n{text}".encode())
+    assert not any(d.ecosystem == "tool" for d in deps), deps
+
+
+# --- 6. a setup input read from the workflow's env ----------------------------------------------------------------
+
+# unisonweb/unison's .github/workflows/bundle-ucm.yaml of 2024 (its shape: the version in the workflow's env, read by
+# a setup action through ${{env.racket_version}})
+UNISON = """\
+name: bundle ucm
+
+on:
+  workflow_call:
+    inputs:
+      ref:
+        required: true
+        type: string
+
+env:
+  racket_version: "8.7"
+
+jobs:
+  package-racket-lib:
+    runs-on: ubuntu-20.04
+    steps:
+      - uses: Bogdanp/setup-racket@v1.11
+        with:
+          architecture: 'x64'
+          distribution: 'full'
+          variant: 'CS'
+          version: ${{env.racket_version}}
+"""
+
+
+def test_unisons_racket_bump_is_named_with_the_tree(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {".github/workflows/bundle-ucm.yaml": UNISON},
+                              {".github/workflows/bundle-ucm.yaml": {'"8.7"': '"8.14"'}})
+    assert moves(tree) == {("tool", "racket", "8.7", "8.14")}, tree
+    assert not patch.changes  # the hunk shows the env line, not the input that reads it (left for a later round)
+
+
+STEP = "jobs:\n  a:\n    steps:\n      - uses: {action}\n        with:\n          {key}: {value}\n"
+
+
+@each_case("env, action, key, value, tool", [
+    ("env:\n  racket_version: '8.7'\n", "Bogdanp/setup-racket@v1", "version", "${{ env.racket_version }}", "racket"),
+    ("env:\n  NODE: 20.1.0\n", "actions/setup-node@v4", "node-version", "${{env.NODE}}", "node"),
+    ("env:\n  GO: '1.22.2'\n", "actions/setup-go@v5", "go-version", '"${{ env.GO }}"', "go"),
+    ("env:\n  LEIN: 2.9.5  # the build tool\n", "DeLaGuardo/setup-clojure@13", "lein", "${{ env.LEIN }}", "lein"),
+    ("env:\n  A: x\n  helm: v3.15.2\n", "azure/setup-helm@v4", "version", "${{ env.helm }}", "helm/helm"),
+])
+def test_a_setup_input_from_the_env_names_its_tool(env: str, action: str, key: str, value: str, tool: str) -> None:
+    text = env + STEP.format(action=action, key=key, value=value)
+    found = {(d.name, d.version) for d in parse_workflow(".github/workflows/a.yml", text.encode())
+             if d.ecosystem == "tool"}
+    want = {"racket": "8.7", "node": "20.1.0", "go": "1.22.2", "lein": "2.9.5", "helm/helm": "v3.15.2"}[tool]
+    assert (tool, want) in found, found
+
+
+def test_a_job_level_env_is_read_too() -> None:
+    text = ("jobs:\n  a:\n    env:\n      V: 8.7\n    steps:\n      - uses: Bogdanp/setup-racket@v1\n"
+            "        with:\n          version: ${{ env.V }}\n")
+    assert {(d.name, d.version) for d in parse_workflow(".github/workflows/a.yml", text.encode())} >= {
+        ("racket", "8.7")}
+
+
+@each_case("env", [
+    "env:\n  V: 8.7\njobs:\n  b:\n    env:\n      V: 8.8\n",  # set to two values: which one is not read here
+    "env:\n  V: ${{ secrets.V }}\n",  # no scalar
+    "env:\n  V: latest\n",  # no version
+    "env:\n  W: 8.7\n",  # another name
+    "env:\n  S: |\n    V: 8.7\n",  # a block scalar's text
+    "inputs:\n  V: 8.7\n",  # not an env block
+    "env:\n  V:\n    nested: 8.7\n",
+])
+def test_an_env_look_alike_names_no_tool(env: str) -> None:
+    text = env + STEP.format(action="Bogdanp/setup-racket@v1", key="version", value="${{ env.V }}")
+    deps = parse_workflow(".github/workflows/a.yml", text.encode())
+    assert not any(d.ecosystem == "tool" for d in deps), deps
+
+
 # --- hostile inputs -------------------------------------------------------------------------------------------------
 
 def test_hostile_inputs_are_read_in_linear_time() -> None:
@@ -501,4 +638,8 @@ def test_hostile_inputs_are_read_in_linear_time() -> None:
         (lambda: refused(lambda: edn.loads("{:" + "1" * big + " 1}")), "a long digit keyword"),
         (lambda: parse_repos("a.bzl", ("maybe(" + " " * big + "http_archive,\n").encode()), "blanks in a maybe"),
         (lambda: parse_repos("a.bzl", ("maybe(http_archive," * (big // 18)).encode()), "maybe calls unclosed"),
+        (lambda: parse_workflow(".github/workflows/a.yml", ("env:\n" + "  a: 1\n" * (big // 7)
+                                                            + "x: ${{ env.a }}\n" * 2000).encode()), "env lines"),
+        (lambda: parse_workflow(".github/workflows/a.yml", ("env:\n  a: " + "${{ env." * (big // 8) + "\n")
+                                .encode()), "unclosed env references"),
     ], 1.0)

@@ -89,16 +89,50 @@ def input_defaults(lines: list[str]) -> dict[str, str]:
     return out
 
 
+# A step's input read from the environment, `${{ env.NAME }}` (round 54: unison's `version: ${{env.racket_version}}`
+# for Bogdanp/setup-racket over the workflow's `env: racket_version: "8.14"`): the value the file's `env:` blocks give
+# NAME, when every block that sets it sets the same scalar; a name set to two values, or by no block, stays as written.
+_ENV = lazy(r"^(?P<indent>[ \t]*)env\s*:\s*(?:#.*)?$")
+_ENV_VALUE = lazy(r"""^(?P<indent>[ \t]+)(?P<name>[\w-]{1,100})\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#${}]{1,200})(?P=q)"""
+                  r"""\s*(?:#.*)?$""")
+_ENV_REF = lazy(r"\$\{\{\s*env\.(?P<name>[\w-]{1,100})\s*\}\}")
+
+
+def env_values(lines: list[str]) -> dict[str, str]:
+    """{name: value} of the variables the file's `env:` blocks set, each to one scalar wherever it is set (a line deeper
+    than a block's entries, a block scalar's text, sets nothing)."""
+    found: dict[str, set[str]] = {}
+    column, entries = -1, -1  # the column of the `env:` key whose entries the next lines may be, and of its entries
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if column >= 0 and indent <= column:
+            column = -1  # a key as shallow as `env:`: its block has ended
+        if (block := _ENV.match(line)) is not None:
+            column, entries = len(block["indent"]), -1
+        elif column >= 0 and (entries < 0 or indent == entries):
+            entries = indent
+            m = _ENV_VALUE.match(line)
+            found.setdefault(m["name"] if m else line.strip().partition(":")[0], set()).add(m["value"] if m else "")
+    return {name: next(iter(values)) for name, values in found.items() if len(values) == 1 and "" not in values}
+
+
 def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     """Every line's actions, images and tools; and, when the file holds a YAML form no line shows a value in (an
     anchor, alias, merge key, flow mapping, quoted key, JSON, tag, block scalar: yamlforms.py), every `uses`,
     `image` and `container` value of the file read as YAML (red team 21, tests/test_redteam21_workflow_yaml.py).
-    An action file's `${{ inputs.NAME }}` is read as the input's default (input_defaults)."""
+    An action file's `${{ inputs.NAME }}` is read as the input's default (input_defaults), `${{ env.NAME }}` as the
+    value the file's `env:` blocks give it (env_values)."""
     body = text(data)
     lines = body.splitlines()
     if path.rpartition("/")[2] in ("action.yml", "action.yaml") and "inputs." in body:
         defaults = input_defaults(lines)
         lines = [_INPUT_REF.sub(lambda m: defaults.get(m["name"], m[0]), line) if "inputs." in line else line
+                 for line in lines]
+    if "env." in body:
+        values = env_values(lines)
+        lines = [_ENV_REF.sub(lambda m: values.get(m["name"], m[0]), line) if "env." in line else line
                  for line in lines]
     out = _workflow_lines(path, lines)
     if not yamlforms.has_form(body, _KEYS):
