@@ -13,6 +13,8 @@ must not match and malformed variants that are a finding, never a crash or a sil
   {:mvn/version "…"` over `:exclude […]}`), and a Cargo dependency's own table (`[dependencies.polars]`,
   `[target.'cfg(windows)'.dependencies.windows-sys]`) whose `version = "…"` line moved.
 - A setup action's inputs that each pin one tool (DeLaGuardo/setup-clojure's `lein: 2.9.5`, `cli:`, `bb:`).
+- A yarn.lock copy dropped beside the one copy left, above it in another release line (postcss's set-value 0.4.3 gone
+  beside 2.0.1, "Bump set-value from 0.4.3 to 2.0.1"): read as a removal; now the dependents' move to that copy.
 - A setup input read from the workflow's environment (unison's Bogdanp/setup-racket `version: ${{env.racket_version}}`
   over `env: racket_version: "8.14"`): the input was not read; now `${{ env.NAME }}` is the value the file's `env:`
   blocks give NAME, when they all give it one.
@@ -20,6 +22,7 @@ must not match and malformed variants that are a finding, never a crash or a sil
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -29,7 +32,9 @@ from gatekeeper.deps import edn
 from gatekeeper.deps.actions import parse_workflow
 from gatekeeper.deps.bazelrepos import parse_repos
 from gatekeeper.deps.cljdeps import parse_deps_edn
-from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.delta import diff
+from gatekeeper.deps.model import Change, Dependency, ManifestError
+from gatekeeper.deps.npm import parse_yarn_lock
 from gatekeeper.deps.pypi import parse_requirements, pep508
 from tests.deltas import both_edited, each_fast, moves, partial, refused
 
@@ -623,6 +628,68 @@ def test_an_env_look_alike_names_no_tool(env: str) -> None:
     text = env + STEP.format(action="Bogdanp/setup-racket@v1", key="version", value="${{ env.V }}")
     deps = parse_workflow(".github/workflows/a.yml", text.encode())
     assert not any(d.ecosystem == "tool" for d in deps), deps
+
+
+# --- 7. a lockfile copy dropped beside the one copy left -------------------------------------------------------------
+
+def _yarn(entries: list[tuple[str, str, str]]) -> str:
+    """A yarn v1 lockfile of (name, selectors, version) entries, in postcss's shape."""
+    return "# yarn lockfile v1\n\n\n" + "".join(
+        f'{sel}:\n  version "{v}"\n  resolved "https://registry.yarnpkg.com/{n}/-/{n}-{v}.tgz#{"0" * 40}"\n'
+        f'  integrity sha512-{"A" * 86}==\n\n' for n, sel, v in entries)
+
+
+# postcss/postcss's yarn.lock of 2021 (its shape: two copies of set-value, the old one's dependent moved to ^2.0.1)
+POSTCSS_BASE = _yarn([("semver", "semver@^7.3.5", "7.3.5"), ("set-value", "set-value@^0.4.3", "0.4.3"),
+                      ("set-value", "set-value@^2.0.0", "2.0.1"), ("slash", "slash@^3.0.0", "3.0.0")])
+POSTCSS_HEAD = _yarn([("semver", "semver@^7.3.5", "7.3.5"),
+                      ("set-value", "set-value@^2.0.0, set-value@^2.0.1", "2.0.1"), ("slash", "slash@^3.0.0", "3.0.0")])
+
+
+def test_postcsss_set_value_dedupe_is_an_upgrade_with_the_tree(tmp_path: Path) -> None:
+    package = '{"name": "postcss", "devDependencies": {"semver": "^7.3.5", "slash": "^3.0.0"}}\n'
+    tree, patch = both_edited(tmp_path, {"package.json": package, "yarn.lock": POSTCSS_BASE},
+                              {"yarn.lock": {POSTCSS_BASE: POSTCSS_HEAD}})
+    assert moves(tree) == {("npm", "set-value", "0.4.3", "2.0.1")}, tree
+    assert {c.level for c in tree.changes} == {"major"}
+    # from a patch, which entries are direct is not known (package.json is not in it): the copy's removal, as before
+    assert moves(patch) == {("npm", "set-value", "0.4.3", None)}, patch
+
+
+@each_case("base, head, want", [
+    (("0.4.3", "2.0.1"), ("2.0.1",), ("0.4.3", "2.0.1", "upgraded")),
+    (("1.0.0", "3.2.0"), ("3.2.0",), ("1.0.0", "3.2.0", "upgraded")),
+    (("0.1.0", "0.2.5"), ("0.2.5",), ("0.1.0", "0.2.5", "upgraded")),
+])
+def test_a_copy_dropped_beside_the_one_left_above_moved_there(base: tuple[str, ...], head: tuple[str, ...],
+                                                               want: tuple[str, str, str]) -> None:
+    changes = _lock_diff(base, head)
+    assert [(c.from_version, c.to_version, c.change) for c in changes] == [want], changes
+
+
+@each_case("base, head", [
+    (("1.0.0", "2.0.1", "3.0.0"), ("2.0.1", "3.0.0")),  # two copies left: which took its dependents is not said
+    (("2.0.1", "0.4.3"), ("0.4.3",)),  # the copy left is below it
+    (("1.0.0",), ()),  # none left
+    (("0.4.3", "2.0.1", "2.0.1-rc.1"), ("2.0.1", "2.0.1-rc.1")),
+])
+def test_a_copy_dropped_otherwise_stays_a_removal(base: tuple[str, ...], head: tuple[str, ...]) -> None:
+    changes = _lock_diff(base, head)
+    assert [c.change for c in changes] == ["removed"], changes
+
+
+def _lock_diff(base: tuple[str, ...], head: tuple[str, ...]) -> list[Change]:
+    old = _yarn([("x", f"x@^{v}", v) for v in base]).encode()
+    new = _yarn([("x", f"x@^{v}", v) for v in head]).encode()
+    indirect = lambda data: [dataclasses.replace(d, direct=False) for d in parse_yarn_lock("yarn.lock", data)]  # noqa: E731
+    return diff(indirect(old), indirect(new), "yarn.lock")
+
+
+def test_a_direct_entry_dropped_stays_a_removal() -> None:
+    """A manifest's own entry is what its author wrote: the dedupe reading is a lockfile's, for indirect copies."""
+    base = [Dependency("npm", "x", "0.4.3", "package.json", True, "runtime"),
+            Dependency("npm", "x", "2.0.1", "package.json", True, "runtime")]
+    assert [c.change for c in diff(base, base[1:], "package.json")] == ["removed"]
 
 
 # --- hostile inputs -------------------------------------------------------------------------------------------------
