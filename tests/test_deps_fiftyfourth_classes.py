@@ -17,7 +17,8 @@ must not match and malformed variants that are a finding, never a crash or a sil
   beside 2.0.1, "Bump set-value from 0.4.3 to 2.0.1"): read as a removal; now the dependents' move to that copy.
 - A setup input read from the workflow's environment (unison's Bogdanp/setup-racket `version: ${{env.racket_version}}`
   over `env: racket_version: "8.14"`): the input was not read; now `${{ env.NAME }}` is the value the file's `env:`
-  blocks give NAME, when they all give it one.
+  blocks give NAME, when they all give it one; and (deps53's lead) a reusable workflow's `${{ inputs.NAME }}` is its
+  `on: workflow_call: inputs:` default, as an action file's is.
 """
 
 from __future__ import annotations
@@ -630,6 +631,73 @@ def test_an_env_look_alike_names_no_tool(env: str) -> None:
     assert not any(d.ecosystem == "tool" for d in deps), deps
 
 
+# --- 6b. a reusable workflow's input defaults (deps53's lead) ------------------------------------------------------
+
+# a reusable workflow in the shape of unison's bundle-ucm.yaml, its racket version an input with a default
+REUSABLE = """\
+name: bundle ucm
+
+on:
+  workflow_call:
+    inputs:
+      ref:
+        required: true
+        type: string
+      racket-version:
+        description: the Racket to build with
+        type: string
+        default: "8.7"
+  workflow_dispatch:
+    inputs:
+      lint-version:
+        default: v1.2.0
+
+jobs:
+  package-racket-lib:
+    runs-on: ubuntu-20.04
+    steps:
+      - uses: Bogdanp/setup-racket@v1.11
+        with:
+          version: ${{ inputs.racket-version }}
+      - uses: golangci/golangci-lint-action@v6
+        with:
+          version: ${{ inputs.lint-version }}
+"""
+
+
+def test_a_reusable_workflows_input_default_is_read_with_the_tree(tmp_path: Path) -> None:
+    tree, _ = both_edited(tmp_path, {".github/workflows/bundle-ucm.yaml": REUSABLE},
+                          {".github/workflows/bundle-ucm.yaml": {'"8.7"': '"8.14"'}})
+    assert moves(tree) == {("tool", "racket", "8.7", "8.14")}, tree
+
+
+@each_case("on", [
+    "on:\n  workflow_call:\n    inputs:\n      v:\n        default: '8.7'\n",
+    "on:\n  push:\n  workflow_call:\n    secrets:\n      t:\n        required: true\n    inputs:\n      v:\n"
+    "        type: string\n        default: 8.7  # the default\n",
+    "on:\n  workflow_call:\n    inputs:\n      w:\n        default: x\n      v:\n        default: \"8.7\"\n"
+    "  pull_request:\n",
+])
+def test_a_workflow_call_inputs_default_names_the_tool(on: str) -> None:
+    text = on + STEP.format(action="Bogdanp/setup-racket@v1", key="version", value="${{ inputs.v }}")
+    assert ("racket", "8.7") in {(d.name, d.version) for d in parse_workflow(".github/workflows/a.yml",
+                                                                              text.encode())}
+
+
+@each_case("on", [
+    "on:\n  workflow_dispatch:\n    inputs:\n      v:\n        default: '8.7'\n",  # a manual run's form
+    "on:\n  workflow_call:\n    outputs:\n      v:\n        default: '8.7'\n",  # not its inputs
+    "on:\n  workflow_call:\n    inputs:\n      v:\n        type: string\n",  # no default
+    "on:\n  workflow_call:\n    inputs:\n      v:\n        default: ${{ github.ref }}\n",
+    "on:\n  workflow_call:\n    inputs:\n      w:\n        default: '8.7'\n",  # another input
+    "jobs:\n  x:\n    with:\n      inputs:\n        v:\n          default: '8.7'\n",  # not under workflow_call
+])
+def test_a_workflow_input_look_alike_names_no_tool(on: str) -> None:
+    text = on + STEP.format(action="Bogdanp/setup-racket@v1", key="version", value="${{ inputs.v }}")
+    deps = parse_workflow(".github/workflows/a.yml", text.encode())
+    assert not any(d.ecosystem == "tool" for d in deps), deps
+
+
 # --- 7. a lockfile copy dropped beside the one copy left -------------------------------------------------------------
 
 def _yarn(entries: list[tuple[str, str, str]]) -> str:
@@ -709,4 +777,8 @@ def test_hostile_inputs_are_read_in_linear_time() -> None:
                                                             + "x: ${{ env.a }}\n" * 2000).encode()), "env lines"),
         (lambda: parse_workflow(".github/workflows/a.yml", ("env:\n  a: " + "${{ env." * (big // 8) + "\n")
                                 .encode()), "unclosed env references"),
+        (lambda: parse_workflow(".github/workflows/a.yml", ("on:\n" + "  workflow_call:\n    inputs:\n      v:\n"
+                                                            "        default: 1\n" * (big // 60)
+                                                            + "x: ${{ inputs.v }}\n" * 2000).encode()),
+         "workflow_call blocks"),
     ], 1.0)
