@@ -309,6 +309,19 @@ hcl, memberlist, nats.go), Cargo (indicatif), Gradle catalogs and wrappers (Peta
 permission_handler), mix (httpoison), Bundler (24pullrequests), Dockerfiles with asdf installs (jenkins-infra's
 docker-builder), Drone, kustomize and actions: committed before its first, blind run in round 53.
 
+`--data fiftyfourth` reads deps_bumps_fiftyfourth.tsv: 40 more repositories, none in a deps set (27 fetched for it — 45
+public candidates in no deps or label set drawn at random, seed 54, from 111 listed for Nix flakes, deps.edn, mix,
+Bazel, Swift, pub, Gradle, NuGet and Maven, 3 over the snapshot limit, all 27 that gave update commits kept — and 13
+of the 25 that gave commits among the 52 mirrored ones no set held that round 53 had not read, drawn at random, seed
+54), capped
+at 2 actions-only and 3 other commits per ecosystem and 8 a repository, people's first (96 of the 191): Nix flakes and
+their Cargo crates (flake-checker, nix-index, naersk, fenix, microvm.nix, impermanence), deps.edn (clojure-lsp,
+next-jdbc), mix (dialyxir, thousand_island, excoveralls, explorer), Bazel (bazelisk, rules_cc, rules_swift), Swift
+(postgres-nio, swift-syntax), pub (graphql-flutter), Gradle (dokka, picnic, picasso), Maven (jOOQ, error-prone,
+javapoet), NuGet (MessagePack-CSharp), yarn (headlessui, cachix-action, postcss), pip and pre-commit (urllib3, rq),
+Go (controller-runtime, tview), Cargo (rand, mio, rust-postgres) and Bundler (bundler-audit, pry): committed before its
+first, blind run in round 54.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -385,6 +398,7 @@ SETS["fiftieth"] = DATA.with_name("deps_bumps_fiftieth.tsv")
 SETS["fiftyfirst"] = DATA.with_name("deps_bumps_fiftyfirst.tsv")
 SETS["fiftysecond"] = DATA.with_name("deps_bumps_fiftysecond.tsv")
 SETS["fiftythird"] = DATA.with_name("deps_bumps_fiftythird.tsv")
+SETS["fiftyfourth"] = DATA.with_name("deps_bumps_fiftyfourth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -64,41 +64,85 @@ def _label(action: str, comment: str) -> str:
 # A composite action's input default where a step hands the input on whole, `${{ inputs.NAME }}` (round 53, a known
 # lead: vikunja's `inputs.version.default: 'v2.13.0'` given to golangci-lint-action's `version:`, a setup action's
 # `node-version` default given to actions/setup-node): the version the action runs unless its caller names another.
-# Read from the file's top-level `inputs:` block, each input's own `default:` scalar; a workflow's inputs are not read.
-_INPUTS = lazy(r"^inputs\s*:\s*(?:#.*)?$")
+# Read from the file's top-level `inputs:` block, each input's own `default:` scalar; in a workflow, from the `inputs:`
+# of its `on: workflow_call:` (round 54, deps53's lead: a reusable workflow runs its default unless its caller names
+# another); a manual run's `workflow_dispatch` inputs are not read.
+_INPUTS = lazy(r"^(?P<indent>[ \t]*)inputs\s*:\s*(?:#.*)?$")
+_WORKFLOW_CALL = lazy(r"^(?P<indent>[ \t]+)workflow_call\s*:\s*(?:#.*)?$")
 _INPUT_NAME = lazy(r"^(?P<indent>[ \t]+)(?P<name>[\w-]{1,100})\s*:\s*(?:#.*)?$")
 _INPUT_DEFAULT = lazy(r"""^(?P<indent>[ \t]+)default\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]{1,200})(?P=q)\s*(?:#.*)?$""")
 _INPUT_REF = lazy(r"\$\{\{\s*inputs\.(?P<name>[\w-]{1,100})\s*\}\}")
 
 
-def input_defaults(lines: list[str]) -> dict[str, str]:
-    """{input: its default} of an action file's top-level `inputs:` block."""
+def input_defaults(lines: list[str], workflow: bool = False) -> dict[str, str]:
+    """{input: its default} of an action file's top-level `inputs:` block, or (`workflow`) of the `inputs:` block of a
+    workflow's `workflow_call:` trigger."""
     out: dict[str, str] = {}
-    inside, column, name = False, -1, ""
+    block, column, name, call = -1, -1, "", -1  # the columns of `inputs:`, of its inputs, and of `workflow_call:`
     for line in lines:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        if _INPUTS.match(line):
-            inside, column, name = True, -1, ""
-        elif not line[0].isspace():
-            inside = False  # the next top-level key
-        elif inside and (m := _INPUT_NAME.match(line)) is not None and (column < 0 or len(m["indent"]) <= column):
+        indent = len(line) - len(line.lstrip())
+        if block >= 0 and indent <= block:
+            block = -1  # a key as shallow as `inputs:`: its block has ended
+        if call >= 0 and indent <= call:
+            call = -1
+        if workflow and (trigger := _WORKFLOW_CALL.match(line)) is not None:
+            call = len(trigger["indent"])
+        elif (m := _INPUTS.match(line)) is not None and (indent == 0 if not workflow else call >= 0 < indent):
+            block, column, name = len(m["indent"]), -1, ""
+        elif block >= 0 and (m := _INPUT_NAME.match(line)) is not None and (column < 0 or len(m["indent"]) <= column):
             column, name = len(m["indent"]), m["name"]  # an input's own key: its settings sit deeper
-        elif inside and name and (d := _INPUT_DEFAULT.match(line)) is not None and len(d["indent"]) > column:
+        elif block >= 0 and name and (d := _INPUT_DEFAULT.match(line)) is not None and len(d["indent"]) > column:
             out.setdefault(name, d["value"])
     return out
+
+
+# A step's input read from the environment, `${{ env.NAME }}` (round 54: unison's `version: ${{env.racket_version}}`
+# for Bogdanp/setup-racket over the workflow's `env: racket_version: "8.14"`): the value the file's `env:` blocks give
+# NAME, when every block that sets it sets the same scalar; a name set to two values, or by no block, stays as written.
+_ENV = lazy(r"^(?P<indent>[ \t]*)env\s*:\s*(?:#.*)?$")
+_ENV_VALUE = lazy(r"""^(?P<indent>[ \t]+)(?P<name>[\w-]{1,100})\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#${}]{1,200})(?P=q)"""
+                  r"""\s*(?:#.*)?$""")
+_ENV_REF = lazy(r"\$\{\{\s*env\.(?P<name>[\w-]{1,100})\s*\}\}")
+
+
+def env_values(lines: list[str]) -> dict[str, str]:
+    """{name: value} of the variables the file's `env:` blocks set, each to one scalar wherever it is set (a line deeper
+    than a block's entries, a block scalar's text, sets nothing)."""
+    found: dict[str, set[str]] = {}
+    column, entries = -1, -1  # the column of the `env:` key whose entries the next lines may be, and of its entries
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if column >= 0 and indent <= column:
+            column = -1  # a key as shallow as `env:`: its block has ended
+        if (block := _ENV.match(line)) is not None:
+            column, entries = len(block["indent"]), -1
+        elif column >= 0 and (entries < 0 or indent == entries):
+            entries = indent
+            m = _ENV_VALUE.match(line)
+            found.setdefault(m["name"] if m else line.strip().partition(":")[0], set()).add(m["value"] if m else "")
+    return {name: next(iter(values)) for name, values in found.items() if len(values) == 1 and "" not in values}
 
 
 def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     """Every line's actions, images and tools; and, when the file holds a YAML form no line shows a value in (an
     anchor, alias, merge key, flow mapping, quoted key, JSON, tag, block scalar: yamlforms.py), every `uses`,
     `image` and `container` value of the file read as YAML (red team 21, tests/test_redteam21_workflow_yaml.py).
-    An action file's `${{ inputs.NAME }}` is read as the input's default (input_defaults)."""
+    An action file's or a reusable workflow's `${{ inputs.NAME }}` is read as the input's default (input_defaults),
+    `${{ env.NAME }}` as the value the file's `env:` blocks give it (env_values)."""
     body = text(data)
     lines = body.splitlines()
-    if path.rpartition("/")[2] in ("action.yml", "action.yaml") and "inputs." in body:
-        defaults = input_defaults(lines)
+    action = path.rpartition("/")[2] in ("action.yml", "action.yaml")
+    if "inputs." in body and (action or "workflow_call" in body):
+        defaults = input_defaults(lines, workflow=not action)
         lines = [_INPUT_REF.sub(lambda m: defaults.get(m["name"], m[0]), line) if "inputs." in line else line
+                 for line in lines]
+    if "env." in body:
+        values = env_values(lines)
+        lines = [_ENV_REF.sub(lambda m: values.get(m["name"], m[0]), line) if "env." in line else line
                  for line in lines]
     out = _workflow_lines(path, lines)
     if not yamlforms.has_form(body, _KEYS):

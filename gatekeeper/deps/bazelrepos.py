@@ -1,5 +1,6 @@
 """Bazel repository rules that download a GitHub release: `http_archive(...)` and `http_file(...)` calls of a
-WORKSPACE file, a `.bzl` file or a MODULE.bazel (`http_file = use_repo_rule(...)`), which people bump by hand
+WORKSPACE file, a `.bzl` file or a MODULE.bazel (`http_file = use_repo_rule(...)`), also passed to `maybe(...)`
+(`maybe(http_archive, name = …)`, or a file's own `_maybe`), which people bump by hand
 ("Bump Robolectric to 4.12.1": `urls = [".../robolectric-bazel/releases/download/4.12.1/…tar.gz"]`, and
 rules_jvm_external's four `http_file`s of buildifier at `…/bazelbuild/buildtools/releases/download/v7.1.2/…`).
 
@@ -24,8 +25,11 @@ from gatekeeper.lazy_pattern import lazy
 
 UNNAMED = "an http_archive or http_file call without a literal name"  # held for a call whose name is not read
 _RULES = ("http_archive", "http_file")
-_CALL = lazy(r"^[ \t]*(?:http_archive|http_file)[ \t]*\(([^()]{0,4096})\)", re.MULTILINE)
-_OPEN = lazy(r"^[ \t]*(?:http_archive|http_file)[ \t]*\(", re.MULTILINE)
+# the rule called, or passed first to Bazel's `maybe` (@bazel_tools' utils.bzl), which declares a repository once
+# (rules_swift's own `_maybe(http_archive, name = …, urls = […])`, round 54); any other wrapper may rewrite its URLs
+_RULE_OPEN = r"^[ \t]*(?:(?:http_archive|http_file)[ \t]*\(|_?maybe[ \t]*\(\s*+(?:http_archive|http_file)\s*+,)"
+_CALL = lazy(_RULE_OPEN + r"([^()]{0,4096})\)", re.MULTILINE)
+_OPEN = lazy(_RULE_OPEN, re.MULTILINE)
 _NAME = lazy(r'(?<![\w.])name\s*=\s*"([^"\\\n]{1,200})"')
 # a literal argument: a string, a list of strings, True/False/None, a number
 _ARG = lazy(r'\s*(\w+)\s*=\s*(?:"([^"\\\n]*)"|\[\s*((?:"[^"\\\n]*"\s*(?:,\s*)?){0,16})\]|True|False|None|\d+)'

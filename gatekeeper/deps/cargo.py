@@ -183,12 +183,71 @@ def _msrv_line(side: Side, index: int) -> list[tuple[str, ...]] | None:
     raise PartlyShown("the hunk does not show the table of its rust-version line (the MSRV under [package])", pair)
 
 
+# A dependency's own table (`[dependencies.polars]`, `[target.'cfg(windows)'.dependencies.windows-sys]`): its
+# `version = "…"` line names the crate, read from a hunk that shows the header (round 54: mio's windows-sys, explorer's
+# polars). A key beside it that makes it another crate or source (`package`, `git`, `path`, `registry`) refuses it.
+_TABLE_VERSION = lazy(r'^\s*version\s*=\s*"(?P<v>[^"\\\n]{1,128})"\s*(?:#.*)?$')
+_TABLE_KEY = lazy(r"""^\s*(?P<key>[\w-]+|"[^"\n]*"|'[^'\n]*')\s*[.=]""")
+_OTHER_CRATE = frozenset({"package", *_SOURCES, "workspace"})
+
+
+def _table_path(header: str) -> tuple[str, ...]:
+    """The keys of a `[a.b.c]` header line, as TOML reads them (quoted keys too); () when it is no one table header."""
+    try:
+        table: Any = tomllib.loads(header.strip())
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return ()
+    path: list[str] = []
+    while isinstance(table, dict) and len(table) == 1:
+        [(key, table)] = table.items()
+        path.append(key)
+    return tuple(path) if table == {} else ()
+
+
+def _table_crate(path: tuple[str, ...]) -> str | None:
+    """The crate a dependency table's path names: `dependencies.X` (dev-, build-), `workspace.dependencies.X`,
+    `target.T.dependencies.X`; None for any other table."""
+    if len(path) == 2 and path[0] in _TABLES or len(path) == 3 and path[:2] == ("workspace", "dependencies") \
+            or len(path) == 4 and path[0] == "target" and path[2] in _TABLES:
+        return path[-1]
+    return None
+
+
+def _table_version_line(side: Side, index: int) -> list[tuple[str, ...]] | None:
+    """A dependency table's `version = "…"` line (_TABLE_VERSION): the crate at that requirement when the hunk shows
+    its header, beside a `partial` problem (PartlyShown) when the hunk ends before the table does; None for any other
+    line or table (read, and refused, as a key); ManifestError when the table's other keys make it another crate."""
+    m = _TABLE_VERSION.match(side[index][0])
+    if m is None or any('"""' in line or "'''" in line for line, _ in side):
+        return None
+    for line, _ in reversed(side[:index]):
+        if _HEADER.match(line):
+            crate = _table_crate(_table_path(line))
+            if crate is None:
+                return None
+            break
+        if (key := _TABLE_KEY.match(line)) is not None and key["key"].strip("\"'") in _OTHER_CRATE:
+            raise ManifestError("a dependency table naming another crate or source")
+    else:
+        raise ManifestError("the hunk does not show the table of its version line")
+    pair: list[tuple[str, ...]] = [(crate, m["v"])]
+    for line, _ in side[index + 1:]:
+        if _HEADER.match(line):
+            return pair
+        if (key := _TABLE_KEY.match(line)) is not None and key["key"].strip("\"'") in _OTHER_CRATE:
+            raise ManifestError("a dependency table naming another crate or source")
+    raise PartlyShown("the hunk ends inside the dependency table of its version line", pair)
+
+
 def cargo_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """`name = "req"` or an inline table (`{ version = "1", features = [...] }`, its array may span lines); a
     renamed dependency (`miette = { package = "oxc-miette", version = "4.0.0" }`) is named by the crate it fetches,
-    the key kept as its alias, as the whole-file reader names it; the MSRV line (`_msrv_line`)."""
+    the key kept as its alias, as the whole-file reader names it; the MSRV line (`_msrv_line`); a dependency table's
+    version line (`_table_version_line`)."""
     if (msrv := _msrv_line(side, index)) is not None:
         return msrv
+    if (table := _table_version_line(side, index)) is not None:
+        return table
     name, value = toml_pair(_inline_table(side, index))
     package = value.get("package") if isinstance(value, dict) else None
     options = table_options(value, _READ) if isinstance(value, dict) else ""

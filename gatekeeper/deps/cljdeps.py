@@ -29,12 +29,14 @@ _ALIAS_DEPS = ("extra-deps", "replace-deps", "deps", "override-deps", "default-d
 _FORGES = {"io.github.": "https://github.com/", "com.github.": "https://github.com/",
            "io.gitlab.": "https://gitlab.com/", "com.gitlab.": "https://gitlab.com/"}
 _SOURCE_KEYS = frozenset({"mvn/version", "git/url", "git/sha", "git/tag", "sha", "tag", "local/root"})
-# a patch's line: one library at a Maven version, maybe after its map's opening (`{:deps {`, `:extra-deps {`), maybe
-# closing maps after it; the top-level `:deps` map opens on the file's first line as `{:deps {`
+# a patch's line: one library at a Maven version, maybe after its map's openings (`{:deps {`, `:extra-deps {`, an
+# alias's `:build {:deps {`), maybe closing maps after it, maybe opening a coordinate its line does not close
+# (clojure-lsp's `clj-kondo/clj-kondo {:mvn/version "…"` over `:exclude […]}`, round 54: `close` None); the top-level
+# `:deps` map opens on the file's first line as `{:deps {`, and only it
 _LIB = r"[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+(?:/[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+)?+"
-_ENTRY = lazy(r'^\s*+(?P<open>\{?:[\w/.-]++\s++\{)?\s*+(?P<lib>' + _LIB + r')\s++\{:mvn/version\s++'
-              r'"(?P<version>[^"\\]*+)"\}(?P<close>[\s}]*+)$')
-_TOP = lazy(r"^\{:deps\s+\{")
+_ENTRY = lazy(r'^\s*+(?P<open>(?:\{?+:[\w/.-]++\s++\{\s*+){1,4}+)?(?P<lib>' + _LIB + r')\s++\{:mvn/version\s++'
+              r'"(?P<version>[^"\\]*+)"(?:\}(?P<close>[\s}]*+))?$')
+_TOP = lazy(r"^\{:deps\s++\{\s*+(?!:)")
 _COMMENT = lazy(r"^\s*(?:;.*)?$")
 
 
@@ -112,8 +114,8 @@ def parse_deps_edn(path: str, data: bytes) -> list[Dependency]:
 
 def deps_edn_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """A changed line of a deps.edn hunk that is one library at a Maven version, in a map whose opening the hunk shows
-    above it across such lines: named, beside a `partial` problem unless that opening is the file's `{:deps {`; a
-    comment line names nothing; any other line is refused (ManifestError)."""
+    above it across such lines: named, beside a `partial` problem unless that opening is the file's `{:deps {` and the
+    line closes the library's coordinate; a comment line names nothing; any other line is refused (ManifestError)."""
     line = side[index][0]
     if _COMMENT.match(line):
         return []
@@ -122,6 +124,8 @@ def deps_edn_line(side: Side, index: int) -> list[tuple[str, ...]]:
         raise ManifestError(f"not one library at a Maven version: {line.strip()[:80]!r}")
     group, _, artifact = m["lib"].partition("/")
     pair = (f"{group}:{artifact or group}", m["version"], ECOSYSTEM, "", m["lib"])
+    if m["close"] is None:  # its other keys (another source, exclusions) lie below, read only from the whole file
+        raise PartlyShown("the library's coordinate map goes on below its line", [pair])
     opening = line if m["open"] else None
     for above, _ in reversed(side[:index]):
         if opening is not None:
@@ -131,7 +135,7 @@ def deps_edn_line(side: Side, index: int) -> list[tuple[str, ...]]:
         if _COMMENT.match(above):
             continue
         entry = _ENTRY.match(above)
-        if entry is None or entry["close"].strip():
+        if entry is None or entry["close"] is None or entry["close"].strip():
             break  # another form, or a map closed above: the line's map is not shown
         if entry["open"]:
             opening = above

@@ -243,6 +243,7 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
             if now is None:
                 assert was is not None  # _pairs never yields (None, None)
                 changes.append(_named_move(ecosystem, before[was], after, named.get(key, {}), partial)
+                               or _sole_copy(before[was], after, before.keys() & after.keys(), partial)
                                or _change(before[was], before[was], None, "removed", partial))
             else:
                 old_dep = before[was] if was is not None else before[_sorted(ecosystem, before.keys())[-1]]
@@ -266,6 +267,21 @@ def _other_scope(key: Key, dep: Dependency, old: Mapping[Key, dict[str, Dependen
             moved = dataclasses.replace(new[other][above], scope=dep.scope, direct=False)
             return _change(moved, dep, moved, _kind_of(key[0], dep, moved), partial)
     return None
+
+
+def _sole_copy(dep: Dependency, after: dict[str, Dependency], kept: set[str], partial: bool) -> Change | None:
+    """A lockfile's indirect copy dropped while the name keeps exactly one copy, above it in another release line,
+    and nothing new came (postcss's yarn.lock: set-value 0.4.3 gone, its `^0.4.3` dependent now on the 2.0.1 both
+    sides hold; Dependabot's "Bump set-value from 0.4.3 to 2.0.1", round 54): the one copy left is where its
+    dependents went, the move `_kept_above` reads within a line. None for an entry that is direct or may be (from a
+    patch, which ones are is not known), two copies kept or one below."""
+    if dep.direct is not False or len(kept) != 1:
+        return None
+    [only] = kept
+    if (compare(dep.ecosystem, dep.version, only) or 0) >= 0:
+        return None
+    moved = dataclasses.replace(after[only], scope=dep.scope, direct=False)
+    return _change(moved, dep, moved, _kind_of(dep.ecosystem, dep, moved), partial)
 
 
 _LINE = lazy(r"^v?(\d+)(?:\.(\d+))?")

@@ -27,6 +27,10 @@ _TOKEN = lazy(r"""(?x)
 """)
 _NUMBER = lazy(r"^[+-]?\d[\w.+-]*$")
 _SYMBOL = lazy(r"^(?:[A-Za-z*+!_?<>=.&%$-][\w.*+!?<>=:#&%$'-]*(?:/[A-Za-z*+!_?<>=.&%$-][\w.*+!?<>=:#&%$'-]*)?|/)$")
+# A keyword's name may start with a digit (next-jdbc's `:1.10` alias, round 54): Clojure's EdnReader matches the colon
+# itself as the symbol's first, non-digit character, so `:1.10` and `:1/a` read; a name after `/` still may not
+# start with one (`:a/1`), nor may a part be empty.
+_KEYWORD = lazy(r"^(?:[\w*+!?<>=.&%$-][\w.*+!?<>=:#&%$'-]*(?:/[A-Za-z*+!_?<>=.&%$-][\w.*+!?<>=:#&%$'-]*)?)$")
 _CLOSING = {"{": "}", "#{": "}", "[": "]", "(": ")"}
 
 
@@ -74,7 +78,7 @@ def _atom(word: str) -> Any:
     if word in ("true", "false"):
         return word == "true"
     if word.startswith(":"):
-        if len(word) == 1 or word.startswith("::") or _SYMBOL.match(word[1:]) is None:
+        if len(word) == 1 or word.startswith("::") or _KEYWORD.match(word[1:]) is None:
             raise ManifestError(f"not an EDN keyword: {word[:80]!r}")
         return Keyword(word[1:])
     if _NUMBER.match(word):

@@ -15,6 +15,7 @@ from gatekeeper.deps.hatchenvs import hatch_envs
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import MAX_BYTES, listing, load_toml, mapping, sourced_version, string, text, url_version
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.deps.piplines import local_requirement, spaced_marker, url_requirement
 from gatekeeper.lazy_pattern import lazy
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
         if editable := _EDITABLE.match(line):  # an option, but pip installs what it names
             target = editable.group(1)
             local = Dependency("pip", target, "editable", path, True, scope)
-            out.append(_url_requirement(target, path, scope) or local)
+            out.append(url_requirement(target, path, scope) or local)
             continue
         if nested := _NESTED.match(line):  # every requirement of another file (or URL): one dependency, by its name
             out.append(Dependency("pip", nested.group(1), "requirements file", path, True, scope))
@@ -154,9 +155,10 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
         line = re.sub(r"\s--?[a-z][a-z-]*(=|\s+)\S+", "", f" {line}").strip()
         if not line or line.startswith("-"):
             continue
-        dep = _requirement(line, path, scope) or _url_requirement(line, path, scope)
+        line = spaced_marker(line)
+        dep = _requirement(line, path, scope) or url_requirement(line, path, scope)
         if dep is None:
-            dep = _local_requirement(line, path, scope)
+            dep = local_requirement(line, path, scope)
         if dep is None:
             raise ManifestError(f"not a requirement: {line[:80]!r}")
         out.append(dep)
@@ -208,12 +210,8 @@ def requirements_hunks(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_URL = lazy(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
 # `-e PATH_OR_URL`: pip installs the project it names (a local folder is named by its path).
 _EDITABLE = lazy(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
-# A local project or archive pip installs by its path: a line starting with `.` or `/` (`.[testutils,spelling]`,
-# `./packages/core`, `../dist/x-1.0-py3-none-any.whl`), its extras after it.
-_LOCAL = lazy(r"^(?:\.{1,2}(?:/[\w.+@-]+)*/?|(?:/[\w.+@-]+)+/?)(?:\[[\w\s,.-]*\])?$")
 # `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
 _NESTED = lazy(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
 
@@ -283,43 +281,6 @@ def _included_by(line: str) -> list[str]:
 
 # Where a Poetry dependency table says its package comes from instead of the default index.
 _POETRY_SOURCES = ("path", "git", "url", "source")
-
-
-def _url_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
-    """A bare URL line pip installs (`git+https://host/org/repo.git@ref#egg=name`): named by its
-    `egg=` fragment, else by the URL's last path segment; its version is the URL itself. pip ends a URL at its first
-    `; ` (a semicolon and a blank) and reads the rest as the marker (sqlalchemy's tox.ini: `git+https://…/greenlet.git
-    #egg=greenlet; python_version >= '3.11'`, round 47); the entry's options keep the marker, as a requirement's."""
-    from packaging.markers import InvalidMarker, Marker  # deferred as in _requirement
-
-    cut = re.search(r";\s", line)
-    url, rest = (line[:cut.start()].strip(), line[cut.end():].strip()) if cut else (line, "")
-    if not _URL.match(url):
-        return None
-    try:
-        options = f"; {Marker(rest)}" if cut else ""
-    except InvalidMarker:
-        return None
-    egg = re.search(r"[#&]egg=([A-Za-z0-9][\w.-]*)", url)
-    stem = url.split("#")[0].split("?")[0].rstrip("/").rsplit("/", 1)[-1]
-    name = egg.group(1) if egg else stem.split("@")[0].removesuffix(".git")
-    return Dependency("pip", name, url_version(url), path, True, scope, options=options) if name else None
-
-
-def _local_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
-    """A local project pip installs, named by its path as `-e` names one; pip ends a path at its first `;` and reads
-    the rest as the marker (sqlalchemy's tox.ini: `.[sqlcipher]; python_version < '3.10'`, round 47)."""
-    from packaging.markers import InvalidMarker, Marker  # deferred as in _requirement
-
-    # only `; ` (a blank after the semicolon, sqlalchemy's form): `./x;python_version<'3'` stays refused (round 29)
-    where, cut, rest = line.partition("; ")
-    if (at_path := _LOCAL.match(where.strip() if cut else line)) is None:
-        return None
-    try:
-        options = f"; {Marker(rest.strip())}" if cut else ""
-    except InvalidMarker:
-        return None
-    return Dependency("pip", at_path.group(0), "local", path, True, scope, options=options)
 
 
 def _strings(value: Any, what: str) -> list[str]:

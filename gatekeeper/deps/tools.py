@@ -66,23 +66,28 @@ _KEYED = {
 # (aquaproj/aqua-installer, and the reusable workflows that pass it on, whose values Renovate's aqua preset bumps),
 # `helm_version`, `goreleaser-version`. A key naming no known tool (`app_version`, `schema-version`) names nothing.
 _TOOL_INPUT = lazy(r"^(?P<tool>[a-z][a-z0-9]{0,40}(?:[-_][a-z0-9]{1,40}){0,3}?)[-_]version$")
-# Actions whose generic input (`version:`, `toolchain:`) pins the tool they install, and its name.
-_BY_ACTION = {
-    "azure/setup-helm": ("version", "helm"), "azure/setup-kubectl": ("version", "kubectl"),
-    "docker/setup-buildx-action": ("version", "buildx"), "docker/setup-compose-action": ("version", "compose"),
-    "pnpm/action-setup": ("version", "pnpm"), "astral-sh/setup-uv": ("version", "uv"),
-    "golangci/golangci-lint-action": ("version", "golangci-lint"), "helm/kind-action": ("version", "kind"),
-    "helm/chart-testing-action": ("version", "chart-testing"),
-    "helm/chart-releaser-action": ("version", "chart-releaser"),
-    "snok/install-poetry": ("version", "poetry"), "pdm-project/setup-pdm": ("version", "pdm"),
-    "jdx/mise-action": ("version", "mise"), "aquasecurity/trivy-action": ("version", "trivy"),
-    "aquasecurity/setup-trivy": ("version", "trivy"), "dtolnay/rust-toolchain": ("toolchain", "rust"),
-    "jakebailey/pyright-action": ("version", "pyright"), "goreleaser/goreleaser-action": ("version", "goreleaser"),
-    "jfrog/setup-jfrog-cli": ("version", "jfrog-cli"), "hashicorp/setup-packer": ("version", "packer"),
-    "imjasonh/setup-crane": ("version", "crane"), "ko-build/setup-ko": ("version", "ko"),
-    "anchore/sbom-action/download-syft": ("syft-version", "syft"),
-    "docker/setup-docker-action": ("version", "docker"),
-    "actions-rs/toolchain": ("toolchain", "rust"), "hecrj/setup-rust-action": ("rust-version", "rust"),
+# Actions whose inputs pin the tools they install (a generic `version:`, `toolchain:`), each input's tool; the action
+# by its name in lower case, as GitHub matches it. DeLaGuardo/setup-clojure takes one input a tool (clojure-lsp's
+# `lein: 2.9.5`, round 54), named as mise's registry names them; Bogdanp/setup-racket's `version:` (unison's, given as
+# `${{env.racket_version}}`: actions.env_values).
+_BY_ACTION: dict[str, dict[str, str]] = {
+    "azure/setup-helm": {"version": "helm"}, "azure/setup-kubectl": {"version": "kubectl"},
+    "docker/setup-buildx-action": {"version": "buildx"}, "docker/setup-compose-action": {"version": "compose"},
+    "pnpm/action-setup": {"version": "pnpm"}, "astral-sh/setup-uv": {"version": "uv"},
+    "golangci/golangci-lint-action": {"version": "golangci-lint"}, "helm/kind-action": {"version": "kind"},
+    "helm/chart-testing-action": {"version": "chart-testing"},
+    "helm/chart-releaser-action": {"version": "chart-releaser"}, "snok/install-poetry": {"version": "poetry"},
+    "pdm-project/setup-pdm": {"version": "pdm"}, "jdx/mise-action": {"version": "mise"},
+    "aquasecurity/trivy-action": {"version": "trivy"}, "aquasecurity/setup-trivy": {"version": "trivy"},
+    "dtolnay/rust-toolchain": {"toolchain": "rust"}, "jakebailey/pyright-action": {"version": "pyright"},
+    "goreleaser/goreleaser-action": {"version": "goreleaser"}, "jfrog/setup-jfrog-cli": {"version": "jfrog-cli"},
+    "hashicorp/setup-packer": {"version": "packer"}, "imjasonh/setup-crane": {"version": "crane"},
+    "ko-build/setup-ko": {"version": "ko"}, "anchore/sbom-action/download-syft": {"syft-version": "syft"},
+    "docker/setup-docker-action": {"version": "docker"}, "actions-rs/toolchain": {"toolchain": "rust"},
+    "hecrj/setup-rust-action": {"rust-version": "rust"}, "bogdanp/setup-racket": {"version": "racket"},
+    "delaguardo/setup-clojure": {"lein": "lein", "cli": "clojure", "boot": "boot", "bb": "babashka",
+                                 "clj-kondo": "clj-kondo", "cljfmt": "cljfmt", "cljstyle": "cljstyle",
+                                 "zprint": "zprint"},
 }
 # docker/setup-docker-action's `version:` also takes the release as a `version=28.5.2` pair (alphagov/govuk-
 # infrastructure's, which Renovate moved to `v29.7.2`): that one pair is the version; any other pair names nothing.
@@ -293,6 +298,7 @@ class WorkflowTools:
         if (os_key := _OS_KEY.match(line)) is not None:
             self.os_list = len(os_key.group("indent"))
             return out
+
         if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
             env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
             return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
@@ -318,8 +324,7 @@ class WorkflowTools:
                 and (short := keyed.group("tool").replace("_", "-")) in _RELEASED:
             tool = short
         if tool is None and self.action and len(m.group("indent")) > self.column:
-            by_action = _BY_ACTION.get(self.action)
-            tool = by_action[1] if by_action is not None and by_action[0] == key else None
+            tool = _BY_ACTION.get(self.action.lower(), {}).get(key)
         if tool is not None:
             out.append(Dependency(TOOL, tool_name(tool), value, self.path, True, "build"))
         return out
