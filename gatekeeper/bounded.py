@@ -63,10 +63,16 @@ def read_bytes(path: Path, limits: Limits = DEFAULT) -> bytes:
     OSError passes through (callers word it); LimitError when the file is too big."""
     # O_NONBLOCK: opening a FIFO without a writer must not block before fstat can refuse it.
     with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode):
             # A FIFO or device may never end; refuse it instead of blocking the gate.
             raise OSError(errno.EINVAL, "not a regular file", str(path))
-        data = handle.read(limits.max_bytes + 1)
+        # One read of the size fstat says and a byte more: a read of the whole cap allocates it (16 MiB) first, ~0.12
+        # ms a call for the 250 KB rules file (6 times a plain read). A file that grew since reads on, to the cap.
+        wanted = min(status.st_size, limits.max_bytes) + 1
+        data = handle.read(wanted)
+        if len(data) == wanted <= limits.max_bytes:
+            data += handle.read(limits.max_bytes + 1 - wanted)
     _check_bytes(len(data), str(path), limits)
     return data
 

@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import yaml
@@ -245,3 +246,43 @@ def test_files_are_read_no_further_than_the_cap(tmp_path: Path) -> None:
         os.close(writer)
     with pytest.raises(OSError, match="not a regular file"):
         bounded.read_bytes(Path("/dev/zero"), SMALL)
+
+
+# --- read_bytes: the file's bytes to the cap, whatever its stat said (suite round 33 sizes the read by fstat) ------
+
+
+def _stat_saying(real: os.stat_result, size: int) -> os.stat_result:
+    return os.stat_result((*real[:6], size, *real[7:10]))
+
+
+_TOLD = ("true", "half", "zero", "one", "double", "past-cap")  # what fstat says of the size: the file grew or shrank
+
+
+@each_case(("cap", "size", "told"), [(cap, cap + delta, told) for cap in (1, 7, 4096, 65_536)
+                                     for delta in (-4096, -2, -1, 0, 1, 2, 5_000) if cap + delta >= 0
+                                     for told in _TOLD])
+def test_read_bytes_reads_to_the_cap_whatever_fstat_said(tmp_path: Path, cap: int, size: int, told: str) -> None:
+    path = tmp_path / "f"
+    data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+    path.write_bytes(data)
+    said = {"true": size, "half": size // 2, "zero": 0, "one": 1, "double": 2 * size, "past-cap": cap + 1}[told]
+    real_fstat = os.fstat
+    limits = Limits(max_bytes=cap, max_depth=64, max_values=1_000)
+    with mock.patch.object(bounded.os, "fstat", lambda fd: _stat_saying(real_fstat(fd), said)):
+        if size > cap:
+            with pytest.raises(LimitError):
+                bounded.read_bytes(path, limits)
+        else:
+            assert bounded.read_bytes(path, limits) == data
+
+
+def test_read_bytes_of_an_empty_file_and_of_one_past_a_big_cap(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    assert bounded.read_bytes(empty) == b""
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * ((4 << 20) + 1))
+    with pytest.raises(LimitError):
+        bounded.read_bytes(big, bounded.YAML)
+    big.write_bytes(b"x" * (4 << 20))
+    assert len(bounded.read_bytes(big, bounded.YAML)) == 4 << 20

@@ -15,8 +15,9 @@ from conftest import POLICY_DIR
 
 from gatekeeper.errors import PolicyError
 from gatekeeper.policy import bundle as bundle_module
+from gatekeeper.policy import bundle_cache
 from gatekeeper.policy.bundle import bundle_digest, load_bundle
-from gatekeeper.policy.bundle_cache import Held, contents_digest
+from gatekeeper.policy.bundle_cache import Contents, Held, contents, contents_digest
 from gatekeeper.policy.ref_check import unknown_refs
 
 # A stray bracket: regopy would drop the rest of the rule body; the loader's lint refuses it.
@@ -28,8 +29,8 @@ def _held(root: Path) -> None:
     load_bundle(root)
     load_bundle(root)
     place = bundle_module._HELD.place(root, "lint_tests=True")
-    digest = contents_digest(root)
-    assert digest is not None and bundle_module._HELD.get(place, digest) is not None
+    found = contents(root)
+    assert found is not None and bundle_module._HELD.get(place, found) is not None
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch, root: Path) -> bundle_module.Bundle:
@@ -98,6 +99,36 @@ def test_a_new_or_removed_file_is_loaded_again(tmp_path: Path) -> None:
         load_bundle(root)
 
 
+def test_a_file_renamed_with_its_bytes_is_loaded_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The held load is compared with the walk's (name, bytes) whole (suite round 33): the same bytes under another
+    # name are another bundle (a test file moved to a policy nothing lists is refused).
+    root = bundle_copy(tmp_path)
+    _held(root)
+    (root / "lib" / "findings.rego").rename(root / "lib" / "findings2.rego")
+    again = load_bundle(root)
+    assert again == _fresh(monkeypatch, root) and "findings2.rego" in " ".join(again.modules)
+
+
+@pytest.mark.parametrize("over", [-1, 0])
+def test_a_bundle_past_the_held_size_is_never_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   over: int) -> None:
+    root = bundle_copy(tmp_path)
+    size = sum(len(data) for _, data in contents(root) or ())
+    monkeypatch.setattr(bundle_cache, "HELD_BYTES", size + over)
+    load_bundle(root)
+    load_bundle(root)
+    place = bundle_module._HELD.place(root, "lint_tests=True")
+    found = contents(root)
+    assert (found is None) == (over < 0)
+    assert (found is not None and bundle_module._HELD.get(place, found) is not None) == (over == 0)
+    path = root / "core" / "policy.rego"
+    stat = path.stat()
+    path.write_text(path.read_text() + BROKEN)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with pytest.raises(PolicyError):
+        load_bundle(root)
+
+
 def test_a_folder_the_digest_skips_is_never_held(tmp_path: Path) -> None:
     root = bundle_copy(tmp_path)
     (root / "__pycache__").mkdir()
@@ -140,11 +171,11 @@ def test_a_folders_first_load_is_not_walked_for_a_key(tmp_path: Path, monkeypatc
     root = bundle_copy(tmp_path)
     walks: list[Path] = []
 
-    def counted(folder: Path) -> str | None:
+    def counted(folder: Path) -> Contents | None:
         walks.append(folder)
-        return contents_digest(folder)
+        return contents(folder)
 
-    monkeypatch.setattr(bundle_module, "contents_digest", counted)
+    monkeypatch.setattr(bundle_module, "contents", counted)
     load_bundle(root)
     assert walks == []
     load_bundle(root)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import re
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -229,6 +231,84 @@ def test_a_bundle_is_built_once_per_content_and_an_edit_is_read_again(tmp_path: 
         (folder / "classification.yaml").read_bytes().replace(b"bucket: ci", b"bucket: iac")
     )
     assert load_rules(folder).match("build.sh").bucket == "iac"
+
+
+_MAIN_BODY = """
+    - id: main.rule
+      bucket: iac
+      description: the main file's rule
+      match: ["build.sh"]
+    """
+_OVERLAY = "version: 1\nrules:\n  - id: over.rule\n    bucket: iac\n    description: d\n    match: [\"ops.sh\"]\n"
+_CONTEXT_FILES = {"main": "classification.yaml", "overlay": "classification.d/10-x.yaml",
+                  "context": "classification-context.yaml"}
+
+
+def _same_size_edit(data: bytes, where: str) -> bytes:
+    """One edit that keeps the file's size: the bucket word (`iac` to `src`, what the rule decides), or one byte of a
+    trailing comment at its start or end (the digest alone tells)."""
+    if where == "bucket":
+        return data.replace(b"bucket: iac", b"bucket: src", 1)
+    return data[:-2] + b"y\n" if where == "comment-end" else data[:-10] + b"Z" + data[-9:]
+
+
+@each_case(("name", "where", "keep_mtime"), [(name, where, keep) for name in _CONTEXT_FILES
+                                             for where in ("bucket", "comment-end", "comment-start")
+                                             if not (name == "context" and where == "bucket")
+                                             for keep in (True, False)])
+def test_an_in_place_edit_of_any_rules_file_is_read_again(tmp_path: Path, name: str, where: str,
+                                                          keep_mtime: bool) -> None:
+    # The built set is held by folder and compared byte for byte (suite round 33): an edit that keeps the size and the
+    # timestamp (what a checkout, or a test, may do) is a new set; the same bytes are the same set.
+    folder = write_rules(tmp_path / "bundle", _MAIN_BODY)
+    (folder / "classification.yaml").write_text((folder / "classification.yaml").read_text() + "# comment xxxxxxxxxx\n")
+    (folder / "classification.d").mkdir()
+    (folder / "classification.d/10-x.yaml").write_text(_OVERLAY + "# comment xxxxxxxxxx\n")
+    (folder / "classification-context.yaml").write_bytes(
+        (SHIPPED / "classification-context.yaml").read_bytes() + b"# comment xxxxxxxxxx\n")
+    first = load_rules(folder)
+    assert load_rules(folder) is first
+    path = folder / _CONTEXT_FILES[name]
+    path.write_bytes(path.read_bytes())  # the same bytes again, a new timestamp: the same set
+    assert load_rules(folder) is first
+    status = path.stat()
+    edited = _same_size_edit(path.read_bytes(), where)
+    assert len(edited) == status.st_size and edited != path.read_bytes()
+    path.write_bytes(edited)
+    if keep_mtime:
+        os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    again = load_rules(folder)
+    assert again is not first and again.digest != first.digest
+    fresh = load_rules(_copy_of(folder, tmp_path / "fresh"))  # what a process that never saw the first bytes builds
+    assert again.digest == fresh.digest
+    assert [again.match(p).bucket for p in ("build.sh", "ops.sh")] == [fresh.match(p).bucket for p in ("build.sh",
+                                                                                                          "ops.sh")]
+    if where == "bucket":
+        assert again.match("build.sh" if name == "main" else "ops.sh").bucket == "src"
+
+
+@each_case("change", ["add", "remove", "rename"])
+def test_an_overlay_added_removed_or_renamed_is_read_again(tmp_path: Path, change: str) -> None:
+    folder = write_rules(tmp_path / "bundle", _MAIN_BODY)
+    (folder / "classification.d").mkdir()
+    overlay = folder / "classification.d/10-x.yaml"
+    if change != "add":
+        overlay.write_text(_OVERLAY)
+    first = load_rules(folder)
+    if change == "add":
+        overlay.write_text(_OVERLAY)
+    elif change == "remove":
+        overlay.unlink()
+    else:
+        overlay.rename(folder / "classification.d/20-x.yaml")  # same bytes, another name: another digest
+    again = load_rules(folder)
+    assert again is not first and again.digest != first.digest
+    assert again.match("ops.sh").bucket == ("src" if change == "remove" else "iac")
+
+
+def _copy_of(folder: Path, to: Path) -> Path:
+    shutil.copytree(folder, to)
+    return to
 
 
 # -- validation: every error names FILE:LINE and what to do -----------------------------------

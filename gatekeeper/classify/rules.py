@@ -71,7 +71,7 @@ def read_rules(bundle_dir: Path) -> LoadedRules:
     tag_rules: list[Rule] = []
     for number, path in enumerate(files):
         data = _read(path)
-        _add_to_digest(digest, bundle_dir, path, data)
+        _add_to_digest(digest, path.relative_to(bundle_dir).as_posix(), data)
         if number == 0:
             rules, tag_rules = _main_rules(path, data)
         else:
@@ -100,16 +100,21 @@ def _main_rules(path: Path, data: bytes) -> tuple[list[Rule], list[Rule]]:
             [r if r.source == source else replace(r, source=source) for r in parsed[1]])
 
 
-def rules_digest(bundle_dir: Path) -> str:
-    """The digest `read_rules` would give, from the files' bytes alone (no parsing; raises RulesError)."""
+def rules_bytes(bundle_dir: Path) -> tuple[tuple[str, bytes], ...]:
+    """(name, bytes) of every file `read_rules` reads, in its order (no parsing; raises RulesError)."""
+    return tuple((path.relative_to(bundle_dir).as_posix(), _read(path))
+                 for path in (bundle_dir / RULES_FILE, *_overlay_files(bundle_dir / OVERLAY_DIR)))
+
+
+def bytes_digest(files: tuple[tuple[str, bytes], ...]) -> str:
+    """The digest `read_rules` gives for the files `rules_bytes` read."""
     digest = hashlib.sha256()
-    for path in (bundle_dir / RULES_FILE, *_overlay_files(bundle_dir / OVERLAY_DIR)):
-        _add_to_digest(digest, bundle_dir, path, _read(path))
+    for name, data in files:
+        _add_to_digest(digest, name, data)
     return digest.hexdigest()
 
 
-def _add_to_digest(digest: hashlib._Hash, bundle_dir: Path, path: Path, data: bytes) -> None:
-    name = path.relative_to(bundle_dir).as_posix()
+def _add_to_digest(digest: hashlib._Hash, name: str, data: bytes) -> None:
     digest.update(f"{name}\0{len(data)}\0".encode())
     digest.update(data)
 

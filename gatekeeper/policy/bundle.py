@@ -26,7 +26,7 @@ from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
 from gatekeeper.lazy_pattern import lazy
-from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents_digest, fold
+from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents, digest_of, fold
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
 from gatekeeper.policy_dir import MANIFEST
@@ -125,14 +125,14 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True, git_st
             hint="pass --policy DIR naming a bundle folder",
         )
     place = _HELD.place(folder, f"lint_tests={lint_tests}")  # held by its bytes from its second load (bundle_cache.py)
-    before = contents_digest(folder) if _HELD.seen(place) else None
+    before = contents(folder) if _HELD.seen(place) else None
     held = _HELD.get(place, before) if before is not None else None
     if held is not None:  # the git state is asked every time
         commit, uncommitted = start_git_state(folder)() if git_state else (None, None)
         return replace(held, commit=commit, uncommitted=uncommitted, modules=dict(held.modules),
                        params=copy.deepcopy(held.params))
     loaded = _load_bundle(folder, manifest_path, lint_tests=lint_tests, git_state=git_state)
-    if before is not None and loaded.digest == before:  # no byte changed while it loaded
+    if before is not None and loaded.digest == digest_of(before):  # no byte changed while it loaded
         _HELD.put(place, before, replace(loaded, modules=dict(loaded.modules), params=copy.deepcopy(loaded.params)))
     return loaded
 
