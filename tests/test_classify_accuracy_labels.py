@@ -115,7 +115,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "seventysixth.tsv",
               SETS / "seventyseventh.tsv",
               SETS / "seventyeighth.tsv",
-              SETS / "seventyninth.tsv"]
+              SETS / "seventyninth.tsv",
+              SETS / "eightythird.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 
