@@ -1,7 +1,8 @@
 """Classes of misses the eighty-third label set found (bench/classify_accuracy/eightythird.tsv: 32 repositories weighted
 to dependency files, measured blind first), each with the look-alikes it must leave alone: a Conan `conanfile.txt`
 whose `[generators]` and `[layout]` sections hold lone words (`CMakeDeps`, `cmake_layout`) is Conan's manifest, not
-an INI inventory of hosts (the content tier had raised it to `iac`). The real repository below checks it with the
+an INI inventory of hosts (the content tier had raised it to `iac`); ESLint's bulk suppressions file
+(`eslint-suppressions.json`) is linter state, `other`. The real repository below checks it with the
 commits and from the patch."""
 
 from __future__ import annotations
@@ -13,7 +14,21 @@ from tables import each_case
 
 from gatekeeper.classify.ansible import ansible
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
+
+@each_case(("path", "bucket", "rule"), [
+    # ESLint's bulk suppressions (eslint --suppress-all writes them; ESLint reads them from its folder): linter state
+    ("eslint-suppressions.json", "other", "other.lint-format"),
+    ("packages/firebase-auth/eslint-suppressions.json", "other", "other.lint-format"),
+    ("apps/web/eslint-suppressions.json", "other", "other.lint-format"),
+    # look-alikes: a module named so is code, and a suppressions file of another tool is not ESLint's
+    ("src/eslint-suppressions.ts", "src", None),
+    ("lib/eslint-suppressions.js", "src", None),
+    ("eslint-suppressions.json.bak", "src", None),
+])
+def test_path_rules_of_the_eighty_third_round(path: str, bucket: str, rule: str | None) -> None:
+    assert_path_rule(path, bucket, rule)
+
 
 # Conan's sections, with the lone words that read like hosts (generators, layouts) and the references that do not.
 SECTIONS = {
