@@ -16,6 +16,7 @@ from gatekeeper.classify.ansible import ansible
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
+
 @each_case(("path", "bucket", "rule"), [
     # ESLint's bulk suppressions (eslint --suppress-all writes them; ESLint reads them from its folder): linter state
     ("eslint-suppressions.json", "other", "other.lint-format"),
