@@ -118,7 +118,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "seventyseventh.tsv",
               SETS / "seventyeighth.tsv",
               SETS / "seventyninth.tsv",
-              SETS / "eightysecond.tsv"]
+              SETS / "eightysecond.tsv",
+              SETS / "eightythird.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 

@@ -1072,6 +1072,8 @@ OTHER = [
     "ruff.toml",
     ".eslintrc.json",
     "eslint.config.mjs",
+    "eslint-suppressions.json",
+    "packages/firebase-auth/eslint-suppressions.json",
     ".prettierrc",
     "AGENTS.md",
     "CLAUDE.md",

@@ -31,6 +31,13 @@ _INVENTORY_HOSTS = lazy(
     r"[A-Za-z0-9][A-Za-z0-9_.:-]*(?<!:)"
     r"(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S*[^\s:])*[ \t]*\r?$",
     _FLAGS)
+# Conan reads `conanfile.txt` as INI whose sections are its own and refuses any other; its `[generators]` and
+# `[layout]` hold lone words (`CMakeDeps`, `cmake_layout`) that read like an inventory's bare hosts. A header is a
+# line that is `[...]` once stripped, as both Conan's reader and Ansible's INI inventory strip it.
+_CONANFILE = "conanfile.txt"
+_CONAN_SECTIONS = frozenset({"requires", "tool_requires", "build_requires", "test_requires", "python_requires",
+                             "generators", "options", "imports", "layout"})
+_INI_HEADER = lazy(r"^[ \t]*\[([^\]\r\n]*)\][ \t]*\r?$", _FLAGS)
 _FQCN_TASK = lazy(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
 _TASK_NAME = lazy(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
 _TASK_MODULE = lazy(
@@ -80,7 +87,7 @@ def ansible(path: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
     if (m := _INVENTORY_INI.search(text)) is not None:
         return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
-    if "[" in text and (m := _INVENTORY_HOSTS.search(text)) is not None:
+    if "[" in text and (m := _INVENTORY_HOSTS.search(text)) is not None and not _conanfile(path, text):
         return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
     if (m := _FQCN_TASK.search(text)) is not None:
         return "iac", "iac.content.ansible-tasks", evidence_line(text, m)
@@ -88,6 +95,14 @@ def ansible(path: str, text: str) -> tuple[str, str, str] | None:
     if folders & _TASK_FOLDERS and _TASK_NAME.search(text) and (m := _TASK_MODULE.search(text)) is not None:
         return "iac", "iac.content.ansible-tasks", evidence_line(text, m)
     return None
+
+
+def _conanfile(path: str, text: str) -> bool:
+    """A file Conan reads by its name (`conanfile.txt`) whose every section is one of Conan's: its lone words are
+    generators and layouts, not hosts. One section Conan does not have, and it is read as Ansible would read it."""
+    if path.rpartition("/")[2] != _CONANFILE:
+        return False
+    return all(m.group(1).strip() in _CONAN_SECTIONS for m in _INI_HEADER.finditer(text))
 
 
 def _play_item(text: str) -> re.Match[str] | None:
