@@ -105,6 +105,10 @@ LOOK_ALIKES = [
     ("go generate ./...", {"go.mod": MOD, "gen.go": _gen("stringer -type=Kind"), "kind.go": MAIN}, "kind.go"),
     ("go generate ./...", {"go.mod": MOD, "gen.go": "package x\n\n// go:generate sh scripts/gen.sh\n",
                            "scripts/gen.sh": SH}, "scripts/gen.sh"),  # not a directive (a blank after //)
+    ("go generate ./...", {"go.mod": MOD, "md5.go": _gen("go run gen.go -full -output md5block.go"),
+                           "gen.go": MAIN, "md5block.go": MAIN}, "md5block.go"),  # what the generator writes
+    ("go test ./...", {"go.mod": MOD, "x_test.go": _test('exec.Command("openssl", "testdata/ca.key")'),
+                       "testdata/ca.key": "k\n"}, "testdata/ca.key"),  # test data, executable or not
     ("go test ./...", {"go.mod": MOD, "vendor/v/v_test.go": _test('exec.Command("sh", "testdata/s.sh")', "v"),
                        "vendor/v/testdata/s.sh": SH}, "vendor/v/testdata/s.sh"),  # ./... skips vendor/
 ]

@@ -76,6 +76,8 @@ LOOK_ALIKES = [
     ("python -m pytest", {"tests/conftest.py": "from myapp import core\nimport myapp.db\n", "myapp/__init__.py": "",
                           "myapp/core.py": PY, "myapp/db.py": PY}, "myapp/core.py"),  # the product stays src
     ("python -m pytest", {"tests/conftest.py": "import myapp.db\n", "myapp/db.py": PY}, "myapp/db.py"),
+    ("python -m pytest", {"app/__init__.py": "", "app/conftest.py": "from .glue import Site\n", "app/glue.py": PY},
+     "app/glue.py"),  # a conftest inside the product's package: the product stays src
     ("make lint", {"tools/plug.py": PY}, "tools/plug.py"),
     ("PYTEST_ADDOPTS=-x python -m pytest", {"tools/plug.py": PY}, "tools/plug.py"),
     ("echo PYTEST_PLUGINS is unset", {"tools/plug.py": PY}, "tools/plug.py"),

@@ -90,7 +90,8 @@ def started(tree: Tree, read_blob: Read, runs: Mapping[str, tuple[str, str]]) ->
             continue
         directives = _directive_words(text) if generate is not None and "//go:generate" in text else set()
         for word in named(source, text, test=is_test, generate=generate is not None):
-            found += _hits(tree, packages, source, word, word in directives, generate if word in directives else test)
+            why = generate if word in directives else test if is_test else None
+            found += _hits(tree, packages, source, word, word in directives, why)
     return found
 
 
@@ -114,7 +115,15 @@ def _hits(tree: Tree, packages: dict[str, list[str]], source: str, word: str, di
 
 
 def _directive_words(text: str) -> set[str]:
-    return {word for command in _DIRECTIVE.findall(text) for word in _WORD.findall(command)}
+    """The words of `text`'s directives that may name what they run: all but a `go run`'s after its first option
+    (`go run gen.go -output md5block.go`: the generator runs, its output is written)."""
+    words: set[str] = set()
+    for command in _DIRECTIVE.findall(text):
+        split = _WORD.findall(command)
+        ran = split.index("run") + 1 if split[:1] == ["go"] and "run" in split else len(split)
+        options = [at for at, word in enumerate(split[ran:], ran) if word.startswith("-") and word != "-"]
+        words.update(split[:options[0]] if options and split[:1] == ["go"] else split)
+    return words
 
 
 def _in_package(path: str) -> bool:
@@ -126,5 +135,6 @@ def _in_package(path: str) -> bool:
 
 
 def _runnable(path: str, mode: str) -> bool:
-    """A script by its type, or an executable file."""
-    return mode == "100755" or _SCRIPT.search(path.rpartition("/")[2]) is not None
+    """A script by its type, or an executable file of no type (an executable `.key` or `.csr` is test data)."""
+    name = path.rpartition("/")[2]
+    return _SCRIPT.search(name) is not None or mode == "100755" and "." not in name

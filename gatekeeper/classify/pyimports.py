@@ -3,8 +3,9 @@
 - `from tools import noxhelp` loads the submodule `tools/noxhelp.py` where it is one (a name of the module otherwise:
   a path the tree lacks names nothing);
 - a relative import (`from .helpers import make`, `from ..shared import db`, `from . import fixtures`) of a
-  `conftest.py`, which pytest imports as its package's module, loads its module from that package (another file's
-  relative import is a package's module's, the product's: redteam12's `package-relative` stays what it is);
+  `conftest.py`, which pytest imports as its package's module, loads its module from that package, where that lands
+  in a test folder (a conftest inside the product's package importing the product: the product stays what it is; another
+  file's relative import is a package's module's, the product's: redteam12's `package-relative` stays what it is);
 - a `conftest.py` is imported with the root on `sys.path` (`python -m pytest`; rootdir-based insertion), so its
   absolute imports resolve from the root as well as from its folder (`import tests.helpers` in `tests/conftest.py`).
 """
@@ -35,8 +36,8 @@ def roots(path: str) -> list[str]:
 
 def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] | None:
     """The paths (from the root) the `from` imports of the Python file at `path` may load as submodules or relative
-    modules (those resolved from the root for a conftest.py: where `from_root` keeps them); None past MAX_FROMS (fail
-    wide: the caller names any module)."""
+    modules (a conftest.py's resolved from the root or relative: where `from_root` keeps them, a test folder's); None
+    past MAX_FROMS (fail wide: the caller names any module)."""
     if "from" not in text:
         return []
     folder = path.rpartition("/")[0]
@@ -60,6 +61,6 @@ def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] 
             for target in targets:
                 at = posixpath.normpath(posixpath.join(base, target))
                 if not at.startswith(("../", "/")) and at not in (".", "..") \
-                        and (base or not folder or dots or from_root(at + "/")):
+                        and (base == folder and not dots or not folder and not dots or from_root(at + "/")):
                     out += [f"{at}.py", f"{at}/__init__.py"]
     return list(dict.fromkeys(out))
