@@ -87,7 +87,8 @@ def test_python_script_within_the_import_bound_reads_as_before() -> None:
     text = "import os\nimport helper\nfrom lib.publish import go\n"
     assert ciimports.imported("scripts/release.py", text) == [
         "scripts/os.py", "scripts/os/__init__.py", "scripts/helper.py", "scripts/helper/__init__.py",
-        "scripts/lib/publish.py", "scripts/lib/publish/__init__.py", "scripts/lib/__init__.py"]
+        "scripts/lib/publish.py", "scripts/lib/publish/__init__.py", "scripts/lib/__init__.py",
+        "scripts/lib/publish/go.py", "scripts/lib/publish/go/__init__.py"]  # `go` may be a submodule (attack 46)
 
 
 @each_case("line", ["import os; import helper", "import os;import helper as h",

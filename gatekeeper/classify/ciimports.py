@@ -23,6 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify import pyimports
 from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.lazy_pattern import lazy
 
@@ -96,7 +97,13 @@ def imported(path: str, text: str) -> list[str]:
                                      for module in (match[1] or match[2]).split(",")))
         # past the bound (a script padded with imports before its helper's, review12): every module below its folder
         rest = [f"{ANY}.py"] if len(modules) > MAX_IMPORTS else []
-        return _joined(folder, [p for module in modules[:MAX_IMPORTS] for p in _python(module)] + rest)
+        names = [p for module in modules[:MAX_IMPORTS] for p in _python(module)] + rest
+        # a `from` import's submodules and relative modules, a conftest.py's names from the root too (attack 46)
+        froms = pyimports.loaded(path, text, is_test)
+        # (from the root: a test folder's helpers only; the product a conftest imports stays what it is, review 55)
+        return list(dict.fromkeys([*(p for base in pyimports.roots(path) for p in _joined(base, names)
+                                     if base == folder or is_test(p)),
+                                   *(froms if froms is not None else _joined(folder, [f"{ANY}.py"]))]))
     if kind in _NODE_FILES:
         names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text)][:MAX_IMPORTS]]
         return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)])

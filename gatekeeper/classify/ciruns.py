@@ -280,7 +280,8 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     sources += bashed
     for index, source in enumerate(sources):  # grows by the sources read with their copies as their sources
         if index < len(sources) - copies:
-            source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))
+            source = commandlines.printed(ciloops.rooted(runvars.expanded(source, known)))  # attack 46: printf
+            source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         absolute += checkoutpaths.commanded(source) if commands else []
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...

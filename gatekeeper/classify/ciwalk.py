@@ -24,6 +24,7 @@ from gatekeeper.classify import (
     deployruns,
     devcontainers,
     dockerbuilds,
+    goscripts,
     jobdsl,
     localactions,
     nodeconfigs,
@@ -47,8 +48,6 @@ from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflow
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["GO_GENERATE", "ci_runs", "go_generated"]
-
-_GENERATE = lazy(r"(?:\bgo|\$[({]GO[)}])[ \t]++generate\b")  # also a Makefile's `$(GO) generate`
 
 _RUNNERS = ("ansible-playbook", "helmfile", "terraform")  # whose entry files cireaches.py reads (and Compose's)
 _HELMFILE = lazy(r"(?:\A|/)helmfile[^/]*\Z|(?:\A|/)helmfile\.d/[^/]+\.ya?ml\Z")  # one `helmfile -f DIR` reads
@@ -159,7 +158,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [p for named in deployed for p in walkpaths.deployed(named, path, folders)],
                     [(runner, p) for runner, named in entered for p in walkpaths.deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
-                    _GENERATE.search(text) is not None, runsettings.runs_tests(text), ciimports.runner_lines(text),
+                    goscripts.markers(text), runsettings.runs_tests(text), ciimports.runner_lines(text),
                     walkqueue.asked(resolved, brought_up))
                 names = read[key]
                 tested = tested or (origin if names.tests_dotnet else "")
@@ -169,8 +168,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 for manifest in toolplugins.manifests(path, names.scripts):  # `npx jest`: package.json's `jest` key
                     queue.ask(manifest, origin, toolplugins.KEYS_ONLY) if manifest in tree else None
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
-                if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
-                    found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))
+                if not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):  # GO_GENERATE, GO_TEST
+                    for marker in names.generates:
+                        found.setdefault(marker, ("ci.context.ci-run", f"{origin} runs {marker[1:]}"))
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
                 scripts = walkpaths.expanded(tree, names.scripts) \
@@ -238,6 +238,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             found.setdefault(named, rule_evidence)
         for named, rule_evidence in mage_files(tree, read_blob, found):  # what mage runs where CI runs it
             found.setdefault(named, rule_evidence)
+        for named, rule_evidence in goscripts.started(tree, read_blob, found):  # what tests, directives run (attack 46)
+            found.setdefault(named, rule_evidence)
     return found
 
 
@@ -267,7 +269,7 @@ class _Named(NamedTuple):
     deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
     entered: list[tuple[str, str]]  # (runner, the file its `ansible-playbook`/`helmfile` starts from), resolved
     configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
-    generates: bool  # it runs `go generate` (GO_GENERATE)
+    generates: list[str]  # it runs `go generate`, `go test` (GO_GENERATE, goscripts.GO_TEST)
     tests_dotnet: bool  # it runs `dotnet test`: the run settings the tree's project files name (runsettings.py)
     runners: str  # its lines that start a test runner: the tests they name are a suite (ciimports.through_runner)
     tasks: dict[str, taskunits.Tasks]  # the task files of `scripts` runners' commands alone name: what they run of them

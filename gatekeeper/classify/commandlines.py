@@ -15,10 +15,12 @@ from gatekeeper.classify.installwords import INSTALLERS, copied, installed
 from gatekeeper.classify.wrappers import PLAIN, innermost
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["HOLE", "copied_runs", "copies_read", "expanded", "scripts", "unquoted"]
+__all__ = ["HOLE", "copied_runs", "copies_read", "expanded", "printed", "scripts", "unquoted"]
 
 HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
 _GLOB = lazy(r"[*?]")
+# a printf format's conversion (`%s`, `%02d`, `%-8.3s`) on a line that runs `printf` (attack 46)
+_CONVERSION = lazy(r"%[-#0+']{0,4}+\d{0,3}+(?:\.\d{1,3}+)?+[sdiuxXc]")
 # A command's place in a line (red team 19's extension-less scripts): after an operator, a keyword, a YAML key that
 # holds commands (attack 36: `shell: tools/myshell {0}`, Azure's `filePath:`/`scriptPath:`, `entrypoint:`; a Jenkins
 # step's quoted command, `sh 'python3 tools/gen'`); the words before it; the interpreters whose first word they run.
@@ -359,3 +361,12 @@ def _module(words: list[str]) -> list[str]:
         return []
     path = module.replace(".", "/")
     return [f"{path}.py", f"{path}/__main__.py"]
+
+
+def printed(text: str) -> str:
+    """`text` with the conversions of `printf`'s formats as HOLEs, on the lines that run it: the path a
+    `$(printf lib/%s.sh ci)` or `printf -v S "lib/%s.sh" ci` computes stands for the folder's files of its type, as
+    `lib/$X.sh` does (attack 46)."""
+    if "printf" not in text or "%" not in text:
+        return text
+    return "\n".join(_CONVERSION.sub(HOLE, line) if "printf" in line else line for line in text.split("\n"))

@@ -29,19 +29,32 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|command)\b:?+)[ \t]*+['
              r"(?:[A-Za-z_]\w*+=\S*+[ \t]++)*+(?:(?:@?+php(?:[ \t]++-[\w.-]++(?:=\S*+|[ \t]++[\w.-]++=\S*+)?+)*+"
              r"|ruby|perl|bundle[ \t]++exec)[ \t]++)?+"
              r"(?:[\w.${}-]++/)*+(rspec|parallel_rspec|turbo_rspec|turbo_tests|simple-phpunit|phpunit|paratest|pest"
-             r"|artisan[ \t]++test|prove|yath|Build[ \t]++test|dzil[ \t]++test|rake[ \t]++spec(?::[\w:-]++)?+)"
+             r"|artisan[ \t]++test|prove|yath|Build[ \t]++test|dzil[ \t]++test|rake[ \t]++spec(?::[\w:-]++)?+"
+             r"|(?:rake|rails)[ \t]++test(?::[\w:-]++)?+|Makefile\.PL)"
              r"(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 _R_TESTS = lazy(r"\b(?:(?:devtools|testthat)::test(?:_dir|_file|_local|_check|_package)?+|devtools::check|"
                 r"rcmdcheck::rcmdcheck|covr::(?:package_coverage|codecov|coveralls|report)|"
                 r"r-lib/actions/check-r-package)\b|\bR[ \t]++CMD[ \t]++check\b"
                 r"|(?<![\w.:])test_(?:dir|file|local|check|package)[ \t]*+\(")
 _TEST_DIR = lazy(r"""test_(dir|file)[ \t]*+\([ \t]*+(?:path[ \t]*+=[ \t]*+)?+\\?+['"]([\w./-]{1,256}+)\\?+['"]""")
-_OPTION = lazy(r"""(?<![\w-])(--require|-r|-I|--bootstrap|-c|--configuration)(?:=|[ \t]*+)['"]?+([^\s'"]{1,256}+)""")
+_OPTION = lazy(r"""(?<![\w-])(--require|-r|-I|--bootstrap|-c|--configuration|--options|-O)(?:=|[ \t]*+)['"]?+"""
+               r"""([^\s'"]{1,256}+)""")
 _BOOTSTRAP = lazy(r"""\bbootstrap[ \t]*+=[ \t]*+['"]([^'"]{1,256}+)['"]""")
 _PHPUNIT_SETTINGS = lazy(r"phpunit(?:[\w-]|\.(?!xml(?:\.dist)?\Z)){0,64}+\.xml(?:\.dist)?+\Z")
 _RSPEC_HELPER = lazy(r"(?:spec|rails)_helper\.rb\Z")
 _GLOB_REQUIRE = lazy(r"\bDir(?:\[|\.glob\b)")
-_WORDS = ("rspec", "turbo_tests", "phpunit", "paratest", "pest", "artisan", "prove", "yath", "Build", "dzil", "rake")
+_WORDS = ("rspec", "turbo_tests", "phpunit", "paratest", "pest", "artisan", "prove", "yath", "Build", "dzil", "rake",
+          "rails", "Makefile.PL")
+# RSpec's options from the environment (`SPEC_OPTS="--require x"`, a job's `env:` key `SPEC_OPTS: -r x`)
+_SPEC_OPTS = lazy(r"""\bSPEC_OPTS['"]?+[ \t]*+[=:][ \t]*+([^\n]{0,1024}+)""")
+# Minitest: the helper every test requires (Rails' `test/test_helper.rb`, a gem's `test/helper.rb`), and a Rakefile's
+# `Rake::TestTask` (what `rake`, `rake test` run); a helper that requires by a `Dir[...]` glob loads `test/support/`
+_MINITEST = ["test/test_helper.rb", "test/helper.rb", "test/minitest_helper.rb"]
+_TEST_TASK = lazy(r"\bRake::TestTask\b")
+_MINITEST_HELPER = lazy(r"(?:test|minitest)?+_?+helper\.rb\Z")
+# PHPUnit's extensions (`<bootstrap class="A\B\Ext"/>`, PHPUnit 9's `<extension class=...>`): a class the autoloader
+# finds by its last name (PSR-4: `Ext.php` below a folder of the namespace's; fail wide: below any folder)
+_EXTENSION = lazy(r"""<(?:bootstrap|extension)\b[^>]{0,1024}?\bclass[ \t]*+=[ \t]*+['"]([\w\\]{1,256}+)['"]""")
 # a Rakefile that defines RSpec's rake task (`RSpec::Core::RakeTask.new(:spec)`): its task runs RSpec
 _RAKE_TASK = lazy(r"\bRSpec::Core::RakeTask\b")
 _RAKEFILE = lazy(r"(?:[Rr]akefile(?:\.rb)?+|[\w.-]++\.rake)\Z")
@@ -60,18 +73,23 @@ def line_files(line: str) -> list[str]:
         folders = [folder for folder in folders if folder.strip("./")] or ["tests/testthat"]
         out += [f"{folder.strip('/')}/{stem}*.{ext}" for folder in folders[:8] for stem in ("setup", "helper")
                 for ext in ("R", "r")]
+    if "SPEC_OPTS" in line:
+        out += [path for options in _SPEC_OPTS.findall(line) for path in _required(_OPTION.findall(options))]
     if not any(word in line for word in _WORDS):
         return out  # most lines: no runner's name, no command split
     for command in dict.fromkeys([line, *wrappers.commands(line)]):
         for tool, rest in _RUNS.findall(command):
-            out += _runner_files(tool.split()[0].removeprefix("parallel_").removeprefix("turbo_"), rest)
+            minitest = tool.startswith(("rake", "rails")) and "test" in tool
+            out += _MINITEST if minitest else \
+                _runner_files(tool.split()[0].removeprefix("parallel_").removeprefix("turbo_"), rest)
     return out
 
 
 def _runner_files(tool: str, rest: str) -> list[str]:
     options = _OPTION.findall(rest)
     if tool in ("rspec", "rake", "tests"):  # `turbo_tests` runs RSpec
-        return [*_RSPEC_NAMES, *_required(options)]
+        given = [value for option, value in options if option in ("--options", "-O")][:8]
+        return [*_RSPEC_NAMES, *given, *_required(options)]
     if tool in ("phpunit", "simple-phpunit", "paratest", "pest", "artisan"):  # Pest and `artisan test` run PHPUnit
         given = [value for option, value in options if option in ("-c", "--configuration")]
         settings = [value if value.endswith((".xml", ".dist")) else f"{value.rstrip('/')}/{name}"
@@ -86,17 +104,25 @@ def loaded(name: str, text: str) -> list[str]:
     """The files the runner settings file `name` (`.rspec`, `phpunit.xml`, `.proverc`, an RSpec helper) loads."""
     if len(text) >= FULL_READ and (name in _PAST_READ or _PHPUNIT_SETTINGS.match(name) is not None):
         return _PAST_READ.get(name, ["*.php"])  # the rest is not read: any file of its language (fail closed)
-    if name in _RSPEC_NAMES:
+    # an options file `--options FILE`/`-O FILE` names is read as `.rspec` is (by its name: `.rspec_ci`, `*.opts`;
+    # not the `bin/rspec` binstub)
+    if name in _RSPEC_NAMES or name.endswith(".opts") or name.startswith((".rspec", "rspec")) and name != "rspec" \
+            and "." not in name[1:]:
         return _required(_OPTION.findall(text))
-    if _RAKEFILE.match(name) is not None and _RAKE_TASK.search(text) is not None:
-        return [*_RSPEC_NAMES, *_required(_OPTION.findall(text))]
+    if _RAKEFILE.match(name) is not None and ("RSpec" in text or "TestTask" in text):
+        return ([*_RSPEC_NAMES, *_required(_OPTION.findall(text))] if _RAKE_TASK.search(text) is not None else []) \
+            + (_MINITEST if _TEST_TASK.search(text) is not None else [])
     if name in (".proverc", ".yath.rc"):
         return _helpers(_OPTION.findall(text))
     if _PHPUNIT_SETTINGS.match(name) is not None:
         boots = [boot.removeprefix("./") for boot in _BOOTSTRAP.findall(text)[:8] if "://" not in boot]
+        classes = dict.fromkeys(_EXTENSION.findall(text))  # an extension's class: `Boot.php` below any folder
+        boots += [f"{found.rpartition(chr(92))[2]}.php" for found in classes][:64]
         return [path for boot in boots for path in (boot, f"{ANY_FOLDER}/{boot}")]
     if _RSPEC_HELPER.match(name) is not None and "support" in text and _GLOB_REQUIRE.search(text) is not None:
         return ["spec/support/*.rb"]
+    if _MINITEST_HELPER.match(name) is not None and "support" in text and _GLOB_REQUIRE.search(text) is not None:
+        return ["test/support/*.rb"]
     return []
 
 

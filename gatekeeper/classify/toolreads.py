@@ -60,6 +60,10 @@ _SETTINGS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cf
 _ADDOPTS = lazy(r"^[ \t]*+(addopts|pythonpath)[ \t]*+=[ \t]*+([^\n]{0,4096}+(?:\n[ \t]++[^\n]{0,4096}+){0,64}+)",
                 re.MULTILINE)
 _PLUGIN = lazy(r"""(?<![\w-])-p(?:[ \t]*+|[ \t]*+['"],[ \t]*+['"])?+([A-Za-z_][\w.]{0,255}+)""")
+# pytest's options and plugins from the environment: `PYTEST_ADDOPTS="-p x"`, `PYTEST_PLUGINS=a,b`, `PYTEST_PLUGINS: a`
+# (a shell assignment's value: a quoted string or one word; a YAML key's: the line's rest)
+_PYTEST_ENV = lazy(r"""\bPYTEST_(ADDOPTS|PLUGINS)['"]?+[ \t]*+([=:])[ \t]*+"""
+                   r"""(?:['"]([^'"\n]{0,1024}+)|([^\n]{0,1024}+))""")
 _PYTEST_PLUGINS = lazy(r"^pytest_plugins[ \t]*+(?::[^=\n]{0,256}+)?+=[ \t]*+([^\n]{0,4096}+(?:\n[ \t]++[^\n]{0,4096}+)"
                        r"{0,256}+)", re.MULTILINE)
 # where a `pytest11` group's entries start, and what ends them (a TOML table, an ini key or section, a Python list)
@@ -73,8 +77,12 @@ _FOLDER = lazy(r"""['"]?+([\w.][\w./-]{0,255}+)['"]?+""")
 
 
 def line_files(line: str) -> list[str]:
-    """The files the pytest and Nix commands of `line` read."""
+    """The files the pytest and Nix commands of `line` read, and the plugins its `PYTEST_ADDOPTS`/`PYTEST_PLUGINS`
+    (inline or a job's `env:` key) load (attack 46)."""
     out: list[str] = []
+    for key, sign, quoted, bare in _PYTEST_ENV.findall(line) if "PYTEST_" in line else []:
+        value = quoted or (bare if sign == ":" else bare.split(" ", 1)[0])
+        out += _modules(_PLUGIN.findall(value) if key == "ADDOPTS" else re.split(r"[\s,]+", value.strip()), [])
     for tool, rest in _RUNS.findall(line):
         words = [word for word in re.split(r"[\s'\"]+", rest) if word]
         out += nix_files(tool, words) if tool.startswith("nix") else pytest_files(words)

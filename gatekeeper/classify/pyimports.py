@@ -1,0 +1,66 @@
+"""The Python modules a file's `from` imports load that ciimports' names-from-its-folder reading missed (attack 46).
+
+- `from tools import noxhelp` loads the submodule `tools/noxhelp.py` where it is one (a name of the module otherwise:
+  a path the tree lacks names nothing);
+- a relative import (`from .helpers import make`, `from ..shared import db`, `from . import fixtures`) of a
+  `conftest.py`, which pytest imports as its package's module, loads its module from that package, where that lands
+  in a test folder (a conftest inside the product's package importing the product: the product stays what it is; another
+  file's relative import is a package's module's, the product's: redteam12's `package-relative` stays what it is);
+- a `conftest.py` is imported with the root on `sys.path` (`python -m pytest`; rootdir-based insertion), so its
+  absolute imports resolve from the root as well as from its folder (`import tests.helpers` in `tests/conftest.py`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["MAX_FROMS", "loaded", "roots"]
+
+# `from [dots][module] import names`: the names to the line's end, or within parentheses over lines
+_FROM = lazy(r"^[ \t]*+from[ \t]++(\.*+)([A-Za-z_][\w.]{0,255}+)?+[ \t]++import[ \t]*+"
+             r"(\([^)]{0,4096}+|[^\n#;]{0,1024}+)", re.MULTILINE)
+_NAME = lazy(r"([A-Za-z_]\w{0,255}+)(?:[ \t\n]++as[ \t\n]++\w++)?+")
+MAX_FROMS = 256  # `from` statements read of one file (then: any module below its folder, ciimports.ANY)
+
+
+def roots(path: str) -> list[str]:
+    """The folders the absolute imports of the Python file at `path` resolve from: its own, and the root for a
+    `conftest.py` (pytest imports it with the root on `sys.path`)."""
+    folder, _, name = path.rpartition("/")
+    return [folder, ""] if name == "conftest.py" and folder else [folder]
+
+
+def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] | None:
+    """The paths (from the root) the `from` imports of the Python file at `path` may load as submodules or relative
+    modules (a conftest.py's resolved from the root or relative: where `from_root` keeps them, a test folder's); None
+    past MAX_FROMS (fail wide: the caller names any module)."""
+    if "from" not in text:
+        return []
+    folder = path.rpartition("/")[0]
+    out: list[str] = []
+    for count, (dots, module, names) in enumerate(_FROM.findall(text)):
+        if count >= MAX_FROMS:
+            return None
+        stem = module.replace(".", "/")
+        targets = ([stem] if stem and dots else []) + [f"{stem}/{name}" if stem else name
+                                                       for name in _NAME.findall(names.lstrip("("))]
+        if dots and not path.endswith("conftest.py"):
+            continue  # a script's or test's relative import: a package's module, the product (redteam12's LEFT)
+        if dots:  # `.`: the file's own package; each further dot one folder up
+            parts = folder.split("/") if folder else []
+            if len(dots) - 1 > len(parts):
+                continue
+            bases = ["/".join(parts[:len(parts) - (len(dots) - 1)])]
+        else:  # from the root (a conftest.py's): a test folder's helpers only (the product stays what it is)
+            bases = roots(path)
+        for base in bases:
+            for target in targets:
+                at = posixpath.normpath(posixpath.join(base, target))
+                if not at.startswith(("../", "/")) and at not in (".", "..") \
+                        and (base == folder and not dots or not folder and not dots or from_root(at + "/")):
+                    out += [f"{at}.py", f"{at}/__init__.py"]
+    return list(dict.fromkeys(out))
