@@ -16,8 +16,8 @@ from tables import each_case
 from gatekeeper.classify.sniff import sniff
 from tests.test_classify_context import RULES
 
-SOURCE = "https://github.com/drone-plugins/drone-{name}/releases/download/{{{{ release }}}}/drone-{name}-{{{{ os }}}}-" \
-         "{{{{ arch }}}}.zst"
+SOURCE = "https://github.com/drone-plugins/drone-{name}/releases/download/{{{{ release }}}}/drone-{name}-" \
+         "{{{{ os }}}}-{{{{ arch }}}}.zst"
 FALLBACK = "https://app.harness.io/storage/harness-download/harness-ti/drone-{name}/{{{{ release }}}}/drone-{name}-" \
            "{{{{ os }}}}-{{{{ arch }}}}.zst"
 DRONE_S3 = f"run:\n  binary:\n    source: {SOURCE}\n    fallback_source: {FALLBACK}\n"

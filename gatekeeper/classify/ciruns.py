@@ -203,8 +203,8 @@ def named_tasks(path: str, text: str) \
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
-                          *ciforms.copied_definitions(text), *ciforms.orb_includes(text), *ciforms.orb_paths(path, text),
-                          *ciforms.packit_specs(name, text),
+                          *ciforms.copied_definitions(text), *ciforms.orb_includes(text),
+                          *ciforms.orb_paths(path, text), *ciforms.packit_specs(name, text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
                           *toolreads.plugins(name, text, "/" not in path),
