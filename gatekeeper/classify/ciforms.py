@@ -42,7 +42,7 @@ from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "is_earthfile",
            "is_hook", "orb_includes", "orb_paths", "packit_specs", "pipeline_files", "pipeline_uploads", "plugin_hooks",
-           "release_commands", "rooted"]
+           "release_commands", "rooted", "untold"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -56,6 +56,9 @@ _LOCAL_PLUGIN = lazy(
 _UPLOAD = lazy(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
 _PACKIT_NAMES = frozenset({".packit.yaml", ".packit.yml", "packit.yaml", "packit.yml"})
 _PACKIT_SPEC = lazy(r"^[ \t]*+(?:-[ \t]++)?+specfile_path[ \t]*+:[ \t]*+['\"]?+([^\s'\"#]{1,256}+)", re.MULTILINE)
+# a key only shown (`message`, `custom-error-message`, `failureMessage`, `description`) and its value on the line
+_DISPLAY_KEY = lazy(r"^([ \t]*+(?:-[ \t]++)?+['\"]?+(?:[\w-]{0,64}?[-_]?[mM]essage|description)['\"]?+[ \t]*+:)[ \t]*+"
+                    r"(.*)$")
 _ORB_CALL = lazy(r"[\w.-]{1,64}/[\w.-]{1,64}")  # an orb's job or command: `bats/run`
 # a relative path (`./src/tests`, `test`, `ci/check.sh`): no variable, parameter, URL or blank
 _RELATIVE_PATH = lazy(r"['\"]?(?:\./)?[\w.-]{1,128}(?:/[\w.-]{1,128}){0,16}/?['\"]?")
@@ -168,6 +171,27 @@ def _orb_values(node: Any, depth: int) -> list[str]:
              for value in given.values() if isinstance(value, str) and _RELATIVE_PATH.fullmatch(value.strip())
              and re.search(r"\w", value) and ".." not in value]  # not `.`: the whole tree
     return found + [value for child in children for value in _orb_values(child, depth + 1)]
+
+
+def untold(text: str) -> str:
+    """A YAML definition's `text` with the values of its display keys blanked (`custom-error-message: Please run "make
+    x"`, a `description:`, on the line or as a block scalar below it): text a CI system or an orb only shows
+    (over-reads 4: circle-yml-split-example's Makefile). A step's `name:` stays: it may be the only hint of what an
+    opaque action runs."""
+    if "essage" not in text and "description" not in text:
+        return text
+    lines = text.split("\n")
+    block = -1  # the indentation of the display key whose block scalar is being blanked
+    for at, line in enumerate(lines):
+        if block >= 0:
+            if not line.strip() or len(line) - len(line.lstrip()) > block:
+                lines[at] = ""
+                continue
+            block = -1
+        if (m := _DISPLAY_KEY.match(line)) is not None:
+            lines[at] = m.group(1)
+            block = len(m.group(1)) - len(m.group(1).lstrip(" \t-")) if m.group(2)[:1] in ("|", ">") else -1
+    return "\n".join(lines)
 
 
 def packit_specs(name: str, text: str) -> list[str]:
