@@ -59,6 +59,9 @@ _PACKIT_SPEC = lazy(r"^[ \t]*+(?:-[ \t]++)?+specfile_path[ \t]*+:[ \t]*+['\"]?+(
 # a key only shown (`message`, `custom-error-message`, `failureMessage`, `description`) and its value on the line
 _DISPLAY_KEY = lazy(r"^([ \t]*+(?:-[ \t]++)?+['\"]?+(?:[\w-]{0,64}?[-_]?[mM]essage|description)['\"]?+[ \t]*+:)[ \t]*+"
                     r"(.*)$")
+_ON = lazy(r"['\"]?+on['\"]?+[ \t]*+:")  # a workflow's triggers
+_TRIGGER_KEY = lazy(r"^([ \t]++(?:paths|paths-ignore)[ \t]*+:)[ \t]*+(.*)$")
+_FILTERS_KEY = lazy(r"^([ \t]++filters[ \t]*+:)[ \t]*+(.*)$")
 _ORB_CALL = lazy(r"[\w.-]{1,64}/[\w.-]{1,64}")  # an orb's job or command: `bats/run`
 # a relative path (`./src/tests`, `test`, `ci/check.sh`): no variable, parameter, URL or blank
 _RELATIVE_PATH = lazy(r"['\"]?(?:\./)?[\w.-]{1,128}(?:/[\w.-]{1,128}){0,16}/?['\"]?")
@@ -177,20 +180,29 @@ def untold(text: str) -> str:
     """A YAML definition's `text` with the values of its display keys blanked (`custom-error-message: Please run "make
     x"`, a `description:`, on the line or as a block scalar below it): text a CI system or an orb only shows
     (over-reads 4: circle-yml-split-example's Makefile). A step's `name:` stays: it may be the only hint of what an
-    opaque action runs."""
-    if "essage" not in text and "description" not in text:
+    opaque action runs. So are the paths that trigger a workflow (`paths:`/`paths-ignore:` in its `on:` block, the
+    `filters:` a dorny/paths-filter step is handed): data (cython's sanitizers.yml)."""
+    filtered = "paths-filter" in text
+    if "essage" not in text and "description" not in text and "paths" not in text:
         return text
     lines = text.split("\n")
-    block = -1  # the indentation of the display key whose block scalar is being blanked
+    block = -1  # the indentation of the key whose value is being blanked
+    triggers = False  # inside the top-level `on:` block
     for at, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip(" \t"))
         if block >= 0:
-            if not line.strip() or len(line) - len(line.lstrip()) > block:
+            if not line.strip() or indent > block or indent == block and line.lstrip().startswith("- "):
                 lines[at] = ""
                 continue
             block = -1
-        if (m := _DISPLAY_KEY.match(line)) is not None:
-            lines[at] = m.group(1)
-            block = len(m.group(1)) - len(m.group(1).lstrip(" \t-")) if m.group(2)[:1] in ("|", ">") else -1
+        if line[:1] not in ("", " ", "\t", "#"):
+            triggers = _ON.match(line) is not None
+        key = _DISPLAY_KEY.match(line) or (_TRIGGER_KEY.match(line) if triggers else None) \
+            or (_FILTERS_KEY.match(line) if filtered else None)
+        if key is not None:
+            lines[at] = key.group(1)
+            value = key.group(2).split("#", 1)[0].strip()
+            block = len(key.group(1)) - len(key.group(1).lstrip(" \t-")) if value[:1] in ("|", ">", "") else -1
     return "\n".join(lines)
 
 
