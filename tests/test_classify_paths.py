@@ -411,6 +411,7 @@ DEPS = [
     ("helmfile.lock", "helmfile", "lockfile"),
     ("requirements.ansible.yml", "ansible", "manifest"),
     ("requirements-test.pip", "pip", "manifest"),
+    (".github/cibuildwheel-requirement.txt", "pip", "manifest"),  # the singular (seventy-eighth set)
     ("runtime.txt", "pip", "toolchain"),
     ("services/api/pom.template.xml", "maven", "manifest"),
     ("src/main/features/app.json", "maven", "manifest"),

@@ -41,8 +41,8 @@ from gatekeeper.classify import cienv, ciloops
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "is_earthfile",
-           "is_hook", "orb_includes", "packit_specs", "pipeline_files", "pipeline_uploads", "plugin_hooks",
-           "release_commands", "rooted"]
+           "is_hook", "orb_includes", "orb_paths", "packit_specs", "pipeline_files", "pipeline_uploads", "plugin_hooks",
+           "release_commands", "rooted", "untold"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -56,6 +56,16 @@ _LOCAL_PLUGIN = lazy(
 _UPLOAD = lazy(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
 _PACKIT_NAMES = frozenset({".packit.yaml", ".packit.yml", "packit.yaml", "packit.yml"})
 _PACKIT_SPEC = lazy(r"^[ \t]*+(?:-[ \t]++)?+specfile_path[ \t]*+:[ \t]*+['\"]?+([^\s'\"#]{1,256}+)", re.MULTILINE)
+# a key only shown (`message`, `custom-error-message`, `failureMessage`, `description`) and its value on the line
+_DISPLAY_KEY = lazy(r"^([ \t]*+(?:-[ \t]++)?+['\"]?+(?:[\w-]{0,64}?[-_]?[mM]essage|description)['\"]?+[ \t]*+:)[ \t]*+"
+                    r"(.*)$")
+_ON = lazy(r"['\"]?+on['\"]?+[ \t]*+:")  # a workflow's triggers
+_TRIGGER_KEY = lazy(r"^([ \t]++(?:paths|paths-ignore)[ \t]*+:)[ \t]*+(.*)$")
+_FILTERS_KEY = lazy(r"^([ \t]++filters[ \t]*+:)[ \t]*+(.*)$")
+_ORB_CALL = lazy(r"[\w.-]{1,64}/[\w.-]{1,64}")  # an orb's job or command: `bats/run`
+# a relative path (`./src/tests`, `test`, `ci/check.sh`): no variable, parameter, URL or blank
+_RELATIVE_PATH = lazy(r"['\"]?(?:\./)?[\w.-]{1,128}(?:/[\w.-]{1,128}){0,16}/?['\"]?")
+_ORB_FOLDER_TYPES = ("sh", "bash", "bats")
 _ORB_INCLUDE = lazy(r"<<[ \t]*include\([ \t]*([^)\s]{1,256})[ \t]*\)[ \t]*>>")
 _TEMPLATE = lazy(r"""^[ \t]*(?:-[ \t]+)?['"]?[\w-]*(?:template|Template)[\w-]*['"]?[ \t]*:[ \t]*(['"]?)"""
                        r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)
@@ -142,6 +152,58 @@ def orb_includes(text: str) -> list[str]:
     that uses it (go-orb's `<<include(max_parallelism/main.go)>>`, which its test command then `go run`s: the
     seventy-eighth set)."""
     return [f"../{name.removeprefix('./')}" for name in _ORB_INCLUDE.findall(text)] if "include(" in text else []
+
+
+def orb_paths(path: str, text: str) -> list[str]:
+    """The files a CircleCI configuration hands an orb's job or command by a relative path parameter (`- bats/run:
+    {path: ./src/tests}`: the orb runs what is there), each with, as a folder, the scripts and bats tests in it (the
+    seventy-eighth set: slack-orb's `src/tests/notify.bats`)."""
+    if not path.lower().startswith(".circleci/") or "/" not in text:
+        return []
+    return [named for value in _orb_values(cienv.parsed(text), 0)[:MAX_COPIES]
+            for named in (value, *(f"{value.rstrip('/')}/*.{kind}" for kind in _ORB_FOLDER_TYPES))]
+
+
+def _orb_values(node: Any, depth: int) -> list[str]:
+    """The path-like values of the parameters of every orb job or command (`<orb>/<name>:`) below `node`."""
+    if depth > 12 or not isinstance(node, (dict, list)):
+        return []
+    children = node if isinstance(node, list) else list(node.values())
+    found = [str(value).strip().strip("'\"") for key, given in (node.items() if isinstance(node, dict) else ())
+             if isinstance(key, str) and _ORB_CALL.fullmatch(key) and isinstance(given, dict)
+             for value in given.values() if isinstance(value, str) and _RELATIVE_PATH.fullmatch(value.strip())
+             and re.search(r"\w", value) and ".." not in value]  # not `.`: the whole tree
+    return found + [value for child in children for value in _orb_values(child, depth + 1)]
+
+
+def untold(text: str) -> str:
+    """A YAML definition's `text` with the values of its display keys blanked (`custom-error-message: Please run "make
+    x"`, a `description:`, on the line or as a block scalar below it): text a CI system or an orb only shows
+    (over-reads 4: circle-yml-split-example's Makefile). A step's `name:` stays: it may be the only hint of what an
+    opaque action runs. So are the paths that trigger a workflow (`paths:`/`paths-ignore:` in its `on:` block, the
+    `filters:` a dorny/paths-filter step is handed): data (cython's sanitizers.yml)."""
+    filtered = "paths-filter" in text
+    if "essage" not in text and "description" not in text and "paths" not in text:
+        return text
+    lines = text.split("\n")
+    block = -1  # the indentation of the key whose value is being blanked
+    triggers = False  # inside the top-level `on:` block
+    for at, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip(" \t"))
+        if block >= 0:
+            if not line.strip() or indent > block or indent == block and line.lstrip().startswith("- "):
+                lines[at] = ""
+                continue
+            block = -1
+        if line[:1] not in ("", " ", "\t", "#"):
+            triggers = _ON.match(line) is not None
+        key = _DISPLAY_KEY.match(line) or (_TRIGGER_KEY.match(line) if triggers else None) \
+            or (_FILTERS_KEY.match(line) if filtered else None)
+        if key is not None:
+            lines[at] = key.group(1)
+            value = key.group(2).split("#", 1)[0].strip()
+            block = len(key.group(1)) - len(key.group(1).lstrip(" \t-")) if value[:1] in ("|", ">", "") else -1
+    return "\n".join(lines)
 
 
 def packit_specs(name: str, text: str) -> list[str]:

@@ -185,7 +185,7 @@ def named_tasks(path: str, text: str) \
     known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
     if shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
         text = f"{text}\n{again}"  # its lines again with the folders its own variables hold (`"$DIR/lib/x"`)
-    text, known = (text, known) if is_yaml(path) else (runvars.expanded(text, known), {})
+    text, known = (ciforms.untold(text), known) if is_yaml(path) else (runvars.expanded(text, known), {})
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
@@ -204,7 +204,7 @@ def named_tasks(path: str, text: str) \
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
                           *ciforms.copied_definitions(text), *ciforms.orb_includes(text),
-                          *ciforms.packit_specs(name, text),
+                          *ciforms.orb_paths(path, text), *ciforms.packit_specs(name, text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
                           *toolreads.plugins(name, text, "/" not in path),

@@ -159,7 +159,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [(runner, p) for runner, named in entered for p in walkpaths.deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                     goscripts.markers(text), runsettings.runs_tests(text), ciimports.runner_lines(text),
-                    walkqueue.asked(resolved, brought_up))
+                    walkqueue.asked(resolved, brought_up),
+                    [(posixpath.normpath(posixpath.join(base, dockerfile)),
+                      posixpath.normpath(posixpath.join(base, context)).lstrip("."))
+                     for dockerfile, context in dockerbuilds.run_builds(text) for base in ciruns.bases(path, folders)])
                 names = read[key]
                 tested = tested or (origin if names.tests_dotnet else "")
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
@@ -174,7 +177,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
                 scripts = walkpaths.expanded(tree, names.scripts) \
-                    + walkpaths.built(tree, names.builds, built, read_blob)
+                    + walkpaths.built(tree, names.builds, built, read_blob) \
+                    + walkpaths.started(tree, names.started, read_blob)  # its ENTRYPOINT, CMD (over-reads 4)
                 # Queued in every tree, even when found in an earlier one: HEAD's copy of a file BASE's walk reached
                 # (a package.json, an .npmrc, deps by name and so never reviewed as ci) may run more (red team 37).
                 for named in scripts:
@@ -273,6 +277,7 @@ class _Named(NamedTuple):
     tests_dotnet: bool  # it runs `dotnet test`: the run settings the tree's project files name (runsettings.py)
     runners: str  # its lines that start a test runner: the tests they name are a suite (ciimports.through_runner)
     tasks: dict[str, taskunits.Tasks]  # the task files of `scripts` runners' commands alone name: what they run of them
+    started: list[tuple[str, str]]  # the builds of `builds` whose image it then runs (dockerbuilds.run_builds)
 
 
 class _Imports:

@@ -16,7 +16,7 @@ import re
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["builds"]
+__all__ = ["builds", "run_builds"]
 
 _BUILD = lazy(r"\b(?:docker|podman|nerdctl)(?:\.exe)?[ \t]+(?:image[ \t]+|buildx[ \t]+|builder[ \t]+)?"
                     r"(?:build|b)(?=[ \t]|$)([^;&|\n]*)|\bbuildah[ \t]+(?:bud|build)(?=[ \t]|$)([^;&|\n]*)")
@@ -29,6 +29,7 @@ _TAKES = frozenset({
     "--isolation", "--call", "--security-opt", "--format", "--authfile", "--layers", "--jobs", "--arch", "--os",
     "--variant", "--manifest", "--from", "--volume", "-v", "--env", "-e", "--ignorefile", "--secret-file",
 })
+_RUN = lazy(r"\b(?:docker|podman|nerdctl)(?:\.exe)?[ \t]+(?:container[ \t]+)?run[ \t]")
 _ACTION = lazy(r"^([ \t]*)(?:-[ \t]+)?uses[ \t]*:[ \t]*['\"]?docker/build-push-action@", re.MULTILINE)
 _INPUT = lazy(r"^[ \t]+(context|file)[ \t]*:([^#\n]*)")
 _WORKSPACE = lazy(r"^(?:\$\{\{\s*github\.workspace\s*\}\}|\$\{?(?:GITHUB_WORKSPACE|CI_PROJECT_DIR)\b\}?)/?")
@@ -55,6 +56,31 @@ def builds(text: str) -> list[tuple[str, str]]:
         if context is not None:
             found.append((inputs["file"] or f"{context}/Dockerfile".lstrip("/"), context))
     return list(dict.fromkeys(found))[:MAX_BUILDS]
+
+
+def run_builds(text: str) -> list[tuple[str, str]]:
+    """The builds of builds() whose image `text` then starts by its tag (`docker build -t x ctx`, then `docker run …
+    x`): their ENTRYPOINT and CMD run in the job too (over-reads 4: crun's tests/podman)."""
+    if "run" not in text or "build" not in text:
+        return []
+    started = {word for line in text.splitlines() if "run" in line and (m := _RUN.search(line)) is not None
+               for word in re.split(r"[\s'\"]+", line[m.end():]) if word}  # each word after a `docker run`
+    images = {_image(word) for word in started}
+    found: list[tuple[str, str]] = []
+    for match in _BUILD.finditer(text):
+        rest = match.group(1) if match.group(1) is not None else match.group(2)
+        words = [word for word in re.split(r"[\s'\"]+", rest) if word]
+        tags = [value for at, word in enumerate(words) for option, equals, value in (word.partition("="),)
+                if option in ("-t", "--tag") for value in ([value] if equals else words[at + 1:at + 2])]
+        if any(_image(tag) in images for tag in tags if "$" not in tag):
+            found += _command(rest)
+    return list(dict.fromkeys(found))[:MAX_BUILDS]
+
+
+def _image(tag: str) -> str:
+    """An image's name without its version (`app:1`, `localhost:5000/app:1`: `app`, `localhost:5000/app`)."""
+    name, colon, version = tag.rpartition(":")
+    return name if colon and "/" not in version else tag
 
 
 def _command(rest: str) -> list[tuple[str, str]]:

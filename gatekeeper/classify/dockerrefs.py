@@ -41,6 +41,7 @@ _SCRIPT_TYPES = (".sh", ".bash", ".ps1", ".cmd", ".bat")
 _MAKES = frozenset({"make", "gmake"})
 _MAKE_NAMES = ("GNUmakefile", "makefile", "Makefile")  # the names make tries, in its order
 _MAKE_OPTIONS = ("-C", "--directory", "-f", "--file", "--makefile")
+_EXEC_WORD = lazy(r'"((?:[^"\\\n]|\\.){0,1024}+)"')  # a word of an exec form's JSON array
 _SEPARATORS = lazy(r"&&|\|\||;|\|")
 _ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _INSTRUCTION = lazy(r"^\s*([A-Za-z]+)\s+(.*)$", re.DOTALL)
@@ -78,6 +79,17 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
     return found, wild
 
 
+def entry_scripts(folder: str, text: str) -> set[str]:
+    """The repository paths of the files the Dockerfile in `folder` copies in and its ENTRYPOINT or CMD runs (exec
+    form too: `["bash", "/x/run.sh"]`): what the image runs when a container of it starts (over-reads 4)."""
+    found: set[str] = set()
+    for workdir, rest, mounted, _copies in _runs(folder, text, ("ENTRYPOINT", "CMD")):
+        words = _EXEC_WORD.findall(rest) if rest.lstrip().startswith("[") else []
+        for command in _commands(" ".join(shlex.quote(word) for word in words) if words else rest):
+            found |= _sources(_absolute(workdir, command), command, mounted)
+    return found
+
+
 def run_reads(folder: str, text: str, reads: Callable[[str], list[str]]) -> set[str]:
     """The repository paths of the files a RUN instruction reads by the paths `reads(RUN's arguments)` gives
     (`pip install -r /tmp/req.txt` after `COPY tools/deps.txt /tmp/req.txt`: pipinstalls.py), through its COPYs and
@@ -92,7 +104,7 @@ def run_reads(folder: str, text: str, reads: Callable[[str], list[str]]) -> set[
 Copies = list[tuple[list[str], str, bool]]  # (repository sources, image destination, destination a folder)
 
 
-def _runs(folder: str, text: str) -> Iterator[tuple[str, str, Copies, Copies]]:
+def _runs(folder: str, text: str, keywords: tuple[str, ...] = ("RUN",)) -> Iterator[tuple[str, str, Copies, Copies]]:
     """(WORKDIR, arguments, what the COPYs and its bind mounts put in the image, the COPYs) of each RUN. A `COPY
     --from=STAGE` takes what that stage copied from the context along (red team 17: `COPY tools/deps.txt /app/r.txt`
     in a builder stage, `COPY --from=builder /app/r.txt /r.txt` then `RUN pip install -r /r.txt`)."""
@@ -126,7 +138,7 @@ def _runs(folder: str, text: str) -> Iterator[tuple[str, str, Copies, Copies]]:
                 taken = [([s for s in sources if s is not None], destination, into)]
             copies += taken
             here += taken
-        elif keyword == "RUN":
+        elif keyword in keywords:
             yield workdir, rest, copies + _mounts(folder, workdir, rest, stages), copies
 
 
@@ -279,12 +291,14 @@ def _sources(target: str, written: str, copies: list[tuple[list[str], str, bool]
     """The repository files a COPY put at `target` (the command as the RUN wrote it, made absolute)."""
     found: set[str] = set()
     name = target.rpartition("/")[2]
-    for sources, destination, into in copies:
+    for sources, destination, _into in copies:
         prefix = destination.rstrip("/") + "/"
         for source in sources:
             base = source.rpartition("/")[2]
-            if target == destination or into and target == prefix + base:
-                found.add(source)  # the file itself, copied to that name or into that folder
+            # the file itself, copied to that name or into that folder (`COPY x.sh /usr/local/bin`: a folder the
+            # base image holds takes it in without the trailing slash)
+            if target == destination or target == prefix + base:
+                found.add(source)
             if target.startswith(prefix):
                 rel = target[len(prefix):]
                 found.add(f"{source}/{rel}" if source else rel)  # a folder copied there: the file below it

@@ -87,6 +87,11 @@ _BUILDKITE_PLUGIN_CONFIG = lazy(
     r"|required|anyOf|oneOf|allOf|dependencies|type)[ \t]*:", _FLAGS)
 _BUILDKITE_PLUGIN_NAME = lazy(r"^name[ \t]*:[ \t]*\S", _FLAGS)
 _BUKKIT_MAIN = lazy(r"^main[ \t]*:", _FLAGS)
+# A Drone/Harness CI plugin's manifest (`plugin.yml` at the plugin's root): a top-level `run:` holding the `binary:`
+# (its release URL per `{{ release }}`, `{{ os }}`, `{{ arch }}`) or `container:` the Harness runner runs for every step
+# that uses the plugin (over-reads 4: drone-s3)
+_HARNESS_PLUGIN_RUN = lazy(
+    r"^run[ \t]*:[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+(?:binary|container)[ \t]*:", _FLAGS)
 # A Bazel run-control line that points module resolution elsewhere: another registry, a repository or module
 # overridden by a path or URL, a vendor folder (the same move as an index URL in a pip or npm settings file).
 # A run-control line of any command (`always`, `vendor`, a `:config`) whose flag moves where modules and downloads come
@@ -204,6 +209,9 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if lower in ("plugin.yml", "plugin.yaml") and (m := _BUILDKITE_PLUGIN_CONFIG.search(text)) is not None \
             and _BUILDKITE_PLUGIN_NAME.search(text) and not _BUKKIT_MAIN.search(text):
         return "ci", "ci.content.buildkite-plugin", evidence_line(text, m)
+    if lower in ("plugin.yml", "plugin.yaml") and (m := _HARNESS_PLUGIN_RUN.search(text)) is not None \
+            and not _BUKKIT_MAIN.search(text):
+        return "ci", "ci.content.harness-plugin", evidence_line(text, m)
     if is_bazelrc(lower) and "-" in text:
         return bazel_line(text, "bazelrc" in lower)
     return None

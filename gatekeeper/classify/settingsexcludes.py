@@ -52,12 +52,17 @@ _PER_FILE = lazy(r"(?:^|\.)(?:extend-)?+per-file-ignores$", re.IGNORECASE)  # ru
 _KEY = lazy(r"^[ \t]*+[\"']?+(exclude|extend[-_]exclude|force[-_]exclude|skip|skip[-_]glob|extend[-_]skip"
             r"|extend[-_]skip[-_]glob|omit|norecursedirs|ignore|ignore[-_]paths|ignore[-_]patterns|exclude[-_]dirs"
             r"|per[-_]file[-_]ignores|extend[-_]per[-_]file[-_]ignores)[\"']?+[ \t]*+[=:][ \t]*+(.*)$", re.IGNORECASE)
+# pytest's lists of what a conftest.py leaves out of collection: the value starts after the match
+_COLLECT_IGNORE = lazy(r"^[ \t]*+collect_ignore(?:_glob)?+[ \t]*+(?::[^=\n]{0,128}+)?+(?:(\.(?:append|extend)\()|\+?=)")
+_CALL = lazy(r"[\w\])][ \t]*+\(")  # a name, index or call's result called
 _ANY_KEY = lazy(r"^[ \t]*+(?:\"[^\"\n]{0,4096}+\"|'[^'\n]{0,4096}+'|[A-Za-z0-9_.\-/*]++)[ \t]*+=")
 
 
 def unexcluded(name: str, text: str) -> str:
     """`text` of the settings file `name` with its Python tools' exclude lists blanked (module docstring); `text`
     itself for any other file, or when it holds none."""
+    if name == "conftest.py":
+        return _collect_unignored(text) if "collect_ignore" in text else text
     if name not in _NAMES or not any(word in text for word in ("exclude", "skip", "omit", "ignore", "norecurse")):
         return text
     toml = name.endswith(".toml")
@@ -108,3 +113,30 @@ def _continued(value: str, toml: bool) -> tuple[str, int]:
             return "]", MAX_LINES
         return "", 0
     return "indent", MAX_LINES
+
+
+def _collect_unignored(text: str) -> str:
+    """A conftest.py's `text` with the literal values of pytest's `collect_ignore`/`collect_ignore_glob` blanked
+    (`=`, `+=`, `.append(`, `.extend(`, over the lines its brackets span, at most MAX_LINES): the files pytest leaves
+    out. A value with a call runs at import (`[run("./x.sh")]`): kept."""
+    lines = text.split("\n")
+    at = 0
+    while at < len(lines):
+        start = _COLLECT_IGNORE.match(lines[at])
+        if start is None:
+            at += 1
+            continue
+        depth, end = 0, at
+        value = lines[at][start.end():]
+        while True:
+            depth += sum(value.count(c) for c in "[({") - sum(value.count(c) for c in "])}")
+            if depth <= 0 or end + 1 >= len(lines) or end - at >= MAX_LINES:
+                break
+            end += 1
+            value = lines[end]
+        span = "\n".join([lines[at][start.end():], *lines[at + 1:end + 1]])
+        # a call's `name(` (the `.append(` itself was matched): code that runs at import
+        if depth <= 0 and _CALL.search(span.rstrip().removesuffix(")") if start.group(1) else span) is None:
+            lines[at:end + 1] = [""] * (end + 1 - at)
+        at = end + 1
+    return "\n".join(lines)

@@ -43,6 +43,16 @@ def built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str],
     return out
 
 
+def started(tree: Tree, builds: list[tuple[str, str]], read_blob: Read) -> list[str]:
+    """The files the Dockerfiles of images a step builds and then runs copy from their contexts and run as ENTRYPOINT
+    or CMD (dockerrefs.entry_scripts)."""
+    out: list[str] = []
+    for dockerfile, context in builds[:dockerbuilds.MAX_BUILDS]:
+        if (entry := opened(tree, dockerfile, lambda e: read_blob(e).decode("utf-8", "replace"))) is not None:
+            out += sorted(dockerrefs.entry_scripts(context, read_blob(entry)[:FULL_READ].decode("utf-8", "replace")))
+    return out
+
+
 def expanded(tree: Tree, paths: list[str]) -> list[str]:
     """`paths`, each with a variable part (ciruns.ANY) standing for every path of `tree` it allows."""
     out = []
