@@ -169,5 +169,10 @@ def test_the_rules_of_this_round_lower_no_labelled_ci_or_iac_file() -> None:
 
     touched = [(path, label, RULES.match(path).bucket) for _repo, _commit, path, label, _why in rows if reached(path)]
     assert len(touched) >= 6  # the sets hold such files (this set's six and older sets' jest settings)
-    assert [row for row in touched if row[1] in ("ci", "iac") and row[2] not in ("ci", "iac")] == []
+    # a Jest settings module labelled ci is one a CI run loads: --tree decides it (nodeconfigs.py, the rule of
+    # 2026-12-07 in docs/classification.md; fnm's jest.config.cjs in the eighty-first set), its path stays other
+    walked = [row for row in touched if row[1] == "ci" and row[0].rpartition("/")[2].startswith("jest.config.")
+              and row[0].endswith((".js", ".cjs", ".mjs", ".ts", ".cts", ".mts")) and row[2] == "other"]
+    assert [row for row in touched if row[1] in ("ci", "iac") and row[2] not in ("ci", "iac")
+            and row not in walked] == []
     assert [row for row in touched if row[1] in ("deps", "src", "other") and row[2] != row[1]] == []

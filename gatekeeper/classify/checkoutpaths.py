@@ -10,6 +10,11 @@
   the tree holds it, as every pattern does. `commanded(text)` picks the words a command runs: a command's first
   word or an interpreter's script, not a path a program's call holds (a Job DSL seed's `external
   '/var/lib/jobs/x.groovy'` reads the server's file: tests/test_classify_cileft62_classes.py) or a `cat` reads.
+- `checked_out(path, text, patterns)`: a GitHub workflow or action that checks its own repository out into a folder
+  (`actions/checkout` with `path: pr`; no `repository:` but its own) runs the repository's files through it
+  (highlight.js' `./pr/tools/buildSizeReport.js`: the eighty-first set); each pattern below such a folder is read
+  without it too. Another repository's checkout, another action's `path:`, a folder held in a variable name nothing.
+  Kokoro's configurations, below, likewise.
 - `is_kokoro_config(path)`, `unprefixed(patterns)`: Kokoro's job configurations (`.cfg` below `.kokoro/` or a root
   `kokoro/`) name the script a job runs by `build_file: "<checkout folder>/<path>"` (`grpc-web/scripts/x.sh`,
   `github/<repo>/.kokoro/build.sh`); the path is read without its first one or two folders.
@@ -22,7 +27,7 @@ import re
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["TAILS", "commanded", "is_kokoro_config", "tails", "unprefixed"]
+__all__ = ["TAILS", "checked_out", "commanded", "is_kokoro_config", "tails", "unprefixed"]
 
 TAILS = 4  # parts of an absolute path tried (as runvars' absolute folders)
 _KOKORO_FOLDERS = (".kokoro/", "kokoro/")
@@ -39,6 +44,48 @@ _RUN = lazy(r"""(?:^|[;&|(]|\b(?:exec|sudo|env|then|do|run|script|command|entry)
 _ENTRYPOINT = lazy(r"""(?<![\w-])--entrypoint(?:=|[ \t]++)['"]?+((?:/|~/)[^\s'"`;&|()]{1,1024}+)""")
 _ENGINE = lazy(r"\b(?:docker|podman|nerdctl)\b")
 _RUN_WORD = lazy(r"\brun\b")
+
+
+# a step's lines: a list item's first line, the keys of the step (actions/checkout's `uses:`, `path:`, `repository:`)
+_ITEM = lazy(r"([ \t]*+)-[ \t]")
+_CHECKOUT = lazy(r"[ \t]*+(?:-[ \t]++)?+uses[ \t]*+:[ \t]*+['\"]?+actions/checkout@")
+_KEY = lazy(r"[ \t]*+(path|repository)[ \t]*+:[ \t]*+['\"]?+([^'\"#\s]*+)")
+
+
+def checked_out(path: str, text: str, patterns: list[str]) -> list[str]:
+    """The patterns read without the folder a workflow checks its own repository out into (module docstring), and a
+    Kokoro configuration's without its first folders (unprefixed)."""
+    if is_kokoro_config(path):
+        return unprefixed(patterns)
+    if "actions/checkout@" not in text or not path.endswith((".yml", ".yaml")):
+        return []
+    folders = _checkout_folders(text)
+    return [pattern[len(folder) + 1:] for pattern in patterns for folder in folders
+            if pattern.startswith(f"{folder}/") and len(pattern) > len(folder) + 1]
+
+
+def _checkout_folders(text: str) -> list[str]:
+    """The folders the checkout steps of `text` put the repository itself in (`path:`, no other `repository:`)."""
+    folders: list[str] = []
+    indent, checkout = -1, False  # the step being read: its item's indentation, whether it is a checkout
+    keys: dict[str, str] = {}  # and its `path:` value, its `repository:` line
+    for line in [*text.split("\n"), "-  "]:  # a last item ends the last step
+        stripped, item = line.lstrip(), _ITEM.match(line)
+        if item is not None or stripped and len(line) - len(stripped) <= indent:
+            folder = keys.get("path", "").removeprefix("./").strip("/")
+            if checkout and folder and "github.repository" in keys.get("repository", "github.repository") \
+                    and not any(char in folder for char in "$*?[") and ".." not in folder.split("/"):
+                folders.append(folder)
+            indent, checkout, keys = -1, False, {}
+            if item is None:
+                continue
+            indent = len(item.group(1))
+        if indent < 0:
+            continue
+        checkout = checkout or _CHECKOUT.match(line) is not None
+        if (key := _KEY.match(line[indent + 1:] if line[indent:indent + 1] == "-" else line)) is not None:
+            keys[key.group(1)] = key.group(2) if key.group(1) == "path" else line
+    return list(dict.fromkeys(folders))
 
 
 def commanded(text: str) -> list[str]:

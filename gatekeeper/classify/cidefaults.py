@@ -14,12 +14,23 @@ job only, so the default is still added: the safe side); an empty one (`script:`
 Travis drops it, and a job of `jobs: include:` with a `language:` of its own and no script runs that language's
 default (attack 42). Languages without a default script (Python, `generic`, `minimal`, `shell`) add nothing. Only
 the root file: Travis reads no other (vendoredci.py).
+
+The same holds for a GitHub Actions step whose action runs a repository file by its documented default (the
+eighty-first set, tests/test_action_default_runs.py): `julia-actions/julia-docdeploy` runs `julia --project=docs/
+docs/make.jl` (DataFrames.jl's docs job; PkgTemplates writes that step), Sentry's Craft (`getsentry/craft`,
+`getsentry/action-prepare-release`) runs its default pre-release command `bash scripts/bump-version.sh`, Cypress' action
+runs `npx cypress run` (its settings module). A workflow or action file whose uncommented `uses:` names one is read
+with those commands added (`with_default`), so their own reading names the file. *Limits:* an input that moves the
+file (Cypress' `working-directory:`, a `.craft.yml` `preReleaseCommand:`) is not read: the default is added beside.
 """
 
 from __future__ import annotations
 
+import re
+
 from gatekeeper.classify.vendoredci import ROOT_TRAVIS
 from gatekeeper.classify.yamlnodes import Node, documents, merged
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["with_default"]
 
@@ -40,20 +51,39 @@ _DEFAULTS = {
     "android": "./gradlew build connectedCheck", "julia": "julia test/runtests.jl",
 }
 _EMPTY = ("", "~", "null", "Null", "NULL")  # a value Travis drops (then the default runs)
+# {an action: the command it runs by default} (the eighty-first set; each action's documentation)
+_ACTIONS = {"julia-actions/julia-docdeploy": "julia --project=docs/ docs/make.jl",
+            "getsentry/craft": "bash scripts/bump-version.sh",
+            "getsentry/action-prepare-release": "bash scripts/bump-version.sh",
+            "cypress-io/github-action": "npx cypress run"}
+# an uncommented step's `uses:` naming one of them at any version (`@v1`, a SHA), quoted or not
+_USES = lazy(r"^[ \t]*+(?:-[ \t]*+)?+uses[ \t]*+:[ \t]*+['\"]?+("
+             + "|".join(map(re.escape, _ACTIONS)) + r")@", re.MULTILINE)
 
 
 def with_default(path: str, text: str) -> str:
-    """`text` of the definition at `path`, with the default script Travis runs added when it is the root Travis file
-    and a job of it runs no script: the top level names none (or an empty one) for its language, or a job of `jobs:
+    """`text` of the definition at `path`, with the commands a workflow's actions run by default added
+    (_with_action_defaults), and the default script Travis runs added when it is the root Travis file and a job of it
+    runs no script: the top level names none (or an empty one) for its language, or a job of `jobs:
     include:`/`matrix: include:` with a `language:` of its own names none and inherits none (attack 42)."""
     if path != ROOT_TRAVIS:
-        return text
+        return _with_action_defaults(path, text)
     roots = [root for root in documents(text) if isinstance(root, dict)]
     languages = [language for language, scripted in _jobs(roots) if not scripted]
     defaults = [line for language in dict.fromkeys(languages) for line in _DEFAULTS.get(language, "").split("\n")
                 if line]
     return f"{text}\n# Travis' default script\nscript:\n" + "".join(f"  - {line}\n" for line in defaults) \
         if defaults else text
+
+
+def _with_action_defaults(path: str, text: str) -> str:
+    """`text` of a YAML definition at `path` with the commands its steps' actions run by default (_ACTIONS) added as
+    steps of a last top-level key (the walk reads a definition's lines: a key's `- run:` is a command)."""
+    if "uses" not in text or not path.endswith((".yml", ".yaml")):
+        return text
+    commands = dict.fromkeys(_ACTIONS[name] for name in _USES.findall(text))
+    return f"{text}\n# the commands these actions run by default\nx-action-defaults:\n" + "".join(
+        f"  - run: {command}\n" for command in commands) if commands else text
 
 
 def _jobs(roots: list[dict[str, list[Node]]]) -> list[tuple[str, bool]]:

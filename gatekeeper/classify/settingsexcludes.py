@@ -15,6 +15,10 @@ set). `unexcluded` blanks those values, as datawords.EXCLUDES does for the same 
   lines: a TOML array or triple-quoted string up to its close, an INI value's indented lines;
 - every key of ruff's per-file-ignores tables (`"tests/x.py" = ["F401"]`).
 
+- a pre-commit config's `exclude:` values (`.pre-commit-config*.yaml`/`.yml`, the top level's and each hook's: a regex
+  of the files pre-commit passes to no hook), over the lines indented deeper than the key (a block or folded scalar,
+  a plain scalar's continuation: the eighty-first set, multidict's maintainer script a ruff hook leaves out).
+
 Only in a settings file of those names, only those keys; what is blanked was data to the tool that reads it, so no
 file CI runs loses its `ci` (another section's commands, `[tool.poe.tasks]`, `[testenv] commands`, `addopts`, stay
 read whole). Linear: one pass over the lines; a value's continuation ends at its close, a new section or MAX_LINES
@@ -55,6 +59,8 @@ _KEY = lazy(r"^[ \t]*+[\"']?+(exclude|extend[-_]exclude|force[-_]exclude|skip|sk
 # pytest's lists of what a conftest.py leaves out of collection: the value starts after the match
 _COLLECT_IGNORE = lazy(r"^[ \t]*+collect_ignore(?:_glob)?+[ \t]*+(?::[^=\n]{0,128}+)?+(?:(\.(?:append|extend)\()|\+?=)")
 _CALL = lazy(r"[\w\])][ \t]*+\(")  # a name, index or call's result called
+# a pre-commit config's `exclude:` key at any depth, also a list item's first key (`- exclude: …`)
+_PRECOMMIT_EXCLUDE = lazy(r"^[ \t]*+(?:-[ \t]++)?+(exclude)[ \t]*+:(?:[ \t]|$)")
 _ANY_KEY = lazy(r"^[ \t]*+(?:\"[^\"\n]{0,4096}+\"|'[^'\n]{0,4096}+'|[A-Za-z0-9_.\-/*]++)[ \t]*+=")
 
 
@@ -63,6 +69,8 @@ def unexcluded(name: str, text: str) -> str:
     itself for any other file, or when it holds none."""
     if name == "conftest.py":
         return _collect_unignored(text) if "collect_ignore" in text else text
+    if name.startswith(".pre-commit-config") and name.endswith((".yaml", ".yml")):
+        return _precommit_unexcluded(text) if "exclude" in text else text
     if name not in _NAMES or not any(word in text for word in ("exclude", "skip", "omit", "ignore", "norecurse")):
         return text
     toml = name.endswith(".toml")
@@ -98,6 +106,22 @@ def unexcluded(name: str, text: str) -> str:
         if (key := _KEY.match(line)) is not None:
             lines[at] = ""
             close, left = _continued(key.group(2), toml)
+    return "\n".join(lines)
+
+
+def _precommit_unexcluded(text: str) -> str:
+    """A pre-commit config's `text` with each `exclude:` value blanked, its continuation lines (indented deeper than
+    the key, blank lines inside) too, at most MAX_LINES of them a key."""
+    lines = text.split("\n")
+    indent, left = -1, 0  # the blanked key's column while its value goes on (-1: none)
+    for at, line in enumerate(lines):
+        stripped = line.lstrip()
+        if indent >= 0 and left > 0 and (not stripped or len(line) - len(stripped) > indent):
+            lines[at], left = "", left - 1
+            continue
+        indent = -1
+        if (key := _PRECOMMIT_EXCLUDE.match(line)) is not None:
+            lines[at], indent, left = "", key.start(1), MAX_LINES
     return "\n".join(lines)
 
 

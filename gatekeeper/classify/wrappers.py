@@ -78,6 +78,11 @@ WRAPPERS = {
     "xargs": _w(0, "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args -P --max-procs -s --max-chars"),
     "find": _w(-1, "", "-exec -execdir -ok -okdir"), "parallel": _w(0, "-j --jobs -S --sshlogin --joblog"),
     "watch": _w(0, "-n --interval"),
+    # npm's environment setters (the eighty-first set: fnm's `cross-env NODE_OPTIONS=... jest`): the assignments after
+    # them are skipped as `env`'s are, `--` ends dotenv's and dotenvx's options
+    "cross-env": _w(0), "cross-env-shell": _w(0), "dotenv": _w(0, "-e -v -p -c"),
+    "env-cmd": _w(0, "-f --file -e --environments -r --rc-file"),
+    "dotenvx": _w(1, "-f --env-file -fk --env-keys-file -e --env --convention", "", "run"),
     # debuggers, profilers, emulators: the program they run is their first operand (`gdb -p PID` runs none)
     "gdb": _w(0, "-ex -x -iex -ix -cd -d -s -e -se -c -p --pid --core --command --eval-command --directory", "--args"),
     "lldb": _w(0, "-o -O -s -S -k -K -f --file -c --core -p --attach-pid -n --attach-name --one-line"),
