@@ -9,6 +9,9 @@ GitHub Actions).
   `--native-file`, CMake's `-DCMAKE_TOOLCHAIN_FILE=`, `--toolchain` and `-C` (an initial cache script) name files the
   build reads to decide how it compiles: the job's own settings (videolan/dav1d's
   `--cross-file package/crossfiles/i686-linux32.meson`). They were read only where their extension was a script's.
+- **Scripts a CI-run PowerShell listing runs** (`ci.context.ci-run`). `Get-ChildItem "$PSScriptRoot\\*.ps1" | % {
+  & $_ }` runs every script it lists (AArnott's Library.Template, in many .NET repositories: `tools/artifacts/_all.ps1`
+  and `tools/variables/_define.ps1`, which the pipelines run); a glob was read only from a shell's loops.
 - **Settings files under names no rule knew** (`other`): Checkstyle's variants beside the build
   (`checkstyle-strict.xml`, `checkstyleSuppressions.xml`), hawkeye's `licenserc.toml`, a root `CodeQL.yml` without
   the dot, Azure DevOps' `azurepipelines-coverage.yml`, git-review's `.gitreview`, direnv's `.envrc.example`, DOAP
@@ -149,3 +152,36 @@ def test_settings_under_names_no_rule_knew_are_other(path: str, rule: str) -> No
 @each_case("path, bucket", OTHER_LOOKALIKES)
 def test_their_look_alikes_stay_what_they_were(path: str, bucket: str) -> None:
     assert load_rules(POLICIES).match(path).bucket == bucket
+
+
+# PowerShell runs every script a folder listing gives (AArnott's Library.Template: tools/artifacts/_all.ps1 and
+# tools/variables/_define.ps1, which the pipelines run, `& $_` each `*.ps1` beside them): (the listing, where the
+# scripts it runs sit, relative to the script's folder)
+PS_LISTINGS = [('Get-ChildItem "$PSScriptRoot\\*.ps1" -Exclude "_*"', ""),
+               ("Get-ChildItem $PSScriptRoot\\*.ps1 -Recurse", ""),
+               ('Get-ChildItem -Path "$PSScriptRoot" -Filter *.ps1', ""),
+               ('gci "$PSScriptRoot\\steps\\*.ps1"', "steps/"),
+               ("Get-ChildItem -Path $PSScriptRoot/steps -Filter '*.ps1'", "steps/")]
+PS_RUNS = ["| % {\n  $name = $_.BaseName\n  $value = & $_\n}", "|% { . $_ }", "| ForEach-Object { & $_.FullName }",
+           "| foreach {\n  & $_ -Verbose\n}"]
+PS_READS = ["| % { Write-Host $_.Name }", "| ForEach-Object { Test-ScriptFileInfo $_ }", "| Remove-Item",
+            "| Measure-Object"]
+PIPELINE = "trigger: none\npool:\n  vmImage: windows-latest\nsteps:\n- powershell: tools/artifacts/_all.ps1\n"
+
+
+def _listing_tree(listing: str, body: str, place: str) -> dict[str, str]:
+    return {"azure-pipelines.yml": PIPELINE, "tools/artifacts/_all.ps1": f"{listing} {body}\n",
+            f"tools/artifacts/{place}coverage.ps1": "@{ coverage = 'x' }\n", "tools/other/unrun.ps1": "exit 1\n"}
+
+
+@each_case("listing, place", PS_LISTINGS)
+def test_scripts_a_ci_run_powershell_listing_runs_are_ci(listing: str, place: str) -> None:
+    for body in PS_RUNS:
+        # (`$PSScriptRoot` is read as `.`, which the walk resolves from the root too: a wide read, the safe side)
+        assert f"tools/artifacts/{place}coverage.ps1" in tree_runs(_listing_tree(listing, body, place)), body
+
+
+@each_case("listing, place", PS_LISTINGS)
+def test_a_listing_whose_block_only_reads_the_files_runs_none(listing: str, place: str) -> None:
+    for body in PS_READS:
+        assert f"tools/artifacts/{place}coverage.ps1" not in tree_runs(_listing_tree(listing, body, place)), body
