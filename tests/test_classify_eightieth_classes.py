@@ -185,3 +185,19 @@ def test_scripts_a_ci_run_powershell_listing_runs_are_ci(listing: str, place: st
 def test_a_listing_whose_block_only_reads_the_files_runs_none(listing: str, place: str) -> None:
     for body in PS_READS:
         assert f"tools/artifacts/{place}coverage.ps1" not in tree_runs(_listing_tree(listing, body, place)), body
+
+
+# A script named `ci` in a root helper folder beside `tools/` and `scripts/` (pixman's `contrib/ci.sh`)
+CI_NAMED = ["contrib/ci.sh", "hack/ci.sh", "build/ci.sh", "bin/ci.sh", "dev/ci.sh", "utils/ci.sh", "contrib/ci.ps1"]
+CI_NAMED_LOOKALIKES = [("lib/ci.sh", "src"), ("contrib/ci.py", "src"), ("src/contrib/ci.sh", "src"),
+                       ("contrib/cinder.sh", "src"), ("docs/ci.sh.md", "src")]
+
+
+@each_case("path", CI_NAMED)
+def test_a_script_named_ci_in_a_root_helper_folder_is_ci(path: str) -> None:
+    assert load_rules(POLICIES).match(path).rule == "ci.script-folders"
+
+
+@each_case("path, bucket", CI_NAMED_LOOKALIKES)
+def test_ci_named_look_alikes_stay_what_they_were(path: str, bucket: str) -> None:
+    assert load_rules(POLICIES).match(path).bucket == bucket

@@ -461,6 +461,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 # -- 4. CI, every system ------------------------------------------------------------------------
 
 CI = [
+    "contrib/ci.sh", "hack/ci.ps1",  # a script named ci in a root helper folder (ci.script-folders, the eightieth set)
     ".ci-mgmt.yaml",
     "pr_check.sh", "build_deploy.sh",  # AppSRE's Jenkins jobs (over-reads 3)
     "taskcluster/kinds/build/kind.yml", ".obs/workflows.yml", "GitReleaseManager.yaml",  # the thirty-sixth set
