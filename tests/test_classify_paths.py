@@ -462,6 +462,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 # -- 4. CI, every system ------------------------------------------------------------------------
 
 CI = [
+    "contrib/ci.sh", "hack/ci.ps1",  # a script named ci in a root helper folder (ci.script-folders, the eightieth set)
     ".ci-mgmt.yaml",
     "pr_check.sh", "build_deploy.sh",  # AppSRE's Jenkins jobs (over-reads 3)
     "taskcluster/kinds/build/kind.yml", ".obs/workflows.yml", "GitReleaseManager.yaml",  # the thirty-sixth set
@@ -1015,6 +1016,8 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 OTHER = [
     "docs/architecture.drawio", "images/deploy.cast",  # diagrams and recordings (other.diagrams, classes53)
     ".cmake-format.yaml", ".codacy.yml", ".idx/dev.nix",  # label36's other rules
+    "checkstyle-strict.xml", "licenserc.toml", "CodeQL.yml", "azurepipelines-coverage.yml",  # the eightieth set
+    ".gitreview", ".envrc.example", "gnome-calculator.doap",  # the eightieth set
     "tmux.conf", "git_template/hooks/post-rewrite",  # dotfiles kept without their dot (other.dotfiles, fifty-sixth set)
     "group_vars/web.license",  # a REUSE licence sidecar (other.reuse-sidecars, thirty-fourth label set)
     "src/AdapterTestUtilities/.github/FUNDING.yml",  # a split package's funding links (other.nested-github-community)

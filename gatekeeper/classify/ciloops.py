@@ -11,18 +11,30 @@ is the path from the root: `rooted` rewrites the variable to `.` before the word
 named so was not found). Since the cileft64 round also what a command lists and then runs: a loop over listed paths
 (`for s in tools/a tools/b; do ./$s; done`, `for f in $(find ci -name '*.sh'); do sh $f; done`, a variable holding
 `$(ls ci/*.sh)`: `listed`, read by runvars.values), and `find`/`ls` piped into `xargs` with an interpreter or `{}`
-(`| xargs -n1 bash`) or into `while read f` whose body runs `$f`; `| xargs shellcheck` reads the files.
+(`| xargs -n1 bash`) or into `while read f` whose body runs `$f`; `| xargs shellcheck` reads the files. Since the
+eightieth set also PowerShell's listing piped into a block that runs each file (`Get-ChildItem "$PSScriptRoot\\*.ps1"
+-Recurse | % { & $_ }`, `-Path DIR -Filter *.ps1`, `. $_`, `& $_.FullName`: AArnott's Library.Template, whose
+pipelines run `tools/artifacts/_all.ps1` and `tools/variables/_define.ps1`); `| % { Write-Host $_.Name }` runs none.
 """
 
 from __future__ import annotations
 
 import itertools
 import posixpath
+import re
 
 from gatekeeper.classify.wrappers import innermost
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["globbed", "listed", "rooted"]
+
+# PowerShell's listing piped into a script block (`Get-ChildItem ARGS | % {`, `|ForEach-Object {`), and a block that
+# runs the item it is handed (`& $_`, `. $_`, `& $_.FullName`, `$x = & $_`)
+_PS_LIST = lazy(r"(?<![\w-])(?:Get-ChildItem|gci|dir|ls)(?![\w-])([^|\n]{0,512}+)\|[ \t]*+(?:%|ForEach-Object|foreach)"
+                r"[ \t]*+\{", re.IGNORECASE)
+_PS_RUNS_ITEM = lazy(r"(?:^|[\s;{(=])[&.][ \t]++\$_(?:\.FullName)?+(?![\w.])")
+_PS_OWN = lazy(r"^\$(?:PSScriptRoot|\{PSScriptRoot\})(?=/|$)")
+_PS_WORD = lazy(r"""'[^'\n]*+'|"[^"\n]*+"|[^\s'"]++""")
 
 # The checkout's root and an action's own folder, as a GitHub expression or a CI system's variable (the one list of
 # them: ciforms.rooted marks a workflow's chosen folders after these are written as `.`; ciruns.bases resolves `.`).
@@ -128,7 +140,30 @@ def globbed(text: str) -> list[str]:
     found += _replaced(text) if "xargs" in text else []
     if "run-parts" in text:
         found += [f"{folder.rstrip('/')}/*" for folder in _RUN_PARTS.findall(text)[:MAX_LOOPS]]
+    found += _ps_listed(text) if "|" in text else []
     return [glob for glob in found if glob.strip("./*")]
+
+
+def _ps_listed(text: str) -> list[str]:
+    """The globs of the files a PowerShell listing hands to a block that runs each (`Get-ChildItem X | % { & $_ }`)."""
+    found: list[str] = []
+    for listing in itertools.islice(_PS_LIST.finditer(text), MAX_LOOPS):
+        if _PS_RUNS_ITEM.search(text, listing.end(), listing.end() + _BODY) is None:
+            continue
+        path, name, recurse, words = "", "", False, _PS_WORD.findall(listing[1])
+        for before, word in zip(["", *words], words, strict=False):
+            value = _PS_OWN.sub(".", word.strip("'\"").replace("\\", "/"))  # the script's folder: `.`
+            if word.lower() == "-recurse":
+                recurse = True
+            elif before.lower() in ("-path", "-literalpath") or not word.startswith("-") and not before.startswith("-"):
+                path = path or value
+            elif before.lower() in ("-filter", "-include"):
+                name = value
+        if path:
+            glob = f"{path.rstrip('/')}/{name or '*'}" if name or not any(c in path for c in "*?[") else path
+            folder, _, base = glob.rpartition("/")
+            found += [glob, f"{folder}/**/{base}"] if recurse and folder else [glob]
+    return found
 
 
 def _replaced(text: str) -> list[str]:

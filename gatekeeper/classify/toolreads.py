@@ -18,6 +18,10 @@ and ciruns.named_in call these).
   setup.py's `entry_points={"pytest11": [...]}`); pytest loads each where the project is installed (`entry_points`).
 - **Gradle** (cileft65). A build script the walk reaches applies the scripts `apply from:` names; `gradle`/`gradlew`
   also run the init scripts `-I`/`--init-script` name (taskrunners.tool_files).
+- **Build configuration files** (the eightieth set). Meson's `--cross-file`/`--native-file` and CMake's
+  `-DCMAKE_TOOLCHAIN_FILE=` (also `:FILEPATH=`), `--toolchain` and `-C` (an initial cache script) name a file the
+  build reads to decide how it compiles, on a line that runs `meson` or `cmake` (build_configs; dav1d's
+  `--cross-file package/crossfiles/i686-linux32.meson`). A value with a variable or an absolute path names no file.
 - **Nix imports** (cileft65). A Nix file the walk reaches evaluates the Nix files its path literals name, relative to
   its own folder: `import ./nix/shell.nix`, `pkgs.callPackage ./pkgs/tool {}` (a folder: its `default.nix`), a
   module's `imports = [ ./ci.nix ]`.
@@ -32,7 +36,7 @@ from gatekeeper.classify import runnersetups
 from gatekeeper.classify.ciforms import ANY_FOLDER
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files"]
+__all__ = ["build_configs", "gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files"]
 
 # pytest or Nix at a command's start (as taskrunners.TOOL's; and tox's one-line `commands = pytest`, cileft66); behind
 # `sudo`, `uv run`, `python -m`, ... it is read from the command wrappers.commands gives (the one table of wrappers)
@@ -74,6 +78,25 @@ _NEXT_SECTION = {"pyproject.toml": lazy(r"^\[", re.MULTILINE), "setup.cfg": lazy
 _ENTRY_MODULE = lazy(r"""=[ \t]*+["']?+([A-Za-z_][\w.]{0,255}+)""")
 _STRING = lazy(r"""['"]([A-Za-z_][\w.]{0,255}+)['"]""")
 _FOLDER = lazy(r"""['"]?+([\w.][\w./-]{0,255}+)['"]?+""")
+
+
+# meson's and cmake's options naming a build configuration file, with its value (separate, after `=`, or joined: `-Cx`);
+# meson's own `-C` is its build folder, not a file
+_VALUE = r"(?:[ \t]*+=[ \t]*+|[ \t]++|(?<=-C))['\"]?+([\w.][\w.+/-]{0,255}+)"
+_BUILD_CONFIG = {"meson": lazy(r"(?<![\w-])--(?:cross|native)-file" + _VALUE),
+                 "cmake": lazy(r"(?<![\w-])(?:--toolchain|-C|-DCMAKE_TOOLCHAIN_FILE(?::FILEPATH)?+)" + _VALUE)}
+_BUILDS = lazy(r"(?<![\w./-])(meson|cmake)(?![\w.-])")
+
+
+def build_configs(line: str) -> list[str]:
+    """The build configuration files the meson and cmake commands of `line` name (module docstring)."""
+    if not _BUILDS.search(line):
+        return []
+    out: list[str] = []
+    for command in re.split(r"[;&|]+", line):
+        for tool in dict.fromkeys(_BUILDS.findall(command)):
+            out += [value for value in _BUILD_CONFIG[tool].findall(command) if "$" not in value]
+    return out
 
 
 def line_files(line: str) -> list[str]:

@@ -20,6 +20,13 @@ script's `cmd:`, the `src:` of `copy` and `template`, `roles:`) is `ci` too, fol
 (red team 38: a task file in `lib/` was `src`); past playbookreads.MAX_INCLUDED files or FULL_READ bytes, as past
 MAX_FILES. *Limits:* roles of another project, a project that is itself one role (`tasks/` at its root), a path with a
 Jinja expression and, from a patch alone, a playbook's includes are not looked for.
+
+A job of the zuul-jobs library that runs tox (its name holds the word `tox`: `openstack-tox-py36`, `tox-py27` as a
+job's `parent:`, `tox-linters`) or an OpenStack project template made of them (`openstack-python3-jobs`, `openstack-
+cover-jobs`, `openstack-lower-constraints-jobs`) runs `tox` in the checkout: the root `tox.ini` (or `tox.toml`) it reads
+is `ci` too (the eightieth set: openstack/python-jenkins). Read from the names a job list, `templates:` or `parent:`
+gives (YAML, then by lines); a word in a description or a comment names no job. *Limit:* what tox.ini's commands run
+is not followed from here (a command line that says `tox` is read as the other task runners are).
 """
 
 from __future__ import annotations
@@ -49,6 +56,12 @@ _EVERY = ("*",)
 PAST = "more Zuul configuration than is read: any job may run it"
 _KEY_LINE = lazy(r"^[ \t-]*(?:pre-run|post-run|cleanup-run|run)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ZUUL_KEY = lazy(r"^[ \t-]*zuul[ \t]*:", re.MULTILINE)  # a `roles:` entry's project, by lines
+# A job or project template of the zuul-jobs library that runs tox in the checkout (the module docstring)
+_TOX_JOB = lazy(r"(?:[\w.]+-)*tox(?:-[\w.]+)*|openstack-(?:python\d*|cover|lower-constraints)(?:-[\w.]+)*-jobs")
+# Such a name as a list item (`- openstack-tox-py36`, `- tox-py27:`) or a `parent:`/`templates:` value, by lines
+_TOX_LINE = lazy(r"^[ \t]*+(?:-[ \t]*+|parent[ \t]*+:[ \t]*+)['\"]?+([\w.-]+)['\"]?+[ \t]*+:?+[ \t]*+(?:#.*)?$",
+                 re.MULTILINE)
+_TOX_FILES = ("tox.ini", "tox.toml")
 _ITEM = playbookreads.ITEM
 _WORD = playbookreads.WORD
 Tree = dict[str, TreeEntry]
@@ -77,6 +90,8 @@ def named(config: str, text: str) -> list[tuple[str, str]]:
         out += [(name, how) for name in names] + ([(f"{folder}/*", f"{how} (its folder)")] if folder else [])
     if playbooks or _names_roles(text):
         out.append(("roles/*", f"{config}: Zuul puts the project's roles/ on the role path of its jobs' playbooks"))
+    if any(_TOX_JOB.fullmatch(name) for name in _job_names(text)):
+        out += [(name, f"{config}: a Zuul tox job runs tox in the checkout ({name})") for name in _TOX_FILES]
     return out
 
 
@@ -138,6 +153,18 @@ def _values(text: str) -> list[str]:
                 break
             out.append(item.group(1))
     return out
+
+
+def _job_names(text: str) -> list[str]:
+    """The job and template names the text gives: items of `jobs:` and `templates:` lists (a string, or a job variant's
+    one key), `parent:` values, then list items and `parent:` values read by lines (what a YAML error hides)."""
+    names = [value for value in values_under(text, "parent") if isinstance(value, str)]
+    for key in ("jobs", "templates"):
+        for value in values_under(text, key):
+            items = value if isinstance(value, list) else []
+            names += [item if isinstance(item, str) else next(iter(item)) for item in items
+                      if isinstance(item, str) or isinstance(item, dict) and len(item) == 1]
+    return names + _TOX_LINE.findall(text)
 
 
 def _strings(value: Node) -> list[str]:
