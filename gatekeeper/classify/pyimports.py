@@ -21,7 +21,7 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["MAX_FROMS", "loaded", "roots"]
 
 # `from [dots][module] import names`: the names to the line's end, or within parentheses over lines
-_FROM = lazy(r"^[ \t]*+from[ \t]++(\.*+)([A-Za-z_][\w.]{0,255}+)?+[ \t]++import[ \t]*+"
+_FROM = lazy(r"^[ \t]*+from[ \t]++(\.*+)([A-Za-z_][\w.]{0,255}+)?[ \t]++import[ \t]*+"
              r"(\([^)]{0,4096}+|[^\n#;]{0,1024}+)", re.MULTILINE)
 _NAME = lazy(r"([A-Za-z_]\w{0,255}+)(?:[ \t\n]++as[ \t\n]++\w++)?+")
 MAX_FROMS = 256  # `from` statements read of one file (then: any module below its folder, ciimports.ANY)
