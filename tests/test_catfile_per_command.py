@@ -2,8 +2,10 @@
 repository (the range's ancestry walk, the tree context, BASE's configuration) share one process.
 
 `gate` and `classify --tree` shared it; `packet --tree` and `verify --tree` started one for the range's ancestry walk
-and another for the tree context. Each command runs in this process, on linear and diverged histories, and the
-`cat-file` processes it starts are counted (any other git is not: the tree check's scratch index runs its own)."""
+and another for the tree context, `audit replay --tree` three on a linear history (the walk, then and today's tree
+contexts). Each command runs in this process, on linear and diverged histories, and the `cat-file
+--batch` processes it starts are counted (no other git: replay's one-shot `cat-file -e` asks the policy folder's own
+repository whether it holds the recorded bundle's commit)."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     real = subprocess.Popen.__init__
 
     def init(self: subprocess.Popen[Any], args: Any, *rest: Any, **kw: Any) -> None:
-        if isinstance(args, (list, tuple)) and "cat-file" in args:
+        if isinstance(args, (list, tuple)) and "cat-file" in args and "--batch" in args:
             started.append([str(a) for a in args])
         real(self, args, *rest, **kw)
 
@@ -71,4 +73,21 @@ def test_every_tree_command_starts_one_cat_file(tmp_path: Path, monkeypatch: pyt
             done = run_cli(args, text=True)
             if done.returncode not in (0, 1, 3) or len(started) != 1:
                 wrong.append((shape, name, done.returncode, len(started), str(done.stderr)[-300:]))
+    assert not wrong, wrong
+
+
+def test_audit_replay_of_a_tree_record_starts_one_cat_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    wrong = []
+    for shape, (repo, patch) in _histories(tmp_path).items():
+        packet, log = tmp_path / f"{shape}.json", tmp_path / f"{shape}.jsonl"
+        tree = ["--tree", "main..pr", "--repo", repo]
+        assert run_cli(["packet", patch, "--out", packet, "--policy", POLICY_DIR], text=True).returncode == 0
+        gated = run_cli(["gate", packet, "--patch", patch, "--policy", POLICY_DIR, *tree, "--log", log], text=True)
+        assert gated.returncode in (0, 1, 3), gated.stderr
+        started = _counting(monkeypatch)
+        done = run_cli(["audit", "replay", log, "1", "--packet", packet, "--patch", patch, "--policy", POLICY_DIR,
+                        *tree], text=True)
+        if done.returncode != 0 or len(started) != 1:
+            wrong.append((shape, done.returncode, len(started), str(done.stdout)[-300:] + str(done.stderr)[-300:]))
+        monkeypatch.undo()
     assert not wrong, wrong
