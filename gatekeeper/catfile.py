@@ -2,10 +2,11 @@
 
 A reader used to start its own `cat-file` and one `ls-tree -r` per commit; a commit's tree is now read as tree objects
 through the same pipe: BASE and HEAD share most subtrees, read once. The process ends when its reader closes, except
-inside `shared_processes()` (the gate command): there the next reader of the same repository and environment in the
-same thread takes it over, and the block's end ends it. A gate's readers (the range's ancestry walk, BASE's
-configuration, the tree context) then start one process instead of three. (An unscoped hand-over, a process left idle
-until the interpreter exits, left a child running in a library caller that waits for its children: removed.)
+inside `shared_processes()` (the `gate`, `classify`, `packet` and `verify` commands): there the next reader of the
+same repository and environment in the same thread takes it over, and the block's end ends it. A command's readers
+(the range's ancestry walk, BASE's configuration, the tree context) then start one process instead of three. (An
+unscoped hand-over, a process left idle until the interpreter exits, left a child running in a library caller that
+waits for its children: removed.)
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """`BASE..HEAD`, resolved once per command: the one way gatekeeper turns a pull request's names into commits.
 
 `resolve_range` asks git once for the repository (its git folder, object folder, work tree top and prefix) and
-both names' commits (name by name only when that one answer is not certain), and once for the merge base unless
+both names' commits (name by name only when that one answer is not certain; the refs listed for an ambiguous name
+only when git warns of one or cannot), and once for the merge base unless
 one commit is a near ancestor of the other (read through the batch process the gate's readers then take over). Every
 module that reads the pull request (config_source, treecheck, commits, classify.treecontext, the dependency
 delta) takes the `RevRange` it returns, never the names: a gate used to resolve each name four times over, in four
@@ -34,6 +35,10 @@ _SHORT_ID = lazy(r"[0-9a-fA-F]{4,63}")
 # The repository's git folder, object folder, work tree top and prefix.
 _INFO = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects", "--show-toplevel",
          "--show-prefix"]
+# git's ambiguity warning on whatever the clone's config says; no advice on the graft file scrubbed_git_env empties.
+_WARN_AMBIGUOUS = ["-c", "core.warnAmbiguousRefs=true", "-c", "advice.graftFileDeprecated=false"]
+# The repository's paths (as _INFO lists them) and both names' commits.
+_Found = tuple[tuple[str, str, str, str], list[str]]
 FETCH_HINT = "fetch the pull request's history (actions/checkout: fetch-depth: 0) or name a commit of this repository"
 
 
@@ -96,10 +101,11 @@ def resolve_range(text: str, repo: Path) -> RevRange:
         raise RangeError("the repository folder does not exist", where=str(repo))
     env = scrubbed_git_env()
     where = str(repo)
-    _refuse_ambiguous(repo, env, (base, head))
-    quick = _in_one(text, repo, env, base, head)
+    quick, warned = _in_one(repo, env, base, head)
+    if warned or quick is None or not all(_warned_if_ambiguous(name) for name in (base, head)):
+        _refuse_ambiguous(repo, env, (base, head))
     if quick is not None:
-        return quick
+        return _resolved(text, base, head, repo, env, *quick)
     found = _git(repo, env, _INFO)
     if found.returncode == 0:
         git_dir, objects, top, prefix = (os.fsdecode(line) for line in (found.stdout.split(b"\n") + [b""] * 4)[:4])
@@ -160,24 +166,33 @@ def _dwim(stem: str) -> tuple[str, ...]:
             f"refs/remotes/{stem}/HEAD")
 
 
-def _in_one(text: str, repo: Path, env: dict[str, str], base: str, head: str) -> RevRange | None:
-    """The range resolved with one `git rev-parse` for the repository and both names (two processes, not four), or
-    None when that cannot be read for certain: a bare repository, an unknown name, any output but four lines and two
-    full commit ids. The caller then asks git name by name, as before, for the exact answer or error.
+def _in_one(repo: Path, env: dict[str, str], base: str, head: str) -> tuple[_Found | None, bool]:
+    """(the repository's paths and both names' commits from one `git rev-parse`, whether git warned): the paths and
+    commits are None when that cannot be read for certain: a bare repository, an unknown name, any output but four
+    lines and two full commit ids. The caller then asks git name by name, as before, for the exact answer or error.
 
     Without --verify (one name only) rev-parse prints a name it cannot resolve as a path when a file of that name
-    exists, and a `^`-led name as `^<id>`: neither is a full id, so neither is taken."""
-    done = _git(repo, env, [*_INFO, "--end-of-options", f"{base}^{{commit}}", f"{head}^{{commit}}"])
+    exists, and a `^`-led name as `^<id>`: neither is a full id, so neither is taken. git warns on stderr when more
+    than one of its ref rules answers to a name, or a ref and an abbreviated object (`core.warnAmbiguousRefs`, set
+    here whatever the clone's config says); any stderr line but git's advice (`hint:`) counts as a warning."""
+    done = _git(repo, env, [*_WARN_AMBIGUOUS, *_INFO, "--end-of-options", f"{base}^{{commit}}", f"{head}^{{commit}}"])
+    warned = any(line.strip() and not line.startswith(b"hint:") for line in done.stderr.split(b"\n"))
     lines = done.stdout.split(b"\n")
     if len(lines) > 4 and lines[4] == b"--end-of-options":  # git before 2.43 echoes it (names never start with "-")
         del lines[4]
     if done.returncode != 0 or len(lines) != 7 or lines[6] or not all(_FULL_ID.fullmatch(c) for c in lines[4:6]):
-        return None
+        return None, warned
     git_dir, objects, top, prefix = (os.fsdecode(line) for line in lines[:4])
     if not (git_dir and objects and top):
-        return None
-    return _resolved(text, base, head, repo, env, (git_dir, objects, top, prefix),
-                     [lines[4].decode(), lines[5].decode()])
+        return None, warned
+    return ((git_dir, objects, top, prefix), [lines[4].decode(), lines[5].decode()]), warned
+
+
+def _warned_if_ambiguous(name: str) -> bool:
+    """Whether git's ambiguity warning covers `name`: not for a short hex stem (git stays silent when the
+    abbreviation matches several objects), nor a reflog name (`main@{1}`: git counts reflogs, not refs)."""
+    stem = _stem(name)
+    return not stem or ("@{" not in name and not _SHORT_ID.fullmatch(stem))
 
 
 def _resolved(text: str, base: str, head: str, repo: Path, env: dict[str, str], info: tuple[str, str, str, str],

@@ -20,6 +20,7 @@ from gatekeeper.audit.source import open_log
 from gatekeeper.audit.source import verify as verify_source
 from gatekeeper.audit.stats import compute, render_text
 from gatekeeper.audit.window import window
+from gatekeeper.catfile import shared_processes
 from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.readable import count
@@ -143,9 +144,12 @@ def replay(log: Path | None, record: str | None, git: str | None, packet_path: P
     if trust is not None:
 
         signers = load_trust(trust)
-    revs = resolve_option(tree, repo)
-    result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir),
-                           trust=signers, revs=revs)
+    # The range's ancestry walk and both tree contexts (the recorded bundle's, today's) read through one
+    # `git cat-file` (catfile.shared_processes).
+    with shared_processes():
+        revs = resolve_option(tree, repo)
+        result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir),
+                               trust=signers, revs=revs)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_replay(result))
     return ExitCode.OK if result.same else ExitCode.FAILED
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import DiffersError, ExitCode, UsageError
 from gatekeeper.packet import (
@@ -62,7 +63,8 @@ def packet(
         )
     bundle = resolve_policy_dir(policy_dir)  # --policy, else gatekeeper.yaml, else ./policies, else the shipped one
     rules = load_rules(bundle)
-    with open_tree_context(resolve_option(tree, repo), rules) as context:
+    # The range's ancestry walk and the tree context read through one `git cat-file` (catfile.shared_processes).
+    with shared_processes(), open_tree_context(resolve_option(tree, repo), rules) as context:
         derived = derive(patch, rules, context)
     built = build_packet(derived, rules, run_id=run_id, model_requested=model_requested,
                          model_reported=model_reported,
@@ -96,11 +98,13 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | 
         parse_range(tree)  # a malformed range is reported before the packet is read
     claimed = load_packet(packet_file)
     rules = load_rules(resolve_policy_dir(policy_dir))
-    # Resolved once: the re-derivation and the binding read the same commits.
-    revs = resolve_range(tree, repo or Path.cwd()) if tree is not None else None
-    # Re-derived with the context the packet names: a packet classified with `tree` needs --tree.
-    with open_tree_context(revs if packet_context(claimed) == "tree" else None, rules) as context:
-        differences = compare(claimed, derive(patch, rules, context))
+    # Resolved once: the re-derivation and the binding read the same commits; the range's ancestry walk and the tree
+    # context read through one `git cat-file` (catfile.shared_processes).
+    with shared_processes():
+        revs = resolve_range(tree, repo or Path.cwd()) if tree is not None else None
+        # Re-derived with the context the packet names: a packet classified with `tree` needs --tree.
+        with open_tree_context(revs if packet_context(claimed) == "tree" else None, rules) as context:
+            differences = compare(claimed, derive(patch, rules, context))
     for line in differences:
         click.echo(f"gatekeeper: verify: {printable(line)}", err=True)
     if revs is not None:
