@@ -11,6 +11,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from gatekeeper.classify import printfs
 from gatekeeper.classify.installwords import INSTALLERS, copied, installed
 from gatekeeper.classify.wrappers import PLAIN, innermost
 from gatekeeper.lazy_pattern import lazy
@@ -369,4 +370,6 @@ def printed(text: str) -> str:
     `lib/$X.sh` does (attack 46)."""
     if "printf" not in text or "%" not in text:
         return text
-    return "\n".join(_CONVERSION.sub(HOLE, line) if "printf" in line else line for line in text.split("\n"))
+    # a call of literal arguments prints what bash prints (printfs.py: attack 47); the others' conversions vary
+    return "\n".join(_CONVERSION.sub(HOLE, printfs.evaluated(line)) if "printf" in line else line
+                     for line in text.split("\n"))
