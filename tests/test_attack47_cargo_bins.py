@@ -49,6 +49,9 @@ RUNS = [("cargo run --bin cihelper", {}, "src/bin/cihelper.rs"),
         ("cargo run -p core --bin dump", {}, "crates/core/src/bin/dump.rs"),
         ("cargo run -p ghost", {"deep/er/still/ghost/src/main.rs": MAIN}, "deep/er/still/ghost/src/main.rs"),
         ('cargo run --bin "$TOOL"', {}, "src/bin/other.rs"),
+        ("cargo +nightly run --bin slint-lsp -p slint-lsp", {}, "crates/lsp/src/main.rs"),
+        ("cargo install --path crates/lsp && slint-lsp --stdio", {}, "crates/lsp/src/main.rs"),
+        ("cargo install --locked --path=./crates/lsp", {}, "crates/lsp/src/main.rs"),
         ("cargo run", {"Cargo.toml": '[package]\nname = "app"\ndefault-run = "cihelper"\n'}, "src/bin/cihelper.rs")]
 # look-alikes: built or tested, not run; another target; the product's own binary and the library it links
 STAYS = [("cargo build --bin cihelper", "src/bin/cihelper.rs"), ("cargo test --bin cihelper", "src/bin/cihelper.rs"),
@@ -57,7 +60,8 @@ STAYS = [("cargo build --bin cihelper", "src/bin/cihelper.rs"), ("cargo test --b
          ("cargo run --bin cihelper", "src/core.rs"), ("cargo run --example gen", "examples/other.rs"),
          ("cargo run -p app", "src/main.rs"), ("cargo run --bin app", "src/main.rs"),
          ("cargo run -p core --bin dump", "crates/core/src/lib.rs"),
-         ("cargo run -- --bin cihelper", "src/bin/cihelper.rs")]
+         ("cargo run -- --bin cihelper", "src/bin/cihelper.rs"), ("cargo install --path .", "src/main.rs"),
+         ("cargo install ripgrep", "crates/lsp/src/main.rs")]
 
 
 @each_case(("definition", "template", "line", "extra", "target"),

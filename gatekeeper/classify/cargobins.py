@@ -20,10 +20,11 @@ from typing import NamedTuple
 from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_DEPTH", "Crates", "crates", "targets"]
+__all__ = ["MAX_DEPTH", "Crates", "crates", "installed", "targets"]
 
 MAX_DEPTH = 3  # manifests read this deep (`tools/lsp/Cargo.toml`); a deeper `-p` package is found by its folder name
 _OPTION = lazy(r"(?:^|[ \t])(--bin|--example|-p|--package)(?:[ \t]++|=|(?<=-p)(?=[\w$]))['\"]?([^\s'\"]*+)")
+_INSTALL_PATH = lazy(r"(?:^|[ \t])--path(?:[ \t]++|=)['\"]?([^\s'\"]++)")
 _KINDS = {"--bin": "bin", "--example": "example"}
 _DEFAULT = {"bin": "src/bin", "example": "examples"}
 
@@ -71,6 +72,9 @@ def targets(options: str, folders: list[str], found: Crates, projects: frozenset
     the folder of the package `-p` names but the root and `projects` (workspaces: the product)."""
     named = [(_KINDS.get(option, "package"), value) for option, value in _OPTION.findall(options)]
     chosen = [_target(kind, value, found) for kind, value in named if kind != "package"]
+    # `-p gen --bin gen`: the package's own binary, its `src/main.rs` and what it declares (the package's files)
+    chosen += [_package(value, found, projects) for kind, value in named if kind == "package"
+               and ("bin", value) in named]
     if chosen:  # `-p core --bin dump`: the binary alone, not the library of its package
         return list(dict.fromkeys(glob for globs in chosen for glob in globs))
     out = [glob for kind, value in named for glob in _package(value, found, projects)]
@@ -78,6 +82,17 @@ def targets(options: str, folders: list[str], found: Crates, projects: frozenset
         if folder in found.default_runs:
             out += _target("bin", found.default_runs[folder], found)
     return list(dict.fromkeys(out))
+
+
+def installed(options: str) -> list[str]:
+    """The globs of the package `cargo install --path P` builds and puts on PATH for the job to run (not the root's:
+    the product, as `pip install .` is)."""
+    out = []
+    for path in _INSTALL_PATH.findall(options):
+        folder = posixpath.normpath(path)
+        if folder != "." and not folder.startswith(("/", "..")) and re.fullmatch(r"[\w./-]+", folder):
+            out.append(f"{folder}/{ANY}.rs")
+    return out
 
 
 def _package(name: str, found: Crates, projects: frozenset[str]) -> list[str]:

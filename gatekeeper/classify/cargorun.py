@@ -5,8 +5,8 @@
 builds and runs the package named: its `.rs` files are the job's code, as `go run ./cmd/release`'s
 are (gorun.py). They stayed `src`, and `gate --tree` allowed an edit to what the CI job runs. Named here, as globs of
 `.rs` files from the root: `xtask/`'s for `cargo xtask`, the manifest's folder for `--manifest-path`, and `xtask/`'s for
-`-p xtask` the alias spelt out. Any other `-p NAME` is not followed: the workspace's manifests are not read to find
-its folder (`-p slint-lsp` is `tools/lsp/`), and it is often the product itself, as a root `--manifest-path` is.
+`-p xtask` the alias spelt out. Any other `-p NAME`, `--bin`, `--example` and `default-run`: cargobins.py (attack 47,
+the manifests read for a package's folder; the root package is the product itself, as a root `--manifest-path` is).
 Red team 24 (tests/test_redteam24_cargo_runs.py): with the commits, the root's `.cargo/config.toml` aliases (`cargo
 codegen`), a bare `cargo run` in a folder CI `cd`s to or names as `working-directory:`, and the wrappers, runners and
 linkers that configuration has every cargo command run (`build.rustc-wrapper = "tools/wrap.sh"`).
@@ -119,6 +119,8 @@ def _expand(command: str, rest: str, alias: dict[str, str]) -> tuple[str, str]:
 def _run(command: str, rest: str, folders: list[str], projects: frozenset[str], crates: cargobins.Crates) -> list[str]:
     if command == "xtask":
         return [f"xtask/{ANY}.rs"]
+    if command == "install":  # `cargo install --path tools/gen && gen`: a tool of the tree (attack 47)
+        return cargobins.installed(_ARGUMENTS.sub("", rest))
     if command not in ("run", "r"):
         return []
     found: list[str] = []
