@@ -356,12 +356,14 @@ def _module_name(words: list[str]) -> str:
 
 def _module(words: list[str]) -> list[str]:
     """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
-    round: the release job's code, named by its module)."""
+    round: the release job's code, named by its module), and the `__init__.py` of each package on the way, which
+    Python imports first (attack 47: `python -m tools.mod` ran an edited `tools/mod/__init__.py`)."""
     module = _module_name(words)
     if not module or re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
         return []
-    path = module.replace(".", "/")
-    return [f"{path}.py", f"{path}/__main__.py"]
+    path, parts = module.replace(".", "/"), module.split(".")
+    inits = ["/".join([*parts[:at], "__init__.py"]) for at in range(1, len(parts) + 1)]
+    return [f"{path}.py", f"{path}/__main__.py", *inits]
 
 
 def printed(text: str) -> str:
