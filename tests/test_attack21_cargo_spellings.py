@@ -14,7 +14,8 @@ from gatekeeper.classify.cargorun import packages
 
 
 def test_another_package_or_the_program_s_argument_names_nothing() -> None:
-    assert packages("run: cargo run -p xtask-lint") == []
+    # attack 47: a package no manifest read declares names the folders of its name (cargobins.py)
+    assert packages("run: cargo run -p xtask-lint") == ["xtask-lint/*.rs", "*/xtask-lint/*.rs"]
     assert packages("run: cargo xtask-lint") == []
     assert packages("run: cargo run -- --manifest-path tools/gen/Cargo.toml") == []
-    assert packages("run: cargo -q run -p xtask") == ["xtask/*.rs"]
+    assert packages("run: cargo -q run -p xtask") == ["xtask/*.rs", "*/xtask/*.rs"]

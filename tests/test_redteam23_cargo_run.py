@@ -35,6 +35,7 @@ FILES = {"Cargo.toml": '[workspace]\nmembers = ["xtask", "tools/gen"]\n',
     ("cargo run -p xtask -- dist", "xtask/src/main.rs"),
     ("cargo run --release --manifest-path tools/gen/Cargo.toml -- out/", "tools/gen/src/main.rs"),
     ("cargo run --manifest-path=./tools/gen/Cargo.toml", "tools/gen/src/main.rs"),
+    ("cargo run -p gen", "tools/gen/src/main.rs"),  # attack 47: the workspace's manifests read for its folder
     # attack 21: cargo's global options before the command, its `r` alias, `-p=NAME` (src on 18bf0c0)
     ("cargo -q run --package xtask -- dist", "xtask/src/main.rs"),
     ("cargo --locked xtask ci", "xtask/src/main.rs"),
@@ -49,7 +50,8 @@ def test_the_package_a_ci_job_runs_is_ci(tmp_path: Path, command: str, target: s
     assert tree_files(repo, f"{base}..{head}")[target].bucket == "ci"
 
 
-@each_case("command", ["cargo test --workspace", "cargo run -- --help", "cargo run -p gen",
+# (`cargo run -p gen` moved to tests/test_attack47_cargo_bins.py: a workspace package CI runs is its tooling)
+@each_case("command", ["cargo test --workspace", "cargo run -- --help", "cargo run -p app",
                                      "cargo run --manifest-path Cargo.toml", "# cargo xtask is run by hand"])
 def test_the_project_s_own_code_stays_src(tmp_path: Path, command: str) -> None:
     repo, base, head = two_commits(tmp_path / "repo", {**FILES, ".github/workflows/ci.yml": STEPS + f"      - run: "
@@ -57,7 +59,7 @@ def test_the_project_s_own_code_stays_src(tmp_path: Path, command: str) -> None:
                                    {"src/lib.rs": "pub fn add() { }\n", "tools/gen/src/main.rs": EVIL})
     found = tree_files(repo, f"{base}..{head}")
     assert found["src/lib.rs"].bucket == "src"
-    assert found["tools/gen/src/main.rs"].bucket == "src"  # `-p gen`: the workspace is not read for its folder
+    assert found["tools/gen/src/main.rs"].bucket == "src"
 
 
 def test_the_default_gate_reviews_the_edit(tmp_path: Path) -> None:

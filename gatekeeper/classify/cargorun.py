@@ -5,8 +5,8 @@
 builds and runs the package named: its `.rs` files are the job's code, as `go run ./cmd/release`'s
 are (gorun.py). They stayed `src`, and `gate --tree` allowed an edit to what the CI job runs. Named here, as globs of
 `.rs` files from the root: `xtask/`'s for `cargo xtask`, the manifest's folder for `--manifest-path`, and `xtask/`'s for
-`-p xtask` the alias spelt out. Any other `-p NAME` is not followed: the workspace's manifests are not read to find
-its folder (`-p slint-lsp` is `tools/lsp/`), and it is often the product itself, as a root `--manifest-path` is.
+`-p xtask` the alias spelt out. Any other `-p NAME`, `--bin`, `--example` and `default-run`: cargobins.py (attack 47,
+the manifests read for a package's folder; the root package is the product itself, as a root `--manifest-path` is).
 Red team 24 (tests/test_redteam24_cargo_runs.py): with the commits, the root's `.cargo/config.toml` aliases (`cargo
 codegen`), a bare `cargo run` in a folder CI `cd`s to or names as `working-directory:`, and the wrappers, runners and
 linkers that configuration has every cargo command run (`build.rustc-wrapper = "tools/wrap.sh"`).
@@ -18,6 +18,7 @@ import posixpath
 import tomllib
 from typing import NamedTuple
 
+from gatekeeper.classify import cargobins
 from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.lazy_pattern import lazy
 
@@ -86,17 +87,19 @@ def workspaces(manifests: dict[str, str]) -> frozenset[str]:
 
 
 def packages(text: str, folders: list[str] | None = None, settings: Config | None = None,
-             projects: frozenset[str] = frozenset()) -> list[str]:
+             projects: frozenset[str] = frozenset(), crates: cargobins.Crates | None = None) -> list[str]:
     """The globs (ANY: a variable part) of the `.rs` files of each package `text`'s commands run with cargo: through
     an alias of the root's configuration, and a bare `cargo run` in each of `folders` (where its commands `cd` to, a
     step's `working-directory:`) but the root and `projects` (workspaces()); and, when a command runs cargo at all,
-    the programs the configuration has cargo run (red team 24)."""
+    the programs the configuration has cargo run (red team 24); the binary, example or package a `cargo run` names
+    (`crates`: the tree's manifests, cargobins.py)."""
     if "cargo" not in text:
         return []
     found: list[str] = []
     alias = settings.aliases if settings else {}
     for match in _CARGO.finditer(text):
-        found += _run(*_expand(match.group(1), match.group(2), alias), folders or [], projects)
+        found += _run(*_expand(match.group(1), match.group(2), alias), folders or [], projects,
+                      crates or cargobins.Crates({}, {}, {}))
         found += settings.programs if settings else ()
     return list(dict.fromkeys(found))
 
@@ -113,13 +116,16 @@ def _expand(command: str, rest: str, alias: dict[str, str]) -> tuple[str, str]:
     return command, "".join(reversed(tails))
 
 
-def _run(command: str, rest: str, folders: list[str], projects: frozenset[str]) -> list[str]:
+def _run(command: str, rest: str, folders: list[str], projects: frozenset[str], crates: cargobins.Crates) -> list[str]:
     if command == "xtask":
         return [f"xtask/{ANY}.rs"]
+    if command == "install":  # `cargo install --path tools/gen && gen`: a tool of the tree (attack 47)
+        return cargobins.installed(_ARGUMENTS.sub("", rest))
     if command not in ("run", "r"):
         return []
     found: list[str] = []
     options = _ARGUMENTS.sub("", rest)
+    found += cargobins.targets(options, folders, crates, projects)  # `--bin X`, `--example X`, `-p X` (attack 47)
     for manifest in _MANIFEST.findall(options):
         folder = posixpath.normpath(manifest.rpartition("/")[0] or ".")
         if folder != "." and not folder.startswith(("/", "..")):  # the root's: the project itself, as `go run .`

@@ -44,6 +44,7 @@ from gatekeeper.classify import (
     gorun,
     jobdsl,
     jobenv,
+    ownfolders,
     pytasks,
     readflows,
     runvars,
@@ -98,10 +99,6 @@ _GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 _SPLIT = lazy(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = lazy(r"[*?]")
 _HOLE = commandlines.HOLE
-# A script's own folder (`$(dirname "$0")`, `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`, `${0%/*}`): `.`
-_OWN = r"""\$\(dirname[ \t]+["']?\$(?:0|\{0\}|\{?BASH_SOURCE(?:\[0\])?\}?)["']?\)"""
-_DIRNAME = lazy(rf"""\$\(cd[ \t]+["']?{_OWN}["']?(?:[ \t]*&&[ \t]*pwd(?:[ \t]+-P)?)?\)|{_OWN}"""
-                      r"|\$\{0%/\*\}|\$\{BASH_SOURCE(?:\[0\])?%/\*\}")
 _MAKE_INCLUDE = lazy(r"^[ \t]*(?:-|s)?include[ \t]+([^#\n]+)", re.MULTILINE)
 _GITLAB_INCLUDE = lazy(r"^include[ \t]*:", re.MULTILINE)
 _MAKE_GLOB = lazy(r"(?:\*|\?|\[[^\]/]{0,64}\])+")  # a run of glob parts: one `*` (ANY)
@@ -173,9 +170,7 @@ def named_tasks(path: str, text: str) \
     modules = _patterns(pytasks.called(text)) if name == "pyproject.toml" else []  # poe's `script`, PDM's `call`
     text = composerefs.uncommented_env(text) if name.lower() == ".env" \
         else runvars.make_text(text) if tasktexts.is_makefile(name) else text
-    # PowerShell's `\` separates a path (its escape is the backtick): `$PSScriptRoot\x.ps1` is read as `/x.ps1`, not as
-    # bash's escaped `x` after a variable, which named every `.ps1` (over-reads 1)
-    text = text.replace("\\", "/") if name.lower().endswith((".ps1", ".psm1")) and "\\" in text else text
+    text = ownfolders.localized(path, text)  # its own folder (`$PSScriptRoot`, `$(dirname "$0")`): attack 47
     text = settingsexcludes.unexcluded(name, text)  # a Python tool's exclude list names data (the seventy-fifth set)
     # bash's reading of its quotes (ansiquotes.py, attack 44): not a program's text, nor a structured file's (its
     # parser reads the text whole: a line added breaks it)
@@ -281,7 +276,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     for index, source in enumerate(sources):  # grows by the sources read with their copies as their sources
         if index < len(sources) - copies:
             source = commandlines.printed(ciloops.rooted(runvars.expanded(source, known)))  # attack 46: printf
-            source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
+            source = ownfolders.DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         absolute += checkoutpaths.commanded(source) if commands else []
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...

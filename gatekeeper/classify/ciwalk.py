@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from gatekeeper.classify import (
     autorun,
+    cargobins,
     cargorun,
     ciconfigs,
     cidefaults,
@@ -77,10 +78,13 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             imports = _Imports(found, rules)
             cargo = cargorun.config([read_blob(tree[name]).decode("utf-8", "replace") for name in cargorun.CONFIGS
                                      if name in tree and tree[name].mode in _FILE_MODES])
-            projects = cargorun.workspaces({path.rpartition("/")[0]: read_blob(tree[path])[:FULL_READ].decode(
-                "utf-8", "replace") for path in tree if path.endswith("/Cargo.toml") and path.count("/") <= 2
-                and tree[path].mode in _FILE_MODES})  # deeper ones are followed: the safe side
-            aliased = repr((cargo, projects))  # `cargo x` runs what this tree's alias says
+            manifests = {path.rpartition("/")[0]: read_blob(tree[path])[:FULL_READ].decode("utf-8", "replace")
+                         for path in tree if path.endswith("Cargo.toml") and path.count("/") <= cargobins.MAX_DEPTH
+                         and path.rpartition("/")[2] == "Cargo.toml" and tree[path].mode in _FILE_MODES}
+            projects = cargorun.workspaces({folder: text for folder, text in manifests.items()
+                                            if folder and folder.count("/") <= 1})  # deeper: followed, the safe side
+            crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
+            aliased = repr((cargo, projects, crates))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
@@ -133,7 +137,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
-                                  *cargorun.packages(text, folders, cargo, projects),  # pip: a project of the tree
+                                  *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads

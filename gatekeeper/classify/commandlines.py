@@ -11,6 +11,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from gatekeeper.classify import printfs
 from gatekeeper.classify.installwords import INSTALLERS, copied, installed
 from gatekeeper.classify.wrappers import PLAIN, innermost
 from gatekeeper.lazy_pattern import lazy
@@ -355,12 +356,14 @@ def _module_name(words: list[str]) -> str:
 
 def _module(words: list[str]) -> list[str]:
     """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
-    round: the release job's code, named by its module)."""
+    round: the release job's code, named by its module), and the `__init__.py` of each package on the way, which
+    Python imports first (attack 47: `python -m tools.mod` ran an edited `tools/mod/__init__.py`)."""
     module = _module_name(words)
     if not module or re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
         return []
-    path = module.replace(".", "/")
-    return [f"{path}.py", f"{path}/__main__.py"]
+    path, parts = module.replace(".", "/"), module.split(".")
+    inits = ["/".join([*parts[:at], "__init__.py"]) for at in range(1, len(parts) + 1)]
+    return [f"{path}.py", f"{path}/__main__.py", *inits]
 
 
 def printed(text: str) -> str:
@@ -369,4 +372,6 @@ def printed(text: str) -> str:
     `lib/$X.sh` does (attack 46)."""
     if "printf" not in text or "%" not in text:
         return text
-    return "\n".join(_CONVERSION.sub(HOLE, line) if "printf" in line else line for line in text.split("\n"))
+    # a call of literal arguments prints what bash prints (printfs.py: attack 47); the others' conversions vary
+    return "\n".join(_CONVERSION.sub(HOLE, printfs.evaluated(line)) if "printf" in line else line
+                     for line in text.split("\n"))

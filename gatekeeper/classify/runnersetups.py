@@ -62,6 +62,8 @@ _PRODUCT = frozenset({"lib", "./lib", "blib/lib", "blib/arch"})
 _RSPEC_NAMES = (".rspec", ".rspec-local")
 # what settings past the walk's read (FULL_READ) may load: any file of the runner's language (fail closed)
 _PAST_READ = {".rspec": ["*.rb"], ".rspec-local": ["*.rb"], ".proverc": ["*.pm"], ".yath.rc": ["*.pm"]}
+_OPTION_LINE = lazy(r"--?+[A-Za-z]")  # `--require boot`, `-r x`, `--format doc`: not YAML's `- item`
+_REQUIRE_LINE = lazy(r"(?:--require|-r)(?:[ \t=]|(?<=-r)\S)")
 _PHPUNIT_NAMES = ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml")
 
 
@@ -74,7 +76,8 @@ def line_files(line: str) -> list[str]:
         out += [f"{folder.strip('/')}/{stem}*.{ext}" for folder in folders[:8] for stem in ("setup", "helper")
                 for ext in ("R", "r")]
     if "SPEC_OPTS" in line:
-        out += [path for options in _SPEC_OPTS.findall(line) for path in _required(_OPTION.findall(options))]
+        out += [path for options in _SPEC_OPTS.findall(line) for found in [_OPTION.findall(options)]
+                for path in [*_required(found), *[value for option, value in found if option in ("--options", "-O")]]]
     if not any(word in line for word in _WORDS):
         return out  # most lines: no runner's name, no command split
     for command in dict.fromkeys([line, *wrappers.commands(line)]):
@@ -109,6 +112,8 @@ def loaded(name: str, text: str) -> list[str]:
     if name in _RSPEC_NAMES or name.endswith(".opts") or name.startswith((".rspec", "rspec")) and name != "rspec" \
             and "." not in name[1:]:
         return _required(_OPTION.findall(text))
+    if "-r" in text and name != "rspec" and _options_text(text[:FULL_READ]):  # `-O ci/options`: any name (attack 47)
+        return ["*.rb"] if len(text) >= FULL_READ else _required(_OPTION.findall(text))
     if _RAKEFILE.match(name) is not None and ("RSpec" in text or "TestTask" in text):
         return ([*_RSPEC_NAMES, *_required(_OPTION.findall(text))] if _RAKE_TASK.search(text) is not None else []) \
             + (_MINITEST if _TEST_TASK.search(text) is not None else [])
@@ -124,6 +129,14 @@ def loaded(name: str, text: str) -> list[str]:
     if _MINITEST_HELPER.match(name) is not None and "support" in text and _GLOB_REQUIRE.search(text) is not None:
         return ["test/support/*.rb"]
     return []
+
+
+def _options_text(text: str) -> bool:
+    """Option lines, `#` comments and blank lines only, one a `--require`/`-r`: RSpec's options file by its text,
+    whatever its name (a file the walk reaches: `-O ci/options`, `--options config/spec.conf`)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return bool(lines) and all(_OPTION_LINE.match(line) is not None for line in lines) \
+        and any(_REQUIRE_LINE.match(line) is not None for line in lines)
 
 
 def _required(options: list[tuple[str, str]]) -> list[str]:
