@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cpucost import assert_linear, repeated
 from tables import each_case
 
+from gatekeeper.deps import edits, nugetedits, refedits
+from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta
 from tests.deltas import moves, partial
 from tests.deltas import patch as _patch
@@ -116,3 +119,86 @@ def test_a_library_line_of_a_shown_table_is_still_named_by_its_coordinates(tmp_p
                            'gson-lib = "org.example.gson:gson:1.4.0"')
     _, patch = _deltas(tmp_path, CATALOG_PATH, body, {"gson:gson:1.4.0": "gson:gson:1.4.1"})
     assert moves(patch) == {("maven", "org.example.gson:gson", "1.4.0", "1.4.1")}
+
+
+# --- MSBuild: a version property of a PropertyGroup whose uses the hunk does not show --------------------------------
+# FakeItEasy's tools/Directory.Build.props and GitTools/GitVersion's Directory.Packages.props shapes: a property set in
+# a `<PropertyGroup>`, used as `Version="$(SimpleExecVersion)"` by items the hunk does not show
+
+PROPS_FILE = "tools/Directory.Build.props"
+MSBUILD_PROPS = ["SimpleExecVersion", "NuGetVersion", "OctokitVersion", "XunitVersion", "MicrosoftCodeAnalysisVersion"]
+MSBUILD = ("<Project>\n\n  <Import Project=\"..\\Directory.Build.props\" />\n\n  <PropertyGroup>\n"
+           "    <NoWarn>$(NoWarn),SA0001</NoWarn>\n"
+           + "".join(f"    <{p}>3.{n}.0</{p}>\n" for n, p in enumerate(MSBUILD_PROPS))
+           + "  </PropertyGroup>\n\n  <ItemGroup>\n    <!-- common packages -->\n"
+           + "".join(f"    <PackageVersion Include=\"P{n}\" Version=\"$({p})\" />\n"
+                     for n, p in enumerate(MSBUILD_PROPS))
+           + "    <PackageVersion Include=\"Other\" Version=\"1.0.0\" />\n  </ItemGroup>\n\n</Project>\n")
+
+
+@each_case(("prop", "new", "context"), [(p, v, c) for p in MSBUILD_PROPS for v in ("3.9.1", "4.0.0-beta.1")
+                                        for c in ("-U3", "-U1")])
+def test_an_msbuild_version_property_is_named_by_itself(tmp_path: Path, prop: str, new: str, context: str) -> None:
+    n = MSBUILD_PROPS.index(prop)
+    tree, patch = _deltas(tmp_path, PROPS_FILE, MSBUILD, {f"<{prop}>3.{n}.0<": f"<{prop}>{new}<"}, context)
+    assert moves(patch) == {("nuget", f"$({prop})", f"3.{n}.0", new)}, patch
+    assert all(c.partial for c in patch.changes) and partial(patch, PROPS_FILE)
+    assert {c.to_version for c in tree.changes} == {new}  # the whole file names P{n} at it
+
+
+@each_case(("edit", "context"), [
+    ({"<NoWarn>$(NoWarn),SA0001</NoWarn>": "<NoWarn>$(NoWarn),SA0002</NoWarn>"}, "-U3"),  # not a version
+    ({"<SimpleExecVersion>3.0.0<": "<SimpleExecVersion>$(Other)<"}, "-U3"),  # built of another property
+    ({"<SimpleExecVersion>3.0.0<": "<SimpleExecVersion>&#51;.1.0<"}, "-U3"),  # a character reference
+    ({"<SimpleExecVersion>3.0.0<": "<SimpleExecVersion>3.1.0<"}, "-U0"),  # nothing shown around it
+    ({"<PropertyGroup>\n": "<PropertyGroup>\n    <LangVersion>12</LangVersion>\n    <Version>1.0.0</Version>\n"},
+     "-U3"),  # MSBuild's own settings, added
+    ({"<NoWarn>$(NoWarn),SA0001</NoWarn>": "<LangVersion>12</LangVersion>"}, "-U3"),
+    ({"<SimpleExecVersion>3.0.0</SimpleExecVersion>":
+      "<!--\n    <SimpleExecVersion>3.1.0</SimpleExecVersion>\n    -->"}, "-U3"),  # in a comment spanning lines
+])
+def test_msbuild_look_alikes_name_no_property(tmp_path: Path, edit: dict[str, str], context: str) -> None:
+    _, patch = _deltas(tmp_path, PROPS_FILE, MSBUILD, edit, context)
+    assert not any(c.name.startswith("$(") for c in patch.changes), patch
+    assert patch.problems, patch
+
+
+def test_an_item_version_element_is_not_a_property(tmp_path: Path) -> None:
+    body = MSBUILD.replace('    <PackageVersion Include="Other" Version="1.0.0" />\n',
+                           '    <PackageReference Include="Other">\n      <XVersion>1.0.0</XVersion>\n'
+                           '      <PrivateAssets>all</PrivateAssets>\n    </PackageReference>\n')
+    _, patch = _deltas(tmp_path, PROPS_FILE, body, {"<XVersion>1.0.0<": "<XVersion>1.1.0<"}, "-U1")
+    assert not patch.changes and partial(patch, PROPS_FILE)
+
+
+def _read(reader: object, path: str) -> object:
+    def read(data: str) -> object:
+        try:
+            return reader(path, data.encode())  # type: ignore[operator]
+        except ManifestError:
+            return None
+    return read
+
+
+def _msbuild(data: bytes) -> object:
+    return edits_read(data)
+
+
+def edits_read(data: bytes) -> object:
+    try:
+        return edits.read("nuget", nugetedits.msbuild_line, PROPS_FILE, data)
+    except ManifestError:
+        return None
+
+
+@each_case(("read", "unit", "head"), [
+    # many changed version lines in one hunk, no group edge: each walk stops at _REACH
+    (_msbuild, "-<AVersion>1.0</AVersion>\n+<AVersion>1.1</AVersion>\n", "@@ -1 +1 @@\n <X>1</X>\n"),
+    (_msbuild, " <AVersion>1.0</AVersion>\n", "@@ -1 +1 @@\n-<BVersion>1.0</BVersion>\n+<BVersion>1.1</BVersion>\n"),
+    (lambda d: _read(refedits.catalog_edits, CATALOG_PATH)(d.decode()),
+     '-k = "1"\n+k = "2"\n', '@@ -1 +1 @@\n a = "1"\n'),
+    (lambda d: _read(refedits.pom_edits, POM_PATH)(d.decode()),
+     "-<kVersion>1</kVersion>\n+<kVersion>2</kVersion>\n", "@@ -1 +1 @@\n <aVersion>1</aVersion>\n"),
+])
+def test_hunks_of_keys_and_properties_only_are_read_in_linear_time(read: object, unit: str, head: str) -> None:
+    assert_linear(lambda text: read(text.encode()), repeated(unit, head), budget=0.5)  # type: ignore[operator]

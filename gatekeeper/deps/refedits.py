@@ -57,7 +57,11 @@ _TOML_COMMENT = lazy(r"^\s*(?:#.*)?$")
 def _keys_only(side: Side, value: str) -> bool:
     """The hunk shows `[versions]` keys only, one context line at least, with no header: a one-part string is no
     `[libraries]` (`g:a:v`) or `[plugins]` (`id:v`) entry, so only a `[versions]` key far below its header."""
-    if ":" in value or all(changed for _, changed in side):
+    return ":" not in value and _only("keys", side, _all_keys)
+
+
+def _all_keys(side: Side) -> bool:
+    if all(changed for _, changed in side):
         return False
     for text, _ in side:
         if (m := _VERSION_KEY.match(text)) is None:
@@ -66,6 +70,17 @@ def _keys_only(side: Side, value: str) -> bool:
         elif ":" in m.group(2):
             return False
     return True
+
+
+_ONLY: dict[str, tuple[Side, bool]] = {}  # kind → (the side last asked of, whether it shows keys/properties only)
+
+
+def _only(kind: str, side: Side, check: Callable[[Side], bool]) -> bool:
+    """`check(side)`, once a side (as _scan): each changed line asks it, one pass a side answers."""
+    cached = _ONLY.get(kind)
+    if cached is None or cached[0] is not side:
+        cached = _ONLY[kind] = (side, check(side))
+    return cached[1]
 _TABLE_KEY = lazy(r"\b(?:module|group|id)\s*=")
 # kind → (the side last scanned, what governs each of its lines from above, whether it may hold text not markup): the
 # key readers ask of every changed line what a walk up the hunk would tell; one pass a side keeps that linear
@@ -173,7 +188,11 @@ def _properties_only(side: Side, name: str) -> bool:
     """The hunk shows properties only (one context line at least; `<properties>` and `</properties>` lines), `name` a
     version's: whose properties they are (the project's, a profile's) the hunk does not show, but no dependency's or
     plugin's element looks so."""
-    if "version" not in name.lower() or all(changed for _, changed in side):
+    return "version" in name.lower() and _only("properties", side, _all_properties)
+
+
+def _all_properties(side: Side) -> bool:
+    if all(changed for _, changed in side):
         return False
     for text, _ in side:
         if (m := pomlines.PROPERTY.match(text)) is not None:
@@ -246,6 +265,7 @@ def _read(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: e
         return _moves(path, data, keys, uses_of, reader, unsafe, what, elsewhere)
     finally:
         _SCANS.clear()
+        _ONLY.clear()
 
 
 def _moves(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: edits.LineReader,
