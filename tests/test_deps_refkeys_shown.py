@@ -202,3 +202,32 @@ def edits_read(data: bytes) -> object:
 ])
 def test_hunks_of_keys_and_properties_only_are_read_in_linear_time(read: object, unit: str, head: str) -> None:
     assert_linear(lambda text: read(text.encode()), repeated(unit, head), budget=0.5)  # type: ignore[operator]
+
+
+# --- gradle.properties: a version property the build scripts use (google/ksp's `intellijVersion=233.13135.128`) -----
+
+GRADLE_PROPS = "gradle.properties"
+GRADLE_KEYS = ["kotlinBaseVersion", "agpBaseVersion", "intellijVersion", "junitVersion", "junit5Version",
+               "aaKotlinBaseVersion", "aaGuavaVersion"]
+PROPERTIES = ("# Copyright\norg.gradle.jvmargs=-Xmx4096m\norg.gradle.parallel=true\n"
+              + "".join(f"{k}={n}.{n}.0\n" for n, k in enumerate(GRADLE_KEYS)) + "\nkotlin.code.style=official\n")
+
+
+@each_case(("key", "new"), [(k, v) for k in GRADLE_KEYS[1:6] for v in ("9.9.9", "2.4.20-dev-835", "233.13135.128")])
+def test_a_gradle_properties_version_is_named_by_itself(tmp_path: Path, key: str, new: str) -> None:
+    n = GRADLE_KEYS.index(key)
+    _, patch = _deltas(tmp_path, GRADLE_PROPS, PROPERTIES, {f"\n{key}={n}.{n}.0\n": f"\n{key}={new}\n"})
+    assert moves(patch) == {("maven", f"${{{key}}}", f"{n}.{n}.0", new)}, patch
+    assert all(c.partial for c in patch.changes) and partial(patch, GRADLE_PROPS)
+
+
+@each_case(("edit", "context"), [
+    ({"parallel=true": "parallel=false"}, "-U3"),  # a setting: nothing, as before
+    ({"junitVersion=3.3.0": "junitVersion=3.3.0 \\\n  4.0"}, "-U3"),  # a continued line
+    ({"agpBaseVersion=1.1.0\n": "agpBaseVersion=1.1.0\\\n"}, "-U3"),  # the next line now continues this one
+    ({"junitVersion=3.3.0": "junitVersion=${other}"}, "-U3"),  # not a version
+    ({"junitVersion=3.3.0": "junitVersion=3.4.0"}, "-U0"),  # the line above is not shown: it may continue it
+])
+def test_gradle_properties_look_alikes_name_no_key(tmp_path: Path, edit: dict[str, str], context: str) -> None:
+    _, patch = _deltas(tmp_path, GRADLE_PROPS, PROPERTIES, edit, context)
+    assert not any(c.name.startswith("${") for c in patch.changes), patch
