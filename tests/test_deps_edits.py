@@ -243,8 +243,16 @@ def test_pom_version_bumps(repo: GitRepo, old: str, new: str, name: str) -> None
     assert not delta.problems and [(c.name, c.change) for c in delta.changes] == [(name, "upgraded")]
 
 
+def test_a_property_whose_uses_the_hunk_does_not_show_is_named_by_itself(repo: GitRepo) -> None:
+    # round 55: what the patch shows, the property at its two values, beside the `partial` problem (it named nothing)
+    delta = _patch(repo, "pom.xml", POM, POM.replace("<jackson.version>2.16.1</jackson.version>",
+                                                     "<jackson.version>2.16.2</jackson.version>"))
+    assert [(c.name, c.from_version, c.to_version) for c in delta.changes] == [("${jackson.version}", "2.16.1",
+                                                                                "2.16.2")]
+    assert [p.kind for p in delta.problems] == ["partial"]
+
+
 @pytest.mark.parametrize(("old", "new"), [
-    ("<jackson.version>2.16.1</jackson.version>", "<jackson.version>2.16.2</jackson.version>"),
     ("<artifactId>guava</artifactId>", "<artifactId>evil-guava</artifactId>"),
     ("<version>1.0.0</version>", "<version>1.0.1</version>"),
 ])

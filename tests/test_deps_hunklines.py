@@ -695,9 +695,19 @@ def test_catalog_entries_from_hunks_say_what_the_files_say(repo: GitRepo, old: s
     assert len(delta.changes) == 1 and delta.changes[0].alias
 
 
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ('okio = "3.16.3"', 'okio = "3.17.0"', "okio"),  # a [versions] alias: its library is elsewhere
+    ('kotlin = "2.0.20"', 'kotlin = "org.evil:x:1"', "kotlin"),  # a version that looks like a coordinate
+])
+def test_a_versions_key_whose_uses_the_hunk_does_not_show_is_named_by_itself(repo: GitRepo, old: str, new: str,
+                                                                             key: str) -> None:
+    # round 55: the key at its two values, as the patch shows it, beside the `partial` problem (it named nothing)
+    delta = _patch(repo, "gradle/libs.versions.toml", CATALOG, CATALOG.replace(old, new), 3)
+    assert [(c.name, c.version_ref) for c in delta.changes] == [(f"[versions].{key}", key)]
+    assert {p.kind for p in delta.problems} == {"partial"}
+
+
 @pytest.mark.parametrize(("old", "new", "context"), [
-    ('okio = "3.16.3"', 'okio = "3.17.0"', 3),  # a [versions] alias: its library is elsewhere
-    ('kotlin = "2.0.20"', 'kotlin = "org.evil:x:1"', 3),  # a version that looks like a coordinate
     ('okio = "3.16.3"', 'okio = "org.evil:x:1.0"', 1),  # [versions]: its neighbours prove no table
     ('version.ref = "okio"', 'version = "3.17.0"', 0),  # a moved reference (and a new literal)
     ('version = "2.1.0"', 'version = { strictly = "2.1.1" }', 0),  # a rich version

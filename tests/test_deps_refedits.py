@@ -2,7 +2,8 @@
 `coroutines = "1.9.0"`, used by two `version.ref = "coroutines"` libraries) and a pom.xml property (mybatis-3's
 `<log4j.version>`, used as `${log4j.version}`). With `--tree` every library the version feeds is named; from a patch,
 those whose use a hunk shows, beside a `partial` problem saying the other uses are not in the patch; a moved version
-no hunk shows a use of is a `partial` problem alone. Real git writes every patch."""
+no hunk shows a use of is named by itself (`[versions].coroutines`, `${log4j.version}`: round 55,
+tests/test_deps_refkeys_shown.py) beside a `partial` problem. Real git writes every patch."""
 
 from __future__ import annotations
 
@@ -73,8 +74,8 @@ def _problem(delta: Delta, path: str) -> str:
 def test_catalog_versions_key_tree_names_every_library_it_feeds(tmp_path: Path) -> None:
     tree, patch = _delta(tmp_path, CATALOG_PATH, CATALOG, {'"1.9.0"': '"1.10.2"'}, "-U1")
     assert moves(tree) == COROUTINES and not tree.problems
-    # -U1: the hunk shows the header above and a blank line below, no use
-    assert not patch.changes and _partial(patch, CATALOG_PATH)
+    # -U1: the hunk shows the header above and a blank line below, no use: the key is named by itself (round 55)
+    assert moves(patch) == {("maven", "[versions].coroutines", "1.9.0", "1.10.2")} and _partial(patch, CATALOG_PATH)
     assert "'coroutines' 1.9.0 → 1.10.2 feeds no entry the hunks show" in _problem(patch, CATALOG_PATH)
 
 
@@ -98,13 +99,16 @@ def test_long_catalog_key_bumps_both_ways(tmp_path: Path) -> None:
                            ("maven", "org.junit.jupiter:junit-jupiter-api", "5.13.4", "5.14.0"),
                            ("maven", "org.junit.jupiter:junit-jupiter-params", "5.13.4", "5.14.0"),
                            ("maven", "org.jetbrains.kotlin.jvm", "2.2.20", "2.3.0")}
-    assert not patch.changes and _partial(patch, CATALOG_PATH)  # the header and the uses are far from the keys
+    # the uses are far from the keys: each key is named by itself (round 55)
+    assert moves(patch) == {("maven", f"[versions].{k}", a, b) for k, a, b in (("okio", "3.16.3", "3.17.0"),
+                            ("junit5", "5.13.4", "5.14.0"), ("kotlin", "2.2.20", "2.3.0"))}
+    assert _partial(patch, CATALOG_PATH)
     _, whole = _delta(tmp_path / "b", CATALOG_PATH, LONG_CATALOG, edit, "-U40")
     assert moves(whole) == moves(tree) and _partial(whole, CATALOG_PATH)
 
 
 @each_case(("body", "edit", "context"), [
-    (LONG_CATALOG, {'okio = "3.16.3"': 'okio = "3.17.0"'}, "-U3"),  # no [versions] header shown above the key
+    # (no [versions] header shown above the key, the hunk all keys: named by the key since round 55)
     (LONG_CATALOG, {'okio = "3.16.3"': 'okio = { strictly = "3.17.0" }'}, "-U40"),  # a rich version
     (LONG_CATALOG, {'okio = "3.16.3"\n': ""}, "-U40"),  # a key dropped while entries still use it
     (LONG_CATALOG, {'okio = "3.16.3"\n': 'okio = "3.16.3"\nokio2 = "1.0"\n'}, "-U40"),  # a key added: no move
@@ -139,13 +143,16 @@ def test_catalog_key_moves_never_name_what_the_files_do_not(tmp_path: Path) -> N
         for context in ("-U3", "-U40"):
             body = "\n".join(new if line == 'okio = "3.16.3"' else line for line in lines) + "\n"
             try:
-                truth = {(c.name, c.to_version) for c in _tree(*edited_commits(
-                    tmp_path / f"t{n}{context}", {CATALOG_PATH: LONG_CATALOG}, {CATALOG_PATH: {LONG_CATALOG: body}}))
-                    .changes}
+                whole = _tree(*edited_commits(tmp_path / f"t{n}{context}", {CATALOG_PATH: LONG_CATALOG},
+                                              {CATALOG_PATH: {LONG_CATALOG: body}})).changes
             except ManifestError:
-                truth = set()
+                whole = ()
             _, patch = _delta(tmp_path / f"p{n}{context}", CATALOG_PATH, LONG_CATALOG, {LONG_CATALOG: body}, context)
-            assert {(c.name, c.to_version) for c in patch.changes} <= truth, (new, context, patch)
+            # a key named by itself (round 55) stands for the entries the whole files name through it
+            by_key = {c for c in patch.changes if c.name.startswith("[versions].")}
+            assert {(c.name, c.to_version) for c in set(patch.changes) - by_key} \
+                <= {(c.name, c.to_version) for c in whole}, (new, context, patch)
+            assert {(c.version_ref, c.to_version) for c in by_key} <= {(c.version_ref, c.to_version) for c in whole}
             assert _partial(patch, CATALOG_PATH)  # a moved key always leaves uses the patch cannot show
 
 
@@ -197,7 +204,9 @@ def test_pom_property_tree_names_every_dependency_it_feeds(tmp_path: Path) -> No
     # git's three lines of context do not reach <properties>: the line could be any element's
     assert not patch.changes and "whose <properties> the hunk does not show" in _problem(patch, POM_PATH)
     _, patch = _delta(tmp_path / "b", POM_PATH, POM, {"2.26.1": "2.27.0"}, "-U6")
-    assert not patch.changes and "'log4j.version' 2.26.1 → 2.27.0 feeds no entry" in _problem(patch, POM_PATH)
+    # no use shown: the property is named by itself (round 55)
+    assert moves(patch) == {("maven", "${log4j.version}", "2.26.1", "2.27.0")}
+    assert "'log4j.version' 2.26.1 → 2.27.0 feeds no entry" in _problem(patch, POM_PATH)
 
 
 def test_pom_property_patch_names_the_uses_its_hunks_show(tmp_path: Path) -> None:

@@ -139,11 +139,20 @@ def _group(deps: Iterable[Dependency], manifest: str, sites: dict[Key, Counter[s
             # NuGet references at one version with other asset options (the thirty-second set)
             asks = sorted({*seen.options.split("\n"), d.options})
             versions[d.version] = dataclasses.replace(seen, options="\n".join(asks))
+        if d.tag and (kept := versions[d.version]).tag != d.tag and _refines(d.tag, kept.tag):
+            # one sha labelled `# v2` on one line and `# v2.9.2` on another (ratatui's ci.yml): the label that refines
+            # the other names it; labels that disagree keep the first (round 55)
+            versions[d.version] = dataclasses.replace(kept, tag=d.tag)
         if sites is not None and (d.ecosystem in _USE_SITES or d.ecosystem == _SIDE_BY_SIDE):
             sites.setdefault(key, Counter())[d.version] += 1
         if aliases is not None and d.alias and d.ecosystem == "maven":
             aliases.setdefault(key, {})[d.alias] = d.version
     return groups
+
+
+def _refines(tag: str, other: str) -> bool:
+    """`tag`'s dot-separated parts go on where `other`'s end (`v2.9.2` refines `v2`, not `v20.1` nor `v3`)."""
+    return bool(other) and tag.startswith(other + ".")
 
 
 def _named_move(ecosystem: str, dep: Dependency, after: Mapping[str, Dependency], aliases: Mapping[str, str],

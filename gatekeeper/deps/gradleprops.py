@@ -16,10 +16,11 @@ them read; past that, a `partial` problem. An ancestor's file that cannot be rea
 symlink) makes the script unreadable at that side (fail closed: nothing named from a guess).
 
 From a patch the users are not shown: a changed `gradle.properties` line whose key or value is a version is a
-`partial` problem naming the key (the scripts that use it are not in the patch; `--tree` reads them), and a changed
-`ext` line was refused already (gradle.gradle_line). A script a build script applies by a literal path in the
-repository (`apply from: 'dependencies.gradle'`, `"$rootDir/gradle/versions.gradle"`; at most `_MAX_APPLIED`, not
-their own applies) gives its variables to the applying script's project, after the script's own (round 52, jqwik);
+`partial` problem naming the key (the scripts that use it are not in the patch; `--tree` reads them) — since round 55
+a key naming `version` at a version, the line above it shown and not continued onto it, also as a change, `${key}` —
+and a changed `ext` line was refused already (gradle.gradle_line). A script a build script applies by a literal path
+in the repository (`apply from: 'dependencies.gradle'`, `"$rootDir/gradle/versions.gradle"`; at most `_MAX_APPLIED`,
+not their own applies) gives its variables to the applying script's project, after the script's own (round 52, jqwik);
 a move in such a script is looked for in every build script of the repository. Not read: `buildSrc`/`build-logic`
 constants (`Versions.kt`), a script applied by a URL or a variable's path, included builds' own `gradle.properties`,
 Kotlin `extra["name"]` reads anywhere but a plugin's `.version(extra["name"])` (round 49: a settings script is read
@@ -36,7 +37,7 @@ from gatekeeper.deps.delta import diff
 from gatekeeper.deps.gradle import is_script, parse_build_script, script_variables
 from gatekeeper.deps.jvm import parse_version_catalog
 from gatekeeper.deps.loaders import MAX_BYTES, load_toml, text
-from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
+from gatekeeper.deps.model import Change, Dependency, ManifestError, PartlyShown, Problem
 from gatekeeper.deps.tools import VERSIONISH
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
 from gatekeeper.lazy_pattern import lazy
@@ -150,6 +151,11 @@ def properties_line(side: Sequence[tuple[str, bool]], index: int) -> list[tuple[
     if _COMMENT.match(line) or (m := _KEY.match(line)) is None:
         return []
     key, value = m.group("key"), m.group("value")
+    if "version" in key.lower() and VERSIONISH.match(value.removeprefix("v")) and "\\" not in line \
+            and index > 0 and not side[index - 1][0].rstrip().endswith("\\"):
+        # the line above, shown, does not continue onto it: the key itself, as a script uses it (round 55)
+        raise PartlyShown(f"the version property {key!r} moved; the build scripts that use it are not in the patch",
+                          [(f"${{{key}}}", value)])
     if "version" in key.lower() or VERSIONISH.match(value.removeprefix("v")):
         raise ManifestError(f"the version property {key!r} moved; the build scripts that use it are not in the "
                             "patch")

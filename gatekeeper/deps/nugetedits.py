@@ -8,7 +8,7 @@ from __future__ import annotations
 from gatekeeper.deps import nuget
 from gatekeeper.deps.edits import SECTION_MARK, with_options
 from gatekeeper.deps.hunkreads import Side  # one side of a hunk, (line, changed)
-from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.model import ManifestError, PartlyShown
 from gatekeeper.lazy_pattern import lazy
 
 _MSBUILD = lazy(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
@@ -41,6 +41,8 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, ...]]:
         return []
     if (sdks := nuget.sdk_line(line)) is not None:
         return [tuple(sdk) for sdk in sdks]
+    if (named := _version_property(side, index)) is not None:
+        raise PartlyShown(f"the property {named[0][:80]!r} moved: the items using it are not in the patch", [named])
     m = _MSBUILD.match(line)
     attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
     name = attrs.get("Include") or attrs.get("Update")
@@ -55,6 +57,43 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, ...]]:
     condition = attrs.get("Condition", "").strip()
     pair = (f"{condition}{SECTION_MARK}{name}" if condition else name, version.strip())
     return [with_options(pair, "nuget", nuget.assets({k: attrs[k] for k in nuget.ASSETS if k in attrs}))]
+
+
+_PROPERTY = lazy(r"^\s*<([A-Za-z_][\w.-]*)>\s*([^<>&$\s]+)\s*</\1>\s*$")
+_ELEMENT = lazy(r"^\s*<([A-Za-z_][\w.-]*)>[^<>]*</\1>\s*$")  # another property: `<NoWarn>$(NoWarn),SA1</NoWarn>`
+_REACH = 64
+_GROUP_EDGE = lazy(r"^\s*</?PropertyGroup>\s*$")
+_COMMENT = lazy(r"^\s*(?:<!--(?:(?!-->).)*-->)?\s*$")  # a blank line or one whole comment
+# MSBuild's and the SDK's own settings named so: the project's, a tool's or a language's version, no package's
+_OWN_VERSIONS = frozenset(v.lower() for v in (
+    "Version", "VersionPrefix", "VersionSuffix", "PackageVersion", "AssemblyVersion", "FileVersion",
+    "InformationalVersion", "LangVersion", "TargetFrameworkVersion", "RuntimeFrameworkVersion", "ApplicationVersion",
+    "ApplicationDisplayVersion", "VisualStudioVersion", "MinimumVisualStudioVersion", "ToolsVersion", "ProductVersion",
+    "NetCoreTargetingPackRootVersion", "TypeScriptToolsVersion", "AnalysisLevelVersion", "SupportedOSPlatformVersion",
+    "TargetPlatformVersion", "TargetPlatformMinVersion", "WindowsTargetPlatformVersion", "PlatformToolsetVersion"))
+
+
+def _version_property(side: Side, index: int) -> tuple[str, str] | None:
+    """`$(XVersion)` and its value: a changed `<XVersion>1.2.0</XVersion>` line of a `<PropertyGroup>` the hunk shows
+    it in as far as it shows anything (one-line elements, comments and the group's edges only, a context line at
+    least; round 55): the items using it are elsewhere. None for any other line."""
+    m = _PROPERTY.match(side[index][0])
+    if m is None or not m.group(1).lower().endswith("version") or m.group(1).lower() in _OWN_VERSIONS \
+            or not _NUGET_RANGE.match(m.group(2)):
+        return None
+    # _REACH lines each way at most: a longer group is left unread, so many changed lines cost linear time
+    window = side[max(index - _REACH, 0):index + _REACH + 1]
+    if all(changed for _, changed in window) or any(("<!--" in text or "-->" in text) and _COMMENT.match(text) is None
+                                                    or "CDATA" in text for text, _ in window):
+        return None  # nothing shown around it, or a comment spanning lines or CDATA: the line may be text
+    for step in (-1, 1):
+        at, walked = index + step, 0
+        while 0 <= at < len(side) and not _GROUP_EDGE.match(side[at][0]):
+            walked += 1
+            if walked > _REACH or _ELEMENT.match(side[at][0]) is None and _COMMENT.match(side[at][0]) is None:
+                return None  # an item's metadata, or the group's opening with a condition: not shown to be a property
+            at += step
+    return f"$({m.group(1)})", m.group(2)
 
 
 _PACKAGES_CONFIG = lazy(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')

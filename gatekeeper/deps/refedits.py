@@ -9,10 +9,12 @@ base) whose library the same hunk names (a catalog entry's one-line table; a `<v
 `<plugin>` with its groupId and artifactId the hunk shows above it), moved from the old value to the new. What they
 cannot show, every other use, is said as a `partial` problem beside those changes (PartialEdits): the delta names
 what it can and the gate still asks for `--tree`, which reads every use (jvm.parse_version_catalog, mavenprops.py).
-A moved key or property no hunk shows a use of is a `partial` problem alone, saying so.
+A moved key or property no hunk shows a use of is named by itself (`[versions].jimfs`, `${okhttp3.version}`) beside
+that problem (round 55).
 
 Fail closed: the key's line must sit under a `[versions]` header, the property's under `<properties>`, both shown
-by the hunk; each may move once (one old and one new value across the hunks); a use's line must not be a changed
+by the hunk — or the hunk shows nothing but such keys (one-part strings) or version properties (_keys_only,
+_properties_only); each may move once (one old and one new value across the hunks); a use's line must not be a changed
 line (a reference moved is read by the line readers, which refuse it); a hunk holding an XML comment or CDATA
 marker, or a TOML multi-line string, shows no use (the line may be text, not an element or an entry).
 """
@@ -21,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gatekeeper.deps import cataloglines, edits
+from gatekeeper.deps import cataloglines, edits, pomlines
 from gatekeeper.deps.edits import Side
 from gatekeeper.deps.loaders import load_toml
-from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
 from gatekeeper.lazy_pattern import lazy
 
 Found = tuple[list[Dependency], list[Dependency]]
@@ -42,7 +44,7 @@ def _catalog_key(side: Side, index: int) -> tuple[str, str] | None:
     if m is None:
         return None
     sections, unsafe = _scan("catalog", side)
-    if sections[index] != "versions":
+    if sections[index] != "versions" and not (sections[index] is None and _keys_only(side, m.group(2))):
         return None
     if unsafe:
         raise ManifestError(f"a [versions] key in a hunk holding a multi-line string: {side[index][0].strip()[:80]!r}")
@@ -50,6 +52,35 @@ def _catalog_key(side: Side, index: int) -> tuple[str, str] | None:
 
 
 _TOML_COMMENT = lazy(r"^\s*(?:#.*)?$")
+
+
+def _keys_only(side: Side, value: str) -> bool:
+    """The hunk shows `[versions]` keys only, one context line at least, with no header: a one-part string is no
+    `[libraries]` (`g:a:v`) or `[plugins]` (`id:v`) entry, so only a `[versions]` key far below its header."""
+    return ":" not in value and _only("keys", side, _all_keys)
+
+
+def _all_keys(side: Side) -> bool:
+    if all(changed for _, changed in side):
+        return False
+    for text, _ in side:
+        if (m := _VERSION_KEY.match(text)) is None:
+            if not _TOML_COMMENT.match(text):
+                return False
+        elif ":" in m.group(2):
+            return False
+    return True
+
+
+_ONLY: dict[str, tuple[Side, bool]] = {}  # kind → (the side last asked of, whether it shows keys/properties only)
+
+
+def _only(kind: str, side: Side, check: Callable[[Side], bool]) -> bool:
+    """`check(side)`, once a side (as _scan): each changed line asks it, one pass a side answers."""
+    cached = _ONLY.get(kind)
+    if cached is None or cached[0] is not side:
+        cached = _ONLY[kind] = (side, check(side))
+    return cached[1]
 _TABLE_KEY = lazy(r"\b(?:module|group|id)\s*=")
 # kind → (the side last scanned, what governs each of its lines from above, whether it may hold text not markup): the
 # key readers ask of every changed line what a walk up the hunk would tell; one pass a side keeps that linear
@@ -113,120 +144,15 @@ def catalog_edits(path: str, data: bytes) -> Found:
                  _CATALOG_KEY, "entries and build scripts ({uses})")
 
 
-_XML_TAG = lazy(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
-_XML_OPEN = lazy(r"^\s*<(dependency|plugin|parent|extension|path)>\s*$")
-_XML_CLOSE = lazy(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
-
-
-def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
-    line = side[index][0]
-    if _COMMENT_LINE.match(line) is not None:
-        if _among_elements(side, index):
-            return []  # one whole comment: no element and none of the document's data (XML 1.0 §2.5)
-        raise ManifestError(f"a comment line the hunk does not show between elements (inside a CDATA section it is "
-                            f"text: a script's line): {line.strip()[:80]!r}")
-    m = _XML_TAG.match(line)
-    if m is None and _PROPERTY.match(line) is not None:
-        raise ManifestError(f"a property (or another element) whose <properties> the hunk does not show: "
-                            f"{line.strip()[:80]!r}")
-    if m is None or m.group(1) != "version":
-        raise ManifestError(f"not a <version> line of a dependency: {line.strip()[:80]!r}")
-    if "$" in m.group(2):
-        raise ManifestError(f"a <version> line naming a property: {line.strip()[:80]!r}")
-    if "&" in m.group(2):
-        # `&#49;.0.0` is 1.0.0 to Maven: read literally it would order nothing (or hide a vulnerable version from the
-        # advisories)
-        raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
-    owner = pom_owner(side, index)
-    if "${" in owner:
-        # `bom-${jenkins.baseline}.x` (jenkinsci's plugin POMs): named as written, which no advisory matches and no
-        # reader can tell from another artifact; the property is defined where the hunk does not reach
-        raise PartlyShown(f"coordinates {owner[:80]!r} hold a property the hunk does not define", [(owner, m.group(2))])
-    return [(owner, m.group(2))]
-
-
-_OWNER_REACH = 64  # lines a `<version>`'s element may span above it: a longer walk is refused, never quadratic
-
-
-def pom_owner(side: Side, index: int) -> str:
-    """`group:artifact` of the `<dependency>`, `<plugin>` (its groupId defaulted), `<parent>` or `<extension>` whose
-    `<version>` line is `side[index]`, its opening and both ids shown above it; ManifestError when the hunk does not
-    show them."""
-    line = side[index][0]
-    tags: dict[str, str] = {}
-    plain = index < _OWNER_REACH  # every line from the hunk's top down to it a child element or comment of one line
-    for at in range(index - 1, max(index - _OWNER_REACH, 0) - 1, -1):
-        above = side[at][0]
-        if _XML_CLOSE.match(above) or above.strip().startswith("</"):
-            break
-        if (opened := _XML_OPEN.match(above)) is not None:
-            return _owner(opened.group(1), tags, line)
-        if (tag := _XML_TAG.match(above)) is not None:
-            tags.setdefault(tag.group(1), tag.group(2))
-        plain = plain and (_CHILD.match(above) is not None or _COMMENT_LINE.match(above) is not None)
-    else:
-        if plain and (closer := _closer(side, index)) is not None:
-            return _owner(closer, tags, line)
-    raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
-
-
-# `<x>`, `</x>`, `<x a="b">`, `<x>v</x>`: a line of one element's markup
-_TAG_LINE = lazy(r"^\s*</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>(?:[^<>&]*</[A-Za-z][\w.:-]*>)?\s*$")
-
-
-def _among_elements(side: Side, index: int) -> bool:
-    """Whether the comment line at `index` stands between element lines the hunk shows (the nearest other line
-    above and below it, past comments and blank lines), and the hunk shows no CDATA section's edge: a `<!-- … -->`
-    line inside a CDATA section (an exec or antrun plugin's script, attack 16) is text the build runs, not a comment.
-    A section that opens above the hunk shows as lines that are no elements around it."""
-    if any("<![CDATA[" in text or "]]>" in text for text, _ in side):
-        return False
-    for step in (-1, 1):
-        at = index + step
-        while 0 <= at < len(side) and (not side[at][0].strip() or _COMMENT_LINE.match(side[at][0]) is not None):
-            at += step
-        if not 0 <= at < len(side) or _TAG_LINE.match(side[at][0]) is None:
-            return False
-    return True
-
-
-_CHILD = lazy(r"^\s*<([A-Za-z][\w.-]*)>[^<>&]*</\1>\s*$")  # `<scope>test</scope>`: a child element of one line
-
-
-def _owner(element: str, tags: dict[str, str], line: str) -> str:
-    if "groupId" not in tags and element == "plugin":
-        tags["groupId"] = "org.apache.maven.plugins"
-    if "groupId" not in tags or "artifactId" not in tags:
-        raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
-    if "&" in tags["groupId"] + tags["artifactId"]:
-        raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
-    return f"{tags['groupId']}:{tags['artifactId']}"
-
-
-def _closer(side: Side, index: int) -> str | None:
-    """The element a `<version>` line belongs to when the hunk shows its closing tag (`</dependency>`) below it
-    across child elements and comments of one line only, its opening being above the hunk: POM children come in any
-    order (maven-4.0.0.xsd's `xs:all`), so a comment or a `<type>` line may push the opening out of the context."""
-    for at in range(index + 1, min(index + _OWNER_REACH, len(side))):
-        below = side[at][0]
-        if (closed := _XML_CLOSE.match(below)) is not None:
-            return closed.group(1)
-        if _CHILD.match(below) is None and _COMMENT_LINE.match(below) is None:
-            return None
-    return None
-
-
-_PROPERTY = lazy(r"^\s*<([A-Za-z_][\w.-]*)>\s*([^<\s]+)\s*</\1>\s*$")
 _PROPERTIES = lazy(r"^\s*<properties>\s*$")
 _USE = lazy(r"^\s*<version>\s*\$\{([\w.-]+)\}\s*</version>\s*$")
-_COMMENT_LINE = lazy(r"^\s*<!--(?:(?!-->).)*-->\s*$")  # one whole comment on its line: no element, no text around
 
 
 def _xml_text(lines: list[str]) -> bool:
     """Some line may be text, not markup: a CDATA marker, or a comment's marker other than one whole-line comment
     (a comment spanning lines could hold a `<version>` line that is no element)."""
     return any("CDATA[" in text or "]]>" in text
-               or ("<!--" in text or "-->" in text) and _COMMENT_LINE.match(text) is None for text in lines)
+               or ("<!--" in text or "-->" in text) and pomlines.COMMENT_LINE.match(text) is None for text in lines)
 
 
 def _toml_text(lines: list[str]) -> bool:
@@ -236,10 +162,12 @@ def _toml_text(lines: list[str]) -> bool:
 
 def _pom_property(side: Side, index: int) -> tuple[str, str] | None:
     """(name, value) of a property line whose `<properties>` the hunk shows above it, other properties between."""
-    m = _PROPERTY.match(side[index][0])
+    m = pomlines.PROPERTY.match(side[index][0])
     if m is None or m.group(1) in ("groupId", "artifactId", "version") or "$" in m.group(2):
         return None  # a dependency's own tag, or a property built of others (its value is not in the hunk)
     blocks, unsafe = _scan("pom", side)
+    if blocks[index] != "project" and _properties_only(side, m.group(1)) and not unsafe and "&" not in m.group(2):
+        return m.group(1), m.group(2)  # whose properties the hunk does not show: named by itself, `partial`
     if blocks[index] is None:
         return None
     if blocks[index] != "project":
@@ -252,6 +180,29 @@ def _pom_property(side: Side, index: int) -> tuple[str, str] | None:
     return m.group(1), m.group(2)
 
 
+_PROPERTIES_EDGE = lazy(r"^\s*</?properties>\s*$")
+_OWN_TAGS = ("groupId", "artifactId", "version")
+
+
+def _properties_only(side: Side, name: str) -> bool:
+    """The hunk shows properties only (one context line at least; `<properties>` and `</properties>` lines), `name` a
+    version's: whose properties they are (the project's, a profile's) the hunk does not show, but no dependency's or
+    plugin's element looks so."""
+    return "version" in name.lower() and _only("properties", side, _all_properties)
+
+
+def _all_properties(side: Side) -> bool:
+    if all(changed for _, changed in side):
+        return False
+    for text, _ in side:
+        if (m := pomlines.PROPERTY.match(text)) is not None:
+            if m.group(1) in _OWN_TAGS:
+                return False
+        elif text.strip() and pomlines.COMMENT_LINE.match(text) is None and _PROPERTIES_EDGE.match(text) is None:
+            return False
+    return True
+
+
 def _pom_blocks(side: Side) -> list[str | None]:
     """Whose `<properties>` each line sits in as the lines above it show, across properties, blank lines and
     one-line comments only: `project`, `other` (a profile's, a developer's, or not shown to be the project's), None
@@ -262,7 +213,7 @@ def _pom_blocks(side: Side) -> list[str | None]:
         out.append(state)
         if _PROPERTIES.match(text):
             state = "project" if _project_level(side, at) else "other"
-        elif text.strip() and _PROPERTY.match(text) is None and _COMMENT_LINE.match(text) is None:
+        elif text.strip() and pomlines.PROPERTY.match(text) is None and pomlines.COMMENT_LINE.match(text) is None:
             state = None
     return out
 
@@ -281,7 +232,7 @@ def _project_level(side: Side, at: int) -> bool:
     alternatives, jvm.pom_properties, and a developer's, which are no Maven properties, are refused)."""
     for before in range(at - 1, -1, -1):
         above = side[before][0]
-        if above.strip() and _COMMENT_LINE.match(above) is None:
+        if above.strip() and pomlines.COMMENT_LINE.match(above) is None:
             return _PROJECT_LEVEL.match(above) is not None
     return False
 
@@ -292,16 +243,16 @@ def _pom_use(side: Side, index: int) -> tuple[str, str, str] | None:
     if m is None:
         return None
     try:
-        owner = pom_owner(side, index)
+        owner = pomlines.pom_owner(side, index)
     except ManifestError:
         return None
     return m.group(1), owner, ""
 
 
 def pom_edits(path: str, data: bytes) -> Found:
-    """The hunks of a pom.xml (edits.pom_line), with its properties' moves named through the `<version>` lines the
+    """The hunks of a pom.xml (pomlines.pom_line), with its properties' moves named through the `<version>` lines the
     hunks show using them."""
-    return _read(path, data, _pom_property, _pom_use, pom_line, _xml_text, "property",
+    return _read(path, data, _pom_property, _pom_use, pomlines.pom_line, _xml_text, "property",
                  "dependencies, plugins and child POMs ({uses})")
 
 
@@ -314,6 +265,7 @@ def _read(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: e
         return _moves(path, data, keys, uses_of, reader, unsafe, what, elsewhere)
     finally:
         _SCANS.clear()
+        _ONLY.clear()
 
 
 def _moves(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: edits.LineReader,
@@ -329,13 +281,13 @@ def _moves(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: 
     def line(side: Side, index: int) -> list[tuple[str, ...]]:
         return [] if keys(side, index) is not None else list(reader(side, index))
 
+    for key, (was, now) in moved.items():  # before the lines are read: a side's line read as a key, its other
+        if len(was) != 1 or len(now) != 1:  # side's as an entry, would name the entry alone
+            raise ManifestError(f"{what} {key!r} added, dropped or edited in more than one place: read the whole "
+                                f"file (--tree)")
     base, head = edits.read("maven", line, path, data)
     if not moved:
         return base, head
-    for key, (was, now) in moved.items():
-        if len(was) != 1 or len(now) != 1:
-            raise ManifestError(f"{what} {key!r} added, dropped or edited in more than one place: read the whole "
-                                f"file (--tree)")
     named: dict[str, list[str]] = {key: [] for key in moved}
     taken = {d.name for d in base + head}
     for old, new, _, _ in hunks:
@@ -356,11 +308,17 @@ def _moves(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: 
             ref = key if what == _CATALOG_KEY else ""  # a catalog entry names the key it shares, as the file reader
             base.append(Dependency("maven", name, moved[key][0][0], path, None, None, "", alias, ref))
             head.append(Dependency("maven", name, moved[key][1][0], path, None, None, "", alias, ref))
+    for key, names in named.items():
+        if not names:  # no use shown: the key or property itself, by the name a use writes (docs/dependencies.md)
+            label = f"[versions].{key}" if what == _CATALOG_KEY else f"${{{key}}}"
+            base.append(Dependency("maven", label, moved[key][0][0], path, None, None, "", "", key))
+            head.append(Dependency("maven", label, moved[key][1][0], path, None, None, "", "", key))
     shown = {key: ", ".join(names[:4]) + (" …" if len(names) > 4 else "") for key, names in named.items()}
     summary = "; ".join(f"{what} {key!r} {moved[key][0][0][:40]} → {moved[key][1][0][:40]} feeds "
                         f"{shown[key] or 'no entry the hunks show'}"
                         for key in list(named)[:3]) + ("; …" if len(named) > 3 else "")
     if not any(named.values()):
-        raise ManifestError(f"{summary}: which libraries it moves is not in the patch")
+        raise PartialEdits(f"{summary}: which libraries it moves is not in the patch, so it is named by itself",
+                           (base, head))
     raise PartialEdits(f"{summary}; other {elsewhere.format(uses='uses beyond the hunks')} are not in the patch",
                        (base, head))

@@ -57,6 +57,7 @@ from gatekeeper.deps import (
     pipfile,
     pnpmcatalog,
     poetrylines,
+    pomlines,
     precommit,
     pypi,
     rebar,
@@ -235,7 +236,7 @@ _DRONE = Format("drone", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab
 _WOODPECKER = Format("woodpecker", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab_ci_hunks)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refedits.catalog_edits)
 _MAVEN_EXTENSIONS = Format("maven-extensions", jvm.parse_maven_extensions, False,
-                           edits=_edits("maven", refedits.pom_line))
+                           edits=_edits("maven", pomlines.pom_line))
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", nugetedits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
