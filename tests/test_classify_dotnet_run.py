@@ -103,8 +103,37 @@ def test_the_globs_named() -> None:
 
 
 def test_the_assemblies_named() -> None:
-    paths = ["build/build/build.csproj", "build/docker/Docker.fsproj", "src/App/App.csproj", "build/x.cs"]
-    assert assemblies("dotnet run/build.dll --target=x && dotnet exec ./out/docker.dll", paths) == [
+    paths = {path: path for path in ["build/build/build.csproj", "build/docker/Docker.fsproj", "src/App/App.csproj",
+                                     "build/x.cs"]}
+    assert assemblies("dotnet run/build.dll --target=x && dotnet exec ./out/docker.dll", paths, lambda _: b"") == [
         "build/build/*.cs", "build/build/*.fs", "build/build/*.vb",
         "build/docker/*.cs", "build/docker/*.fs", "build/docker/*.vb"]
-    assert assemblies("echo run/build.dll; dotnet run/none.dll; dotnet test src/App.dll", paths) == []
+    assert assemblies("echo run/build.dll; dotnet run/none.dll; dotnet test src/App.dll", paths, lambda _: b"") == []
+
+
+# GitVersion's build projects share `build/common/` by a project reference (Windows separators), in turn
+COMMON = "build/common/common.csproj"
+REFERENCING = ("<Project Sdk=\"Microsoft.NET.Sdk\">\n  <ItemGroup>\n"
+               "    <ProjectReference Include=\"..\\common\\common.csproj\" />\n  </ItemGroup>\n</Project>\n")
+SHARED = "namespace Common;\n\npublic static class Models { }\n"
+REFERENCES = {  # name: (the workflow's line, the run project, its text)
+    "a built assembly": ("dotnet run/build.dll --target=Package", "build/build/build.csproj", REFERENCING),
+    "run --project": ("dotnet run --project build/build/build.csproj", "build/build/build.csproj", REFERENCING),
+    "in turn": ("dotnet run/docker.dll", "build/docker/docker.csproj",
+                REFERENCING.replace("common\\common", "build\\build")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_the_projects_a_run_project_references_are_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      name: str) -> None:
+    line, project, text = REFERENCES[name]
+    base = {WF: _workflow(line), project: text, COMMON: PROJECT, "build/build/build.csproj": REFERENCING,
+            "build/common/Utilities/Models.cs": SHARED}
+    base[project] = text
+    assert _classify_and_gate(tmp_path, capsys, base, "build/common") == ("ci", "review")
+
+
+def test_a_project_no_run_project_references_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = {WF: _workflow("dotnet run/build.dll"), "build/build/build.csproj": PROJECT, COMMON: PROJECT}
+    assert _classify_and_gate(tmp_path, capsys, base, "build/common") == ("src", "allow")

@@ -7,22 +7,28 @@ Their source files are the job's code, as `go run ./cmd/release`'s are (gorun.py
 project folder's `.cs`/`.fs`/`.vb` files (the glob matches below the folder too: a build's `Tasks/`). Not named: a
 project by a variable no assignment gives (`$BuildProjectFile`), the root's own project (`dotnet run`: every source
 file of the repository, as `go run .` names nothing), `dotnet build`/`dotnet test` (the product's compile and tests),
-and an assembly no project of the tree is named after (its `AssemblyName` is not read).
+and an assembly no project of the tree is named after (its `AssemblyName` is not read). The projects a run project
+references are its code too (read from the tree: a built assembly's project, or one `--project` names literally).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["assemblies", "projects"]
 
+Entry = TypeVar("Entry")  # a tree's entry, which `read` reads
+
 SOURCES = ("cs", "fs", "vb")  # what a .NET SDK project compiles
 _PROJECTS = (".csproj", ".fsproj", ".vbproj")
 MAX_ASSEMBLIES = 64  # assemblies a text runs that are looked up in the tree (past it: the first ones)
+MAX_REFERENCES = 32  # project files read for their references, per text (past it: the ones found)
+_REFERENCE = lazy(r"""<ProjectReference[ \t\r\n]++Include[ \t]*+=[ \t]*+['"]([^'"\n]++)['"]""")
 # `dotnet run` (or `"$DOTNET_EXE" run`: NUKE's bootstrap) and the rest of its command
 _RUN = lazy(r"(?i:[^\s;&|]*dotnet[^\s;&|]*)[ \t]++run(?=[ \t])([^\n;&|]*)")
 _PROJECT = lazy(r"(?:^|[ \t])(?:--project(?:[ \t]++|=)|-p[ \t]++)['\"]?([^\s'\"]+)")
@@ -50,13 +56,33 @@ def projects(text: str) -> list[str]:
     return found
 
 
-def assemblies(text: str, paths: Iterable[str]) -> list[str]:
-    """The globs of the source files of the projects of `paths` named after an assembly `text` runs by its path."""
-    if ".dll" not in text.lower():
+def assemblies(text: str, paths: Mapping[str, Entry], read: Callable[[Entry], bytes]) -> list[str]:
+    """The globs of the source files of the projects of `paths` named after an assembly `text` runs by its path, and
+    of the projects those, or a project `text` runs by `--project`, reference (`<ProjectReference Include=...>`:
+    the build's shared code, GitVersion's `build/common/`), read with `read`."""
+    lowered = text.lower()
+    if ".dll" not in lowered and "--project" not in lowered and "-p " not in lowered:
         return []
     stems = {stem.rpartition("/")[2].lower() for stem in _ASSEMBLY.findall(text)[:MAX_ASSEMBLIES]} - {""}
-    if not stems:
-        return []
-    return [glob for path in paths if path.lower().endswith(_PROJECTS)
-            and posixpath.splitext(path.rpartition("/")[2])[0].lower() in stems
-            for glob in _globs(path.rpartition("/")[0])]
+    started = [path for path in paths if path.lower().endswith(_PROJECTS)
+               and posixpath.splitext(path.rpartition("/")[2])[0].lower() in stems] if stems else []
+    literal = [posixpath.normpath(named) for rest in _RUN.findall(text) if "dotnet" in lowered
+               and (project := _PROJECT.search(_ARGUMENTS.sub("", rest))) is not None
+               and (named := project.group(1)).lower().endswith(_PROJECTS)]
+    referenced = _references([path for path in literal if path in paths] + started, paths, read)
+    return [glob for path in [*started, *referenced] for glob in _globs(path.rpartition("/")[0])]
+
+
+def _references(projects: list[str], paths: Mapping[str, Entry], read: Callable[[Entry], bytes]) -> list[str]:
+    """The projects of `paths` that `projects` reference, in turn (at most MAX_REFERENCES read)."""
+    seen = dict.fromkeys(projects)
+    queue = list(projects)
+    while queue and len(seen) <= MAX_REFERENCES:
+        project = queue.pop()
+        folder = project.rpartition("/")[0]
+        for included in _REFERENCE.findall(read(paths[project]).decode("utf-8", "replace")):
+            path = posixpath.normpath(posixpath.join(folder, included.replace("\\", "/")))
+            if "$" not in included and path in paths and path not in seen:
+                seen[path] = None
+                queue.append(path)
+    return [path for path in seen if path not in projects]
