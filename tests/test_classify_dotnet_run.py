@@ -96,18 +96,18 @@ def test_a_project_no_job_runs_stays_source(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_the_globs_named() -> None:
-    globs = [f"./build/*.{ext}" for ext in ("cs", "fs", "vb")]
-    assert projects("dotnet run --project ./build/Build.csproj -- x") == globs
-    assert projects("dotnet run -c Release --project=\"./build\"") == globs
+    assert projects("dotnet run --project ./build/Build.csproj -- x") == ["./build/*.cs"]
+    assert projects("dotnet run --project tools/Gen.fsproj") == ["tools/*.fs"]
+    assert projects("dotnet run -c Release --project=\"./build\"") == [f"./build/*.{ext}" for ext in ("cs", "fs", "vb")]
     assert projects("dotnet run && dotnet run --project $X && dotnet build build/ && echo --project y.csproj") == []
 
 
 def test_the_assemblies_named() -> None:
     paths = {path: path for path in ["build/build/build.csproj", "build/docker/Docker.fsproj", "src/App/App.csproj",
-                                     "build/x.cs"]}
+                                     "build/x.cs", "build/build/Tasks/A.cs", "build/build/B.fs", "build/docker/C.fs",
+                                     "src/App/D.cs"]}
     assert assemblies("dotnet run/build.dll --target=x && dotnet exec ./out/docker.dll", paths, lambda _: b"") == [
-        "build/build/*.cs", "build/build/*.fs", "build/build/*.vb",
-        "build/docker/*.cs", "build/docker/*.fs", "build/docker/*.vb"]
+        "build/build/Tasks/A.cs", "build/docker/C.fs"]
     assert assemblies("echo run/build.dll; dotnet run/none.dll; dotnet test src/App.dll", paths, lambda _: b"") == []
 
 
@@ -132,6 +132,18 @@ def test_the_projects_a_run_project_references_are_ci(tmp_path: Path, capsys: py
             "build/common/Utilities/Models.cs": SHARED}
     base[project] = text
     assert _classify_and_gate(tmp_path, capsys, base, "build/common") == ("ci", "review")
+
+
+def test_many_assemblies_run_stay_below_the_walks_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # GitVersion: twenty workflows and actions run seven build assemblies; named as folder globs they passed the walk's
+    # bound of 64 patterns with a variable part, and the walk failed closed (every script ci, no `.cs` file)
+    names = ["build", "docker", "artifacts", "config", "docs", "publish", "release"]
+    base = {f".github/workflows/w{index}.yml": _workflow(" && ".join(f"dotnet run/{name}.dll" for name in names))
+            for index in range(20)}
+    base.update({f"build/{name}/{name}.csproj": REFERENCING for name in names})
+    base.update({COMMON: PROJECT, "build/common/Utilities/Models.cs": SHARED, "nuspec/uninstall.ps1": "exit 0\n"})
+    assert _classify_and_gate(tmp_path, capsys, base, "build/common") == ("ci", "review")
+    assert _classify_and_gate(tmp_path / "x", capsys, base, "build/docs") == ("ci", "review")
 
 
 def test_a_project_no_run_project_references_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

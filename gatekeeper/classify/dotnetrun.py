@@ -26,6 +26,9 @@ Entry = TypeVar("Entry")  # a tree's entry, which `read` reads
 
 SOURCES = ("cs", "fs", "vb")  # what a .NET SDK project compiles
 _PROJECTS = (".csproj", ".fsproj", ".vbproj")
+_COMPILES = {".csproj": "cs", ".fsproj": "fs", ".vbproj": "vb"}
+_SOURCE_TYPES = tuple(f".{ext}" for ext in SOURCES)
+MAX_SOURCES = 4_096  # source files a text's projects hold, named one by one (past it: their folders' globs)
 MAX_ASSEMBLIES = 64  # assemblies a text runs that are looked up in the tree (past it: the first ones)
 MAX_REFERENCES = 32  # project files read for their references, per text (past it: the ones found)
 _REFERENCE = lazy(r"""<ProjectReference[ \t\r\n]++Include[ \t]*+=[ \t]*+['"]([^'"\n]++)['"]""")
@@ -38,9 +41,15 @@ _ASSEMBLY = lazy(r"(?<![\w.-])dotnet(?:\.exe)?+['\"]?[ \t]++(?:exec(?:[ \t]++--?
                  r"[ \t]++)?['\"]?([^\s'\";|&`$]*?)\.dll(?![\w.])", re.IGNORECASE)
 
 
-def _globs(folder: str) -> list[str]:
+def _globs(folder: str, sources: tuple[str, ...] = SOURCES) -> list[str]:
     folder = folder.rstrip("/")
-    return [] if folder in ("", ".", "./") else [f"{folder}/*.{ext}" for ext in SOURCES]
+    return [] if folder in ("", ".", "./") else [f"{folder}/*.{ext}" for ext in sources]
+
+
+def _compiled(project: str) -> tuple[str, ...]:
+    """What the project file at `project` compiles (`.csproj`: C#), or every language for a folder."""
+    kind = posixpath.splitext(project)[1].lower()
+    return (_COMPILES[kind],) if kind in _COMPILES else SOURCES
 
 
 def projects(text: str) -> list[str]:
@@ -52,7 +61,8 @@ def projects(text: str) -> list[str]:
         project = _PROJECT.search(_ARGUMENTS.sub("", rest))
         if project is None or "$" in (named := project.group(1)) or named.startswith("/"):
             continue
-        found += _globs(named.rpartition("/")[0] if named.lower().endswith(_PROJECTS) else named)
+        found += _globs(named.rpartition("/")[0], _compiled(named)) if named.lower().endswith(_PROJECTS) \
+            else _globs(named)
     return found
 
 
@@ -70,7 +80,21 @@ def assemblies(text: str, paths: Mapping[str, Entry], read: Callable[[Entry], by
                and (project := _PROJECT.search(_ARGUMENTS.sub("", rest))) is not None
                and (named := project.group(1)).lower().endswith(_PROJECTS)]
     referenced = _references([path for path in literal if path in paths] + started, paths, read)
-    return [glob for path in [*started, *referenced] for glob in _globs(path.rpartition("/")[0])]
+    return _sources([*started, *referenced], paths)
+
+
+def _sources(projects: list[str], paths: Mapping[str, Entry]) -> list[str]:
+    """The source files of `paths` below the projects' folders (concrete paths: a tree whose workflows run many
+    assemblies would pass the walk's bound of patterns with a variable part); past MAX_SOURCES, the folders' globs."""
+    folders = {f"{folder}/": _compiled(project) for project in projects if (folder := project.rpartition("/")[0])}
+    if not folders:
+        return []
+    found = [path for path in paths if path.lower().endswith(_SOURCE_TYPES) and any(
+        path.startswith(folder) and path.lower().endswith(tuple(f".{ext}" for ext in sources))
+        for folder, sources in folders.items())]
+    if len(found) > MAX_SOURCES:
+        return [glob for folder, sources in folders.items() for glob in _globs(folder, sources)]
+    return found
 
 
 def _references(projects: list[str], paths: Mapping[str, Entry], read: Callable[[Entry], bytes]) -> list[str]:
