@@ -49,6 +49,10 @@ _NODE_TYPES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx",
                "/index.cjs", "/index.ts", "/index.tsx", "/package.json")
 _NODE_TYPES_AFTER_JSON = tuple(suffix for suffix in _NODE_TYPES if suffix not in ("", ".json"))
 _NODE_FILES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
+# a module that lists its own folder and loads the names a prefix picks (npm's template-oss `.eslintrc.js`:
+# `readdir(__dirname).filter((file) => file.startsWith('.eslintrc.local.'))` into `extends`; over-reads 5)
+_LISTS_OWN = lazy(r"\breaddir(?:Sync)?+[ \t]*+\([ \t]*+__dirname[ \t]*+\)")
+_PREFIX = lazy(r"""\.startsWith[ \t]*+\([ \t]*+['"]([^'"/*\n]++)['"]""")
 # a test file by its runner's conventions, or a file in a test folder
 _TEST = lazy(r"(?:^|/)(?:tests?|__tests__|spec|specs|testing)/|(?:^|/)(?:test_[^/]*|conftest\.py|[^/]*_test\.py"
                    r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_(?:test|spec)\.rb)$")
@@ -106,7 +110,8 @@ def imported(path: str, text: str) -> list[str]:
                                    *(froms if froms is not None else _joined(folder, [f"{ANY}.py"]))]))
     if kind in _NODE_FILES:
         names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text)][:MAX_IMPORTS]]
-        return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)])
+        listed = [f"./{prefix}{ANY}" for prefix in _PREFIX.findall(text)[:8]] if _LISTS_OWN.search(text) else []
+        return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)] + listed)
     if kind == "rb":
         names = [relative or dotted for relative, dotted in _RUBY.findall(text)[:MAX_IMPORTS]]
         return _joined(folder, [name if name.endswith(".rb") else f"{name}.rb" for name in names])

@@ -25,6 +25,7 @@ from gatekeeper.classify import (
     deployruns,
     devcontainers,
     dockerbuilds,
+    dotnetrun,
     goscripts,
     jobdsl,
     localactions,
@@ -138,6 +139,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
+                                  *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
@@ -193,8 +195,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                             found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, inside the "
                                                                          f"submodule {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
-                    elif tasks is not None and named in names.tasks:  # its own other tasks (`npm run lint` in a
-                        queue.ask(named, origin, names.tasks[named])  # script, `$(MAKE) docs`; not pytest's settings)
+                    elif tasks is not None and (named in names.tasks or tasktexts.is_makefile(path.rpartition("/")[2])):
+                        queue.ask(named, origin, names.tasks.get(named))  # its own other tasks (`npm run lint` in a
+                        # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
                         found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "

@@ -80,6 +80,7 @@ def side_files(line: str) -> list[str]:
     files = nodeconfigs.line_files(line)  # a Node tool's settings module (`webpack`: webpack.config.js, attack 41)
     files += runnersetups.line_files(line)  # RSpec's, PHPUnit's, testthat's and prove's setup files (attack 45)
     files += toolreads.build_configs(line)  # Meson's cross and native files, CMake's toolchain and cache (80th set)
+    files += toolreads.ruby_tests(line)  # sus's config/sus.rb, bake-test-external's list (over-reads 5)
     return files + toolreads.line_files(line) if "test" in line or "nix" in line or "PYTEST_" in line else files
 
 

@@ -22,6 +22,8 @@ and ciruns.named_in call these).
   `-DCMAKE_TOOLCHAIN_FILE=` (also `:FILEPATH=`), `--toolchain` and `-C` (an initial cache script) name a file the
   build reads to decide how it compiles, on a line that runs `meson` or `cmake` (build_configs; dav1d's
   `--cross-file package/crossfiles/i686-linux32.meson`). A value with a variable or an absolute path names no file.
+- **sus and bake-test** (over-reads 5). `sus`, and `bake test` (bake-test runs sus), load `config/sus.rb`;
+  `bake test:external` reads `config/external.yaml` (ruby_tests).
 - **Nix imports** (cileft65). A Nix file the walk reaches evaluates the Nix files its path literals name, relative to
   its own folder: `import ./nix/shell.nix`, `pkgs.callPackage ./pkgs/tool {}` (a folder: its `default.nix`), a
   module's `imports = [ ./ci.nix ]`.
@@ -36,7 +38,8 @@ from gatekeeper.classify import runnersetups
 from gatekeeper.classify.ciforms import ANY_FOLDER
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["build_configs", "gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files"]
+__all__ = ["build_configs", "gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files",
+           "ruby_tests"]
 
 # pytest or Nix at a command's start (as taskrunners.TOOL's; and tox's one-line `commands = pytest`, cileft66); behind
 # `sudo`, `uv run`, `python -m`, ... it is read from the command wrappers.commands gives (the one table of wrappers)
@@ -86,6 +89,25 @@ _VALUE = r"(?:[ \t]*+=[ \t]*+|[ \t]++|(?<=-C))['\"]?+([\w.][\w.+/-]{0,255}+)"
 _BUILD_CONFIG = {"meson": lazy(r"(?<![\w-])--(?:cross|native)-file" + _VALUE),
                  "cmake": lazy(r"(?<![\w-])(?:--toolchain|-C|-DCMAKE_TOOLCHAIN_FILE(?::FILEPATH)?+)" + _VALUE)}
 _BUILDS = lazy(r"(?<![\w./-])(meson|cmake)(?![\w.-])")
+
+
+# Ruby's sus test runner and bake's `test` tasks (bake-test, bake-test-external) at a command's start or behind a
+# wrapper; not Docker's `buildx bake`
+_RUBY_TESTS = lazy(r"(?<![\w./-])(?<!buildx )(?<!docker )(sus(?:-parallel)?+|bake)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
+_BAKE_TEST = lazy(r"(?<![\w:-])test(?::([\w:-]++))?(?![\w-])")
+
+
+def ruby_tests(line: str) -> list[str]:
+    """The files sus loads (`config/sus.rb`) and bake-test-external reads (`config/external.yaml`, the projects it
+    clones and the commands it runs in them) where `line` runs `sus` or `bake test` (over-reads 5, socketry's gems)."""
+    if "sus" not in line and "bake" not in line:
+        return []
+    out: list[str] = []
+    for tool, rest in _RUBY_TESTS.findall(line):
+        tasks = _BAKE_TEST.findall(rest) if tool == "bake" else [""]
+        out += ["config/sus.rb"] if tasks else []
+        out += ["config/external.yaml"] if any(task.startswith("external") for task in tasks) else []
+    return list(dict.fromkeys(out))
 
 
 def build_configs(line: str) -> list[str]:
