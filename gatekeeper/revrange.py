@@ -32,6 +32,8 @@ TIMEOUT = 120.0
 ANCESTRY_STEPS = 64  # commits read below each side before `git merge-base` is asked instead
 _FULL_ID = lazy(rb"[0-9a-f]{40}|[0-9a-f]{64}")
 _SHORT_ID = lazy(r"[0-9a-fA-F]{4,63}")
+_AMBIGUOUS = lazy(rb"^warning: refname '([^\n]*)' is ambiguous\.$", re.MULTILINE)  # git's words (LC_ALL=C)
+_ROOT_REF = lazy(r"[A-Z_]*HEAD")  # a pseudo-ref's shape: git reads it from the git folder before any ref
 # The repository's git folder, object folder, work tree top and prefix.
 _INFO = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects", "--show-toplevel",
          "--show-prefix"]
@@ -101,7 +103,9 @@ def resolve_range(text: str, repo: Path) -> RevRange:
         raise RangeError("the repository folder does not exist", where=str(repo))
     env = scrubbed_git_env()
     where = str(repo)
-    quick, warned = _in_one(repo, env, base, head)
+    quick, stderr = _in_one(repo, env, base, head)
+    _refuse_warned(repo, stderr, quick[0][0] if quick is not None else None)
+    warned = any(line.strip() and not line.startswith(b"hint:") for line in stderr.split(b"\n"))
     if warned or quick is None or not all(_warned_if_ambiguous(name) for name in (base, head)):
         _refuse_ambiguous(repo, env, (base, head))
     if quick is not None:
@@ -120,11 +124,31 @@ def resolve_range(text: str, repo: Path) -> RevRange:
         top = prefix = ""
     commits = []
     for rev in (base, head):
-        done = _git(repo, env, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"])
+        # Not --quiet: it silences git's ambiguity warning too (a bare repository has only this run to give it).
+        done = _git(repo, env, [*_WARN_AMBIGUOUS, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}"])
+        _refuse_warned(repo, done.stderr, git_dir)
         if done.returncode != 0:
             raise RangeError(f"unknown revision {rev!r}", where=where, hint=FETCH_HINT)
         commits.append(done.stdout.decode().strip())
     return _resolved(text, base, head, repo, env, (git_dir, objects, top, prefix), commits)
+
+
+def _refuse_warned(repo: Path, stderr: bytes, git_dir: str | None) -> None:
+    """RangeError for each name git itself warned is ambiguous (`core.warnAmbiguousRefs`): whatever the name's shape,
+    as git read it (`FETCH_HEAD` with no such file in the git folder is a ref name like any other; `@{-1}` the branch
+    checked out before, read through the same order, a tag first). Not for a full commit id (git takes the object),
+    nor a pseudo-ref (HEAD, FETCH_HEAD) whose file is in the git folder: git reads that file before any ref, and
+    nobody who can only push a ref can write it. Without the git folder (a bare repository) every warned name is
+    refused."""
+    for found in _AMBIGUOUS.finditer(stderr):
+        name = "HEAD" if found[1] == b"@" else os.fsdecode(found[1])
+        if _FULL_ID.fullmatch(found[1].lower()):
+            continue
+        if git_dir and _ROOT_REF.fullmatch(name) and os.path.isfile(os.path.join(git_dir, name)):
+            continue
+        raise RangeError(f"the name {name!r} is ambiguous: git reads more than one ref (or a ref and an abbreviated "
+                         "commit id) for it", where=str(repo), hint="name the commit by its full id or the ref by its "
+                         "full name (refs/remotes/origin/main)")
 
 
 def _refuse_ambiguous(repo: Path, env: dict[str, str], names: tuple[str, ...]) -> None:
@@ -166,8 +190,8 @@ def _dwim(stem: str) -> tuple[str, ...]:
             f"refs/remotes/{stem}/HEAD")
 
 
-def _in_one(repo: Path, env: dict[str, str], base: str, head: str) -> tuple[_Found | None, bool]:
-    """(the repository's paths and both names' commits from one `git rev-parse`, whether git warned): the paths and
+def _in_one(repo: Path, env: dict[str, str], base: str, head: str) -> tuple[_Found | None, bytes]:
+    """(the repository's paths and both names' commits from one `git rev-parse`, git's stderr): the paths and
     commits are None when that cannot be read for certain: a bare repository, an unknown name, any output but four
     lines and two full commit ids. The caller then asks git name by name, as before, for the exact answer or error.
 
@@ -176,16 +200,15 @@ def _in_one(repo: Path, env: dict[str, str], base: str, head: str) -> tuple[_Fou
     than one of its ref rules answers to a name, or a ref and an abbreviated object (`core.warnAmbiguousRefs`, set
     here whatever the clone's config says); any stderr line but git's advice (`hint:`) counts as a warning."""
     done = _git(repo, env, [*_WARN_AMBIGUOUS, *_INFO, "--end-of-options", f"{base}^{{commit}}", f"{head}^{{commit}}"])
-    warned = any(line.strip() and not line.startswith(b"hint:") for line in done.stderr.split(b"\n"))
     lines = done.stdout.split(b"\n")
     if len(lines) > 4 and lines[4] == b"--end-of-options":  # git before 2.43 echoes it (names never start with "-")
         del lines[4]
     if done.returncode != 0 or len(lines) != 7 or lines[6] or not all(_FULL_ID.fullmatch(c) for c in lines[4:6]):
-        return None, warned
+        return None, done.stderr
     git_dir, objects, top, prefix = (os.fsdecode(line) for line in lines[:4])
     if not (git_dir and objects and top):
-        return None, warned
-    return ((git_dir, objects, top, prefix), [lines[4].decode(), lines[5].decode()]), warned
+        return None, done.stderr
+    return ((git_dir, objects, top, prefix), [lines[4].decode(), lines[5].decode()]), done.stderr
 
 
 def _warned_if_ambiguous(name: str) -> bool:
