@@ -271,7 +271,7 @@ def load_rules(bundle_dir: str | Path) -> RuleSet:
         return held[1]
     loaded = read_rules(folder)
     context, data = read_context_rules(folder)
-    digest = _combined_digest(loaded.digest, data)
+    digest = combined_digest(loaded.digest, data)
     sources = loaded.sources if data is None else (*loaded.sources, str(context.source))
     built = RuleSet.build(loaded.rules, loaded.tag_rules, digest=digest, sources=sources, context=context,
                           index=_INDEXES.get(digest))
@@ -279,7 +279,7 @@ def load_rules(bundle_dir: str | Path) -> RuleSet:
         if len(_INDEXES) >= _BUILT_MAX:
             _INDEXES.clear()
         _INDEXES[digest] = built._index
-    if digest == _combined_digest(bytes_digest(read[0]), read[1]):  # no file changed between the two reads
+    if digest == combined_digest(bytes_digest(read[0]), read[1]):  # no file changed between the two reads
         if len(_BUILT) >= _BUILT_MAX and place not in _BUILT:
             _BUILT.clear()
         _BUILT[place] = (read, built)
@@ -291,7 +291,7 @@ def _bits_of(rules: tuple[Rule, ...], owner: list[int], bucket_bits: int, ids: t
     return sum(1 << bit for bit in range(bucket_bits) if rules[owner[bit]].id.startswith(ids))
 
 
-def _combined_digest(rules_digest_hex: str, context_data: bytes | None) -> str:
+def combined_digest(rules_digest_hex: str, context_data: bytes | None) -> str:
     if context_data is None:
         return rules_digest_hex
     # The context data judges too: a packet's rules digest names it as well.

@@ -26,7 +26,7 @@ from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
 from gatekeeper.lazy_pattern import lazy
-from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents, digest_of, fold
+from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents, digest_of, fold, parsed_from
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
 from gatekeeper.policy_dir import MANIFEST
@@ -132,7 +132,8 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True, git_st
         return replace(held, commit=commit, uncommitted=uncommitted, modules=dict(held.modules),
                        params=copy.deepcopy(held.params))
     loaded = _load_bundle(folder, manifest_path, lint_tests=lint_tests, git_state=git_state)
-    if before is not None and loaded.digest == digest_of(before):  # no byte changed while it loaded
+    if before is not None and loaded.digest == digest_of(before) and parsed_from(before, folder, loaded.modules,
+                                                                                 loaded.rules.digest):
         _HELD.put(place, before, replace(loaded, modules=dict(loaded.modules), params=copy.deepcopy(loaded.params)))
     return loaded
 

@@ -8,16 +8,22 @@ shipped bundle where hashing them for its digest cost 0.42 ms a load), and a cha
 or file is loaded and checked in full. A bundle past HELD_BYTES is not held (its bytes would stay in memory). A folder
 whose contents the walk cannot vouch for is never held: any symbolic link (the loader reads through it, the digest
 does not), a `.git` or `__pycache__` folder (the digest skips it, the loader's globs may not), anything but plain
-files and folders, or an error reading. A load that fails is never held: its error comes again. A folder's first load
-in a process is the plain one (no walk for a key): a one-gate process (the CLI) pays nothing for it, and gains
-nothing."""
+files and folders, or an error reading. A load that fails is never held: its error comes again; nor one whose
+parsed Rego texts and rules are not the walk's bytes (`parsed_from`: a file changed and changed back meanwhile).
+A folder's first load in a process is the plain one (no walk for a key): a one-gate process (the CLI) pays nothing
+for it, and gains nothing."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
+
+from gatekeeper.classify.contextrules import CONTEXT_FILE
+from gatekeeper.classify.rules import OVERLAY_DIR, RULES_FILE, bytes_digest
+from gatekeeper.classify.ruleset import combined_digest
 
 T = TypeVar("T")
 
@@ -80,6 +86,29 @@ def fold(entries: list[tuple[str, str]]) -> str:
     for relative, inner in sorted(entries):
         outer.update(relative.encode("utf-8", "surrogateescape") + b"\0" + inner.encode("ascii") + b"\n")
     return outer.hexdigest()
+
+
+def parsed_from(found: Contents, folder: Path, modules: Mapping[str, str], rules_digest: str) -> bool:
+    """Whether the Rego modules (`modules`: path as the loader named it → text as read) and the classification rules
+    (`rules_digest`: the rule set's digest, taken from the bytes it parsed) a load parsed are `found`'s bytes. A walk
+    before and a digest after the load both see A when a file read B in between and A again (A-B-A): held, the
+    bundle would give B's texts for the folder's A ever after; this compares what was parsed itself."""
+    held = dict(found)
+    prefix = os.path.join(os.fspath(folder), "")
+    for path, source in modules.items():
+        data = held.get(path[len(prefix):].replace(os.sep, "/")) if path.startswith(prefix) else None
+        try:
+            text = None if data is None else data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError:
+            return False
+        if text != source:  # read_text's universal newlines, as the loader read it
+            return False
+    overlays = sorted(name for name in held if name.startswith(f"{OVERLAY_DIR}/") and name.count("/") == 1
+                      and not name.rpartition("/")[2].startswith("."))
+    if RULES_FILE not in held:
+        return False
+    files = tuple((name, held[name]) for name in (RULES_FILE, *overlays))
+    return rules_digest == combined_digest(bytes_digest(files), held.get(CONTEXT_FILE))
 
 
 class Held(Generic[T]):
