@@ -138,3 +138,36 @@ def test_a_module_changed_and_changed_back_during_a_load_is_not_held(tmp_path: P
     assert raced.modules[str(target)] == b
     monkeypatch.setattr(bundle_module, "_read_module", real)
     assert load_bundle(folder, git_state=False).modules[str(target)] == a
+
+
+def test_a_manifest_changed_and_changed_back_during_a_load_is_not_held(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "bundle"
+    shutil.copytree(ROOT / "policies", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    load_bundle(folder, git_state=False)
+    target = folder / ".manifest"
+    a = target.read_text()
+    b = a.replace('"revision": "', '"revision": "raced-', 1)
+    assert b != a
+    real = bundle_module._read_manifest
+
+    def racing(path: Path) -> dict[str, object]:
+        target.write_text(b)
+        try:
+            return real(path)
+        finally:
+            target.write_text(a)
+    monkeypatch.setattr(bundle_module, "_read_manifest", racing)
+    assert load_bundle(folder, git_state=False).revision.startswith("raced-")
+    monkeypatch.setattr(bundle_module, "_read_manifest", real)
+    assert not load_bundle(folder, git_state=False).revision.startswith("raced-")
+
+
+def test_an_unraced_bundle_is_still_held(tmp_path: Path) -> None:
+    folder = tmp_path / "bundle"
+    shutil.copytree(ROOT / "policies", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for _ in range(2):
+        load_bundle(folder, git_state=False)
+    place = bundle_module._HELD.place(folder, "lint_tests=True")
+    found = bundle_module.contents(folder)
+    assert found is not None and bundle_module._HELD.get(place, found) is not None

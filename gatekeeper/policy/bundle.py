@@ -132,8 +132,7 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True, git_st
         return replace(held, commit=commit, uncommitted=uncommitted, modules=dict(held.modules),
                        params=copy.deepcopy(held.params))
     loaded = _load_bundle(folder, manifest_path, lint_tests=lint_tests, git_state=git_state)
-    if before is not None and loaded.digest == digest_of(before) and parsed_from(before, folder, loaded.modules,
-                                                                                 loaded.rules.digest):
+    if before is not None and loaded.digest == digest_of(before) and parsed_from(before, folder, loaded):
         _HELD.put(place, before, replace(loaded, modules=dict(loaded.modules), params=copy.deepcopy(loaded.params)))
     return loaded
 

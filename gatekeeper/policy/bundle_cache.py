@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from gatekeeper.bounded import load_json
 from gatekeeper.classify.contextrules import CONTEXT_FILE
 from gatekeeper.classify.rules import OVERLAY_DIR, RULES_FILE, bytes_digest
 from gatekeeper.classify.ruleset import combined_digest
+from gatekeeper.errors import GatekeeperError
+from gatekeeper.policy_dir import MANIFEST
 
 T = TypeVar("T")
 
@@ -88,14 +90,51 @@ def fold(entries: list[tuple[str, str]]) -> str:
     return outer.hexdigest()
 
 
-def parsed_from(found: Contents, folder: Path, modules: Mapping[str, str], rules_digest: str) -> bool:
-    """Whether the Rego modules (`modules`: path as the loader named it → text as read) and the classification rules
-    (`rules_digest`: the rule set's digest, taken from the bytes it parsed) a load parsed are `found`'s bytes. A walk
-    before and a digest after the load both see A when a file read B in between and A again (A-B-A): held, the
-    bundle would give B's texts for the folder's A ever after; this compares what was parsed itself."""
+class _Digested(Protocol):
+    @property
+    def digest(self) -> str: ...
+
+
+class _Listed(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def default(self) -> bool: ...
+
+
+class Parsed(Protocol):
+    """What a bundle load parsed: the manifest's fields, the Rego texts, the rule set (its digest is of its bytes)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def revision(self) -> str: ...
+    @property
+    def params(self) -> dict[str, Any]: ...
+    @property
+    def policies(self) -> tuple[_Listed, ...]: ...
+    @property
+    def modules(self) -> dict[str, str]: ...
+    @property
+    def rules(self) -> _Digested: ...
+
+
+def parsed_from(found: Contents, folder: Path, loaded: Parsed) -> bool:
+    """Whether what a load parsed (the manifest's fields, each Rego text as read_text read it, the rule set) is
+    `found`'s bytes. A walk before and a digest after the load both see A when a file read B in between and A again
+    (A-B-A): held, the bundle would give B for the folder's A ever after; this compares what was parsed itself."""
     held = dict(found)
+    try:
+        manifest = load_json(held.get(MANIFEST, b""), MANIFEST)
+        meta = manifest["metadata"]
+        listed = {name: bool(entry["default"]) for name, entry in meta["policies"].items()}
+        if (meta["name"], manifest["revision"], meta.get("params", {}), listed) != (
+                loaded.name, loaded.revision, loaded.params, {p.name: p.default for p in loaded.policies}):
+            return False
+    except (ValueError, LookupError, TypeError, AttributeError, GatekeeperError):
+        return False
     prefix = os.path.join(os.fspath(folder), "")
-    for path, source in modules.items():
+    for path, source in loaded.modules.items():
         data = held.get(path[len(prefix):].replace(os.sep, "/")) if path.startswith(prefix) else None
         try:
             text = None if data is None else data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
@@ -108,7 +147,7 @@ def parsed_from(found: Contents, folder: Path, modules: Mapping[str, str], rules
     if RULES_FILE not in held:
         return False
     files = tuple((name, held[name]) for name in (RULES_FILE, *overlays))
-    return rules_digest == combined_digest(bytes_digest(files), held.get(CONTEXT_FILE))
+    return loaded.rules.digest == combined_digest(bytes_digest(files), held.get(CONTEXT_FILE))
 
 
 class Held(Generic[T]):
