@@ -138,3 +138,19 @@ def test_a_bare_repository_refuses_every_name_git_warns_of(seed: tuple[Path, str
     with pytest.raises(RangeError, match="ambiguous"):
         resolve_range(f"MY_HEAD..{b}", bare)
     assert resolve_range(f"{a}..{b}", bare).head_commit == b
+
+
+@pytest.mark.parametrize("how", ["config", "includeIf", "env"])
+def test_the_clone_cannot_turn_the_warning_off(seed: tuple[Path, str, str], tmp_path: Path, how: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    _, a, b = seed
+    repo = _repo(seed, tmp_path, {"refs/tags/feat": a, "refs/heads/feat": b}, packed=False)
+    if how == "config":
+        _git(repo, "config", "core.warnAmbiguousRefs", "false")
+    elif how == "includeIf":
+        (tmp_path / "inc").write_text("[core]\n\twarnAmbiguousRefs = false\n")
+        _git(repo, "config", f"includeIf.gitdir:{repo}/.git.path", str(tmp_path / "inc"))
+    else:
+        monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'core.warnambiguousrefs'='false'")
+    with pytest.raises(RangeError, match="ambiguous"):
+        resolve_range(f"feat..{b}", repo)
