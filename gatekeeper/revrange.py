@@ -104,7 +104,7 @@ def resolve_range(text: str, repo: Path) -> RevRange:
     env = scrubbed_git_env()
     where = str(repo)
     quick, stderr = _in_one(repo, env, base, head)
-    _refuse_warned(repo, stderr, quick[0][0] if quick is not None else None)
+    _refuse_warned(repo, stderr, *((quick[0][0], len(quick[1][0])) if quick is not None else (None, 0)))
     warned = any(line.strip() and not line.startswith(b"hint:") for line in stderr.split(b"\n"))
     if warned or quick is None or not all(_warned_if_ambiguous(name) for name in (base, head)):
         _refuse_ambiguous(repo, env, (base, head))
@@ -126,23 +126,24 @@ def resolve_range(text: str, repo: Path) -> RevRange:
     for rev in (base, head):
         # Not --quiet: it silences git's ambiguity warning too (a bare repository has only this run to give it).
         done = _git(repo, env, [*_WARN_AMBIGUOUS, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}"])
-        _refuse_warned(repo, done.stderr, git_dir)
+        _refuse_warned(repo, done.stderr, git_dir, 0)
         if done.returncode != 0:
             raise RangeError(f"unknown revision {rev!r}", where=where, hint=FETCH_HINT)
         commits.append(done.stdout.decode().strip())
     return _resolved(text, base, head, repo, env, (git_dir, objects, top, prefix), commits)
 
 
-def _refuse_warned(repo: Path, stderr: bytes, git_dir: str | None) -> None:
+def _refuse_warned(repo: Path, stderr: bytes, git_dir: str | None, hexsz: int) -> None:
     """RangeError for each name git itself warned is ambiguous (`core.warnAmbiguousRefs`): whatever the name's shape,
     as git read it (`FETCH_HEAD` with no such file in the git folder is a ref name like any other; `@{-1}` the branch
-    checked out before, read through the same order, a tag first). Not for a full commit id (git takes the object),
+    checked out before, read through the same order, a tag first). Not for a full commit id (git takes the object;
+    of the repository's id length `hexsz` when known: 64 hex digits name a ref in a SHA-1 repository),
     nor a pseudo-ref (HEAD, FETCH_HEAD) whose file is in the git folder: git reads that file before any ref, and
     nobody who can only push a ref can write it. Without the git folder (a bare repository) every warned name is
     refused."""
     for found in _AMBIGUOUS.finditer(stderr):
         name = "HEAD" if found[1] == b"@" else os.fsdecode(found[1])
-        if _FULL_ID.fullmatch(found[1].lower()):
+        if _FULL_ID.fullmatch(found[1].lower()) and len(found[1]) in ((hexsz,) if hexsz else (40, 64)):
             continue
         if git_dir and _ROOT_REF.fullmatch(name) and os.path.isfile(os.path.join(git_dir, name)):
             continue

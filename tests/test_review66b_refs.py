@@ -154,3 +154,12 @@ def test_the_clone_cannot_turn_the_warning_off(seed: tuple[Path, str, str], tmp_
         monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'core.warnambiguousrefs'='false'")
     with pytest.raises(RangeError, match="ambiguous"):
         resolve_range(f"feat..{b}", repo)
+
+
+def test_a_sha256_shaped_name_is_a_ref_name_in_a_sha1_repository(seed: tuple[Path, str, str], tmp_path: Path) -> None:
+    _, a, b = seed
+    name = "ab" * 32
+    repo = _repo(seed, tmp_path, {f"refs/tags/{name}": a, f"refs/heads/{name}": b}, packed=False)
+    assert _git_says_ambiguous(repo, name)
+    with pytest.raises(RangeError, match="ambiguous"):
+        resolve_range(f"{name}..{b}", repo)
