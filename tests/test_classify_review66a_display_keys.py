@@ -16,7 +16,7 @@ from citools import one_tree_runs
 from cpucost import assert_linear, repeated
 from tables import each_case
 
-from gatekeeper.classify import ciforms
+from gatekeeper.classify import ciforms, settingsexcludes
 
 FILES = {"scripts/check.sh": "#!/bin/sh\n", "README.md": "# x\n"}
 JOB_KEYS = ["lint-commit-message", "check_commit_message", "commitMessage", "message", "description",
@@ -99,3 +99,34 @@ def test_a_reference_to_another_key_keeps_the_description_unread() -> None:
 def test_a_hostile_definition_is_read_in_linear_time(hostile: object) -> None:
     assert callable(hostile)
     assert_linear(ciforms.untold, hostile, budget=0.25)
+
+
+PRECOMMIT_CI = ("on: [pull_request]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+                "      - run: pip install pre-commit && pre-commit run --all-files\n")
+HOOK = "repos:\n  - repo: local\n    hooks:\n      - id: check\n        name: check\n{hook}        language: script\n"
+PRECOMMIT_ANCHORED = [
+    HOOK.format(hook="        exclude: &e scripts/check.sh\n        entry: *e\n"),
+    HOOK.format(hook="        exclude: &e\n          scripts/check.sh\n        entry: *e\n"),
+    "exclude: &e scripts/check.sh\n" + HOOK.format(hook="        entry: *e\n"),
+    HOOK.format(hook="        exclude: !!str &e scripts/check.sh\n        entry: *e\n"),
+]
+
+
+@each_case("config", PRECOMMIT_ANCHORED)
+def test_an_anchored_pre_commit_exclude_an_entry_aliases_is_read(config: str) -> None:
+    files = {**FILES, ".github/workflows/ci.yml": PRECOMMIT_CI, ".pre-commit-config.yaml": config}
+    assert "scripts/check.sh" in _runs(files), config
+
+
+def test_a_pre_commit_exclude_stays_data() -> None:
+    config = HOOK.format(hook="        exclude: ^scripts/check\\.sh$\n        entry: ./tools/lint\n")
+    files = {**FILES, "tools/lint": "#!/bin/sh\n", ".github/workflows/ci.yml": PRECOMMIT_CI,
+             ".pre-commit-config.yaml": config}
+    assert _runs(files) & {*FILES, "tools/lint"} == {"tools/lint"}
+
+
+@each_case("hostile", [repeated("  - exclude: &e x\n    y\n"), repeated("exclude:\n  a\n"),
+                       repeated("exclude: |\n", "", "&e\n")])
+def test_a_hostile_pre_commit_config_is_read_in_linear_time(hostile: object) -> None:
+    assert callable(hostile)
+    assert_linear(lambda text: settingsexcludes.unexcluded(".pre-commit-config.yaml", text), hostile, budget=0.25)

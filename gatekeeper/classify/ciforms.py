@@ -40,9 +40,9 @@ from typing import Any
 from gatekeeper.classify import cienv, ciloops
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "is_earthfile",
-           "is_hook", "orb_includes", "orb_paths", "packit_specs", "pipeline_files", "pipeline_uploads", "plugin_hooks",
-           "release_commands", "rooted", "untold"]
+__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "holds_anchor",
+           "is_earthfile", "is_hook", "orb_includes", "orb_paths", "packit_specs", "pipeline_files", "pipeline_uploads",
+           "plugin_hooks", "release_commands", "rooted", "untold"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -212,6 +212,11 @@ def untold(text: str) -> str:
         if text_only and _ANCHOR.search(value) is None and (below < 0 or not _anchored_below(lines, at, below)):
             lines[at], block = key.group(1), below
     return "\n".join(lines)
+
+
+def holds_anchor(text: str) -> bool:
+    """Whether a YAML value's `text` declares an anchor (`&c ./x.sh`): an alias elsewhere (`run: *c`) reuses it."""
+    return "&" in text and _ANCHOR.search(text) is not None
 
 
 def _anchored_below(lines: list[str], at: int, indent: int) -> bool:
