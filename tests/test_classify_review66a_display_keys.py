@@ -50,6 +50,12 @@ HIDDEN = [
      "\"commit_message\"]\n", ".gitlab-ci.yml"),
     (".setup:\n  description:\n    - ./scripts/check.sh\ntest:\n  script:\n    - !reference [.setup, description]\n",
      ".gitlab-ci.yml"),
+    # a display key's look-alike inside a step's block scalar is shell: `message: |` pipes into the next line
+    ("on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: |\n          message: |\n"
+     "            ./scripts/check.sh\n", ".github/workflows/ci.yml"),
+    ("test:\n  script: >-\n    description: |\n      ./scripts/check.sh\n", ".gitlab-ci.yml"),
+    ("on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: |-\n          paths: |\n"
+     "            ./scripts/check.sh\n        name: paths-filter\n", ".github/workflows/ci.yml"),
 ]
 SHOWN = [
     "description: |\n            Runs ./scripts/check.sh before the release\n",
@@ -95,7 +101,8 @@ def test_a_reference_to_another_key_keeps_the_description_unread() -> None:
 
 @each_case("hostile", [repeated("  message:\n    - &a x\n"), repeated("!reference [.a, message] "),
                        repeated("description: &", "", "x\n"), repeated("  filters:\n    a: {b: c}\n", "paths-filter\n"),
-                       repeated("  paths:\n  - &a x\n", "on:\n")])
+                       repeated("  paths:\n  - &a x\n", "on:\n"), repeated("  - run: |\n    message: |\n"),
+                       repeated("a" * 200 + " ")])
 def test_a_hostile_definition_is_read_in_linear_time(hostile: object) -> None:
     assert callable(hostile)
     assert_linear(ciforms.untold, hostile, budget=0.25)

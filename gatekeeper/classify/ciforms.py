@@ -62,6 +62,9 @@ _DISPLAY_KEY = lazy(r"^([ \t]*+(?:-[ \t]++)?+['\"]?+(?:[\w-]{0,64}?[-_]?[mM]essa
 _ON = lazy(r"['\"]?+on['\"]?+[ \t]*+:")  # a workflow's triggers
 _TRIGGER_KEY = lazy(r"^([ \t]++(?:paths|paths-ignore)[ \t]*+:)[ \t]*+(.*)$")
 _FILTERS_KEY = lazy(r"^([ \t]++filters[ \t]*+:)[ \t]*+(.*)$")
+# a key whose value is a block scalar (`- run: |`, `script: >-`): group 1 ends at the key's column
+_BLOCK_SCALAR = lazy(r"^([ \t]*+(?:-[ \t]++)?+)[^\s#:][^:\n]{0,256}?:[ \t]*+(?:&\S{1,64}+[ \t]++)?+[|>][-+0-9]{0,2}+"
+                     r"[ \t]*+(?:#|$)")
 _ANCHOR = lazy(r"(?:^|[\s\[{,])&[^\s,\[\]{}&]")  # a YAML anchor: an alias elsewhere reuses the value (not `&&`, `R&D`)
 _REFERENCED = lazy(r"!reference[ \t]*+\[[^\]\n]{0,512}?,[ \t]*+['\"]?+([\w-]{1,64})['\"]?+[ \t]*+\]")  # its last key
 _ORB_CALL = lazy(r"[\w.-]{1,64}/[\w.-]{1,64}")  # an orb's job or command: `bats/run`
@@ -193,6 +196,7 @@ def untold(text: str) -> str:
     lines = text.split("\n")
     block = -1  # the indentation of the key whose value is being blanked
     triggers = False  # inside the top-level `on:` block
+    scalar = -1  # the column of the key whose block scalar (another key's: `run: |`) goes on
     for at, line in enumerate(lines):
         indent = len(line) - len(line.lstrip(" \t"))
         if block >= 0:
@@ -200,10 +204,15 @@ def untold(text: str) -> str:
                 lines[at] = ""
                 continue
             block = -1
+        if scalar >= 0 and (not line.strip() or indent > scalar):
+            continue  # a step's block scalar (`run: |`) is its text: `message: |` there is shell, piping on
+        scalar = -1
         if line[:1] not in ("", " ", "\t", "#"):
             triggers = _ON.match(line) is not None
         trigger = _TRIGGER_KEY.match(line) if triggers else None
         key = _DISPLAY_KEY.match(line) or trigger or (_FILTERS_KEY.match(line) if filtered else None)
+        if key is None and (opened := _BLOCK_SCALAR.match(line)) is not None:
+            scalar = len(opened.group(1))
         if key is None or key.group(1).strip(" \t-:'\"").lower() in pasted:
             continue
         value = key.group(2).split("#", 1)[0].strip()
