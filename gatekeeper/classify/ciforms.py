@@ -40,9 +40,9 @@ from typing import Any
 from gatekeeper.classify import cienv, ciloops
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "is_earthfile",
-           "is_hook", "orb_includes", "orb_paths", "packit_specs", "pipeline_files", "pipeline_uploads", "plugin_hooks",
-           "release_commands", "rooted", "untold"]
+__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "copied_definitions", "earthly_commands", "expand_matrix", "holds_anchor",
+           "is_earthfile", "is_hook", "orb_includes", "orb_paths", "packit_specs", "pipeline_files", "pipeline_uploads",
+           "plugin_hooks", "release_commands", "rooted", "untold"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -62,6 +62,11 @@ _DISPLAY_KEY = lazy(r"^([ \t]*+(?:-[ \t]++)?+['\"]?+(?:[\w-]{0,64}?[-_]?[mM]essa
 _ON = lazy(r"['\"]?+on['\"]?+[ \t]*+:")  # a workflow's triggers
 _TRIGGER_KEY = lazy(r"^([ \t]++(?:paths|paths-ignore)[ \t]*+:)[ \t]*+(.*)$")
 _FILTERS_KEY = lazy(r"^([ \t]++filters[ \t]*+:)[ \t]*+(.*)$")
+# a key whose value is a block scalar (`- run: |`, `script: >-`): group 1 ends at the key's column
+_BLOCK_SCALAR = lazy(r"^([ \t]*+(?:-[ \t]++)?+)[^\s#:][^:\n]{0,256}?:[ \t]*+(?:&\S{1,64}+[ \t]++)?+[|>][-+0-9]{0,2}+"
+                     r"[ \t]*+(?:#|$)")
+_ANCHOR = lazy(r"(?:^|[\s\[{,])&[^\s,\[\]{}&]")  # a YAML anchor: an alias elsewhere reuses the value (not `&&`, `R&D`)
+_REFERENCED = lazy(r"!reference[ \t]*+\[[^\]\n]{0,512}?,[ \t]*+['\"]?+([\w-]{1,64})['\"]?+[ \t]*+\]")  # its last key
 _ORB_CALL = lazy(r"[\w.-]{1,64}/[\w.-]{1,64}")  # an orb's job or command: `bats/run`
 # a relative path (`./src/tests`, `test`, `ci/check.sh`): no variable, parameter, URL or blank
 _RELATIVE_PATH = lazy(r"['\"]?(?:\./)?[\w.-]{1,128}(?:/[\w.-]{1,128}){0,16}/?['\"]?")
@@ -181,13 +186,17 @@ def untold(text: str) -> str:
     x"`, a `description:`, on the line or as a block scalar below it): text a CI system or an orb only shows
     (over-reads 4: circle-yml-split-example's Makefile). A step's `name:` stays: it may be the only hint of what an
     opaque action runs. So are the paths that trigger a workflow (`paths:`/`paths-ignore:` in its `on:` block, the
-    `filters:` a dorny/paths-filter step is handed): data (cython's sanitizers.yml)."""
+    `filters:` a dorny/paths-filter step is handed): data (cython's sanitizers.yml). Only a scalar is text (review 66a):
+    a mapping or list below a display key (a job named `lint-commit-message:`), a flow mapping, an anchored value (a
+    step's `run: *c` aliases it) and a key a GitLab `!reference` pastes into a script stay read."""
     filtered = "paths-filter" in text
     if "essage" not in text and "description" not in text and "paths" not in text:
         return text
+    pasted = {name.lower() for name in _REFERENCED.findall(text)} if "!reference" in text else set()
     lines = text.split("\n")
     block = -1  # the indentation of the key whose value is being blanked
     triggers = False  # inside the top-level `on:` block
+    scalar = -1  # the column of the key whose block scalar (another key's: `run: |`) goes on
     for at, line in enumerate(lines):
         indent = len(line) - len(line.lstrip(" \t"))
         if block >= 0:
@@ -195,15 +204,40 @@ def untold(text: str) -> str:
                 lines[at] = ""
                 continue
             block = -1
+        if scalar >= 0 and (not line.strip() or indent > scalar):
+            continue  # a step's block scalar (`run: |`) is its text: `message: |` there is shell, piping on
+        scalar = -1
         if line[:1] not in ("", " ", "\t", "#"):
             triggers = _ON.match(line) is not None
-        key = _DISPLAY_KEY.match(line) or (_TRIGGER_KEY.match(line) if triggers else None) \
-            or (_FILTERS_KEY.match(line) if filtered else None)
-        if key is not None:
-            lines[at] = key.group(1)
-            value = key.group(2).split("#", 1)[0].strip()
-            block = len(key.group(1)) - len(key.group(1).lstrip(" \t-")) if value[:1] in ("|", ">", "") else -1
+        trigger = _TRIGGER_KEY.match(line) if triggers else None
+        key = _DISPLAY_KEY.match(line) or trigger or (_FILTERS_KEY.match(line) if filtered else None)
+        if key is None and (opened := _BLOCK_SCALAR.match(line)) is not None:
+            scalar = len(opened.group(1))
+        if key is None or key.group(1).strip(" \t-:'\"").lower() in pasted:
+            continue
+        value = key.group(2).split("#", 1)[0].strip()
+        text_only = value[:1] in ("|", ">") or value and value[:1] not in "{[!" or trigger is not None
+        below = len(key.group(1)) - len(key.group(1).lstrip(" \t-")) if value[:1] in ("|", ">", "") else -1
+        if text_only and _ANCHOR.search(value) is None and (below < 0 or not _anchored_below(lines, at, below)):
+            lines[at], block = key.group(1), below
     return "\n".join(lines)
+
+
+def holds_anchor(text: str) -> bool:
+    """Whether a YAML value's `text` declares an anchor (`&c ./x.sh`): an alias elsewhere (`run: *c`) reuses it."""
+    return "&" in text and _ANCHOR.search(text) is not None
+
+
+def _anchored_below(lines: list[str], at: int, indent: int) -> bool:
+    """Whether the lines below `lines[at]` that belong to its key (deeper than `indent`) declare a YAML anchor."""
+    for below in range(at + 1, len(lines)):  # no slice: a copy of the rest at every key is quadratic
+        line = lines[below]
+        depth = len(line) - len(line.lstrip(" \t"))
+        if line.strip() and (depth < indent or depth == indent and not line.lstrip().startswith("- ")):
+            return False
+        if "&" in line and _ANCHOR.search(line) is not None:
+            return True
+    return False
 
 
 def packit_specs(name: str, text: str) -> list[str]:

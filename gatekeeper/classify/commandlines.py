@@ -370,7 +370,7 @@ def printed(text: str) -> str:
     """`text` with the conversions of `printf`'s formats as HOLEs, on the lines that run it: the path a
     `$(printf lib/%s.sh ci)` or `printf -v S "lib/%s.sh" ci` computes stands for the folder's files of its type, as
     `lib/$X.sh` does (attack 46)."""
-    if "printf" not in text or "%" not in text:
+    if "printf" not in text or "%" not in text and "\\" not in text:  # an escape alone prints another text too
         return text
     # a call of literal arguments prints what bash prints (printfs.py: attack 47); the others' conversions vary
     return "\n".join(_CONVERSION.sub(HOLE, printfs.evaluated(line)) if "printf" in line else line

@@ -24,6 +24,11 @@ _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "
             "'": "'", "e": "\x1b", "E": "\x1b"}
 _PIECES = lazy(r"(%[-#0+ ']{0,4}+\d{0,3}+(?:\.\d{0,3}+)?+[a-zA-Z%])")
 _END = frozenset(");|&`<>\n")
+# bash's numeric escapes: octal (a format's `\NNN`; `%b`'s `\0NNN` or `\NNN`), `\xHH`, `\uHHHH`, `\UHHHHHHHH`,
+# and `%b`'s `\c`, which ends all output (review 66a: `printf 'scripts/\x63heck.sh'` named no file)
+_FORMAT_ESCAPE = lazy(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|(.))", re.DOTALL)
+_B_ESCAPE = lazy(r"\\(?:0?([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|(.))", re.DOTALL)
+_STOP = "\x00\x01stop"  # what `%b`'s `\c` leaves in its converted text: the output ends there
 
 
 def evaluated(line: str) -> str:
@@ -100,6 +105,8 @@ def _format(form: str, arguments: list[str]) -> str | None:
             converted = _convert(kind, flags, width, precision, value)
             if converted is None:
                 return None
+            if _STOP in converted:  # `%b`'s `\c`: nothing more is printed
+                return "".join([*out, converted.split(_STOP, 1)[0]])
             out.append(converted)
         size += sum(len(piece) for piece in out[done:])
         if size > MAX_PRINTED:
@@ -111,7 +118,7 @@ def _format(form: str, arguments: list[str]) -> str | None:
 def _convert(kind: str, flags: str, width: str, precision: str | None, value: str) -> str | None:
     spec = f"%{flags.replace(chr(39), '')}{width}{'.' + precision if precision is not None else ''}"
     if kind in "sb":
-        return (spec + "s") % (_unescaped(value) if kind == "b" else value)
+        return (spec + "s") % (_unescaped(value, b=True) if kind == "b" else value)
     if kind == "c":
         return (f"%{flags}{width}s") % value[:1]
     if kind in "diuxXo":
@@ -133,5 +140,21 @@ def _number(value: str) -> int | None:
         return None
 
 
-def _unescaped(text: str) -> str:
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), "\\" + m.group(1)), text)
+def _unescaped(text: str, b: bool = False) -> str:
+    """`text` with the escapes bash's printf reads in a format (or, `b`, in a `%b` argument, where `\\c` is _STOP)."""
+    if "\\" not in text:
+        return text
+    return (_B_ESCAPE if b else _FORMAT_ESCAPE).sub(lambda match: _escape(match, b), text)
+
+
+def _escape(match: re.Match[str], b: bool) -> str:
+    octal, hexa, short, long = match.group(1, 2, 3, 4)
+    if octal is not None:
+        return chr(int(octal, 8) & 0xFF)
+    if hexa is not None or short is not None or long is not None:
+        number = int(hexa or short or long, 16)
+        return chr(number) if number <= 0x10FFFF else "\ufffd"
+    other = match.group(5)
+    if b and other == "c":
+        return _STOP
+    return _ESCAPES.get(other, "\\" + other)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify import ciforms
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_LINES", "unexcluded"]
@@ -111,18 +112,30 @@ def unexcluded(name: str, text: str) -> str:
 
 def _precommit_unexcluded(text: str) -> str:
     """A pre-commit config's `text` with each `exclude:` value blanked, its continuation lines (indented deeper than
-    the key, blank lines inside) too, at most MAX_LINES of them a key."""
+    the key, blank lines inside) too, at most MAX_LINES of them a key; not a value that declares a YAML anchor (a
+    hook's `entry: *e` runs it: review 66a)."""
     lines = text.split("\n")
-    indent, left = -1, 0  # the blanked key's column while its value goes on (-1: none)
+    kept = list(lines)
+    indent, left, start = -1, 0, 0  # the blanked key's column while its value goes on (-1: none), from line `start`
     for at, line in enumerate(lines):
         stripped = line.lstrip()
         if indent >= 0 and left > 0 and (not stripped or len(line) - len(stripped) > indent):
             lines[at], left = "", left - 1
             continue
+        if indent >= 0:
+            _keep_anchored(lines, kept, start, at)
         indent = -1
         if (key := _PRECOMMIT_EXCLUDE.match(line)) is not None:
-            lines[at], indent, left = "", key.start(1), MAX_LINES
+            lines[at], indent, left, start = "", key.start(1), MAX_LINES, at
+    if indent >= 0:
+        _keep_anchored(lines, kept, start, len(lines))
     return "\n".join(lines)
+
+
+def _keep_anchored(lines: list[str], kept: list[str], start: int, end: int) -> None:
+    """Puts back `kept`'s lines `start` to `end` (one blanked value) where one of them declares a YAML anchor."""
+    if any("&" in kept[at] and ciforms.holds_anchor(kept[at]) for at in range(start, end) if kept[at] != lines[at]):
+        lines[start:end] = kept[start:end]
 
 
 def _continued(value: str, toml: bool) -> tuple[str, int]:

@@ -81,6 +81,7 @@ def side_files(line: str) -> list[str]:
     files += runnersetups.line_files(line)  # RSpec's, PHPUnit's, testthat's and prove's setup files (attack 45)
     files += toolreads.build_configs(line)  # Meson's cross and native files, CMake's toolchain and cache (80th set)
     files += toolreads.ruby_tests(line)  # sus's config/sus.rb, bake-test-external's list (over-reads 5)
+    files += toolreads.settings_code(line)  # bump-my-version's hooks, the Steepfile, qlty's plugins (review 66a)
     return files + toolreads.line_files(line) if "test" in line or "nix" in line or "PYTEST_" in line else files
 
 

@@ -24,6 +24,9 @@ and ciruns.named_in call these).
   `--cross-file package/crossfiles/i686-linux32.meson`). A value with a variable or an absolute path names no file.
 - **sus and bake-test** (over-reads 5). `sus`, and `bake test` (bake-test runs sus), load `config/sus.rb`;
   `bake test:external` reads `config/external.yaml` (ruby_tests).
+- **Settings that are code** (review 66a). bump-my-version (also as `bumpversion`, bump2version's name) runs the
+  `setup_hooks`/`pre_commit_hooks`/`post_commit_hooks` of `.bumpversion.cfg` or `.bumpversion.toml`; Steep evaluates
+  its `Steepfile` as Ruby; qlty runs the commands of `.qlty/qlty.toml`'s plugin definitions (settings_code).
 - **Nix imports** (cileft65). A Nix file the walk reaches evaluates the Nix files its path literals name, relative to
   its own folder: `import ./nix/shell.nix`, `pkgs.callPackage ./pkgs/tool {}` (a folder: its `default.nix`), a
   module's `imports = [ ./ci.nix ]`.
@@ -39,7 +42,7 @@ from gatekeeper.classify.ciforms import ANY_FOLDER
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["build_configs", "gradle_applied", "line_files", "nix_files", "nix_imports", "plugins", "pytest_files",
-           "ruby_tests"]
+           "ruby_tests", "settings_code"]
 
 # pytest or Nix at a command's start (as taskrunners.TOOL's; and tox's one-line `commands = pytest`, cileft66); behind
 # `sudo`, `uv run`, `python -m`, ... it is read from the command wrappers.commands gives (the one table of wrappers)
@@ -108,6 +111,22 @@ def ruby_tests(line: str) -> list[str]:
         out += ["config/sus.rb"] if tasks else []
         out += ["config/external.yaml"] if any(task.startswith("external") for task in tasks) else []
     return list(dict.fromkeys(out))
+
+
+# the tools whose settings file is code they run, at a command's start or behind a wrapper (`bundle exec steep`)
+_CODE_SETTINGS = {"bump-my-version": (".bumpversion.cfg", ".bumpversion.toml"),
+                  "bumpversion": (".bumpversion.cfg", ".bumpversion.toml"),
+                  "bump2version": (".bumpversion.cfg", ".bumpversion.toml"),
+                  "steep": ("Steepfile",), "qlty": (".qlty/qlty.toml",)}
+_CODE_TOOL = lazy(r"(?<![\w./-])(bump-my-version|bumpversion|bump2version|steep|qlty)(?=[ \t;&|)'\"]|$)")
+
+
+def settings_code(line: str) -> list[str]:
+    """The settings files that are code where `line` runs their tool (module docstring: bump-my-version's hooks,
+    the Steepfile, qlty's plugin commands)."""
+    if "bump" not in line and "steep" not in line and "qlty" not in line:
+        return []
+    return list(dict.fromkeys(name for tool in _CODE_TOOL.findall(line) for name in _CODE_SETTINGS[tool]))
 
 
 def build_configs(line: str) -> list[str]:
