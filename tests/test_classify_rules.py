@@ -8,6 +8,7 @@ import random
 import re
 import shutil
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from tables import each_case
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.glob import full_regex
 from gatekeeper.classify.index import GlobIndex
-from gatekeeper.errors import RulesError
+from gatekeeper.errors import LimitError, RulesError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = REPO_ROOT / "policies"
@@ -599,3 +600,33 @@ def test_very_deep_paths_do_not_recurse(tmp_path: Path) -> None:
     assert rules.match(deep).bucket == "iac"
     assert rules.match("/".join(["testdata"] + ["d"] * 3000) + "/main.tf").bucket == "iac"  # test data lowers deps only
     assert rules.match("/".join(["testdata"] + ["d"] * 3000) + "/main.go").bucket == "src"
+
+
+def test_the_context_file_is_read_as_bounded_as_the_rules(tmp_path: Path) -> None:
+    """classification-context.yaml goes through bounded.read_bytes like classification.yaml: a FIFO there (no writer:
+    a plain read blocks forever) is refused at once, and a file past the YAML cap is refused before it is read whole
+    (review 66b's Left)."""
+    bundle = tmp_path / "bundle"
+    shutil.copytree(SHIPPED, bundle)
+    context = bundle / "classification-context.yaml"
+    context.unlink()
+    os.mkfifo(context)
+    outcome: list[BaseException | None] = []
+
+    def load() -> None:
+        try:
+            load_rules(bundle)
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 (reported by the assertions below)
+            outcome.append(exc)
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(30)  # returns in milliseconds when the reader refuses; a blocking open() never would
+    assert not worker.is_alive(), "a FIFO context file blocked the rules' load"
+    assert isinstance(outcome[0], RulesError) and "not a regular file" in str(outcome[0])
+    context.unlink()
+    with open(context, "wb") as handle:
+        handle.truncate(1 << 30)  # sparse: costs nothing unless read whole
+    with pytest.raises(LimitError, match="larger than 4 MiB"):
+        load_rules(bundle)

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from gatekeeper.bounded import compose_yaml, construct_yaml, duplicate_key
+from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, duplicate_key, read_bytes
 from gatekeeper.errors import RulesError
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS
@@ -87,10 +87,11 @@ class ContextRules:
 
 
 def context_bytes(bundle_dir: Path) -> bytes | None:
-    """The context data file's bytes (None when the bundle has none); RulesError when unreadable."""
+    """The context data file's bytes (None when the bundle has none); RulesError when unreadable, LimitError past the
+    YAML cap (read no further, as classification.yaml: a FIFO or device is refused, never waited on)."""
     path = bundle_dir / CONTEXT_FILE
     try:
-        return path.read_bytes()
+        return read_bytes(path, YAML)
     except FileNotFoundError:
         return None
     except OSError as exc:
