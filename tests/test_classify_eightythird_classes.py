@@ -74,7 +74,7 @@ def test_a_conanfile_is_no_inventory_of_hosts(path: str, text: str) -> None:
     ("conanfile.txt", "[generators]\nCMakeDeps\n\n[webservers]\nweb1.example.internal\n"),
     ("conanfile.txt", "[webservers]\nweb1.example.internal http_port=80\n"),
     ("conanfile.txt", "[layout]\ncmake_layout\n[all:vars]\nansible_user=deploy\n"),
-    ("conanfile.txt", "[generators]\nCMakeDeps\nweb1 ansible_host=10.0.0.5\n"),
+    ("conanfile.txt", "[generators]\nCMakeDeps\nweb1 ansible_host=127.0.0.1\n"),
     # Conan's sections under any other name are read as what Ansible would read
     ("hosts", "[generators]\nCMakeDeps\n"),
     ("inventory.ini", "[layout]\ncmake_layout\n"),

