@@ -6,6 +6,8 @@ install and the GitHub releases they download by tag (runlines.py), the Scala ve
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
@@ -74,15 +76,19 @@ _INPUT_DEFAULT = lazy(r"""^(?P<indent>[ \t]+)default\s*:\s*(?P<q>["']?)(?P<value
 _INPUT_REF = lazy(r"\$\{\{\s*inputs\.(?P<name>[\w-]{1,100})\s*\}\}")
 
 
+def _yaml_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(indent, line) of each line that holds a key or value: blank and comment lines skipped."""
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield len(line) - len(line.lstrip()), line
+
+
 def input_defaults(lines: list[str], workflow: bool = False) -> dict[str, str]:
     """{input: its default} of an action file's top-level `inputs:` block, or (`workflow`) of the `inputs:` block of a
     workflow's `workflow_call:` trigger."""
     out: dict[str, str] = {}
     block, column, name, call = -1, -1, "", -1  # the columns of `inputs:`, of its inputs, and of `workflow_call:`
-    for line in lines:
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        indent = len(line) - len(line.lstrip())
+    for indent, line in _yaml_lines(lines):
         if block >= 0 and indent <= block:
             block = -1  # a key as shallow as `inputs:`: its block has ended
         if call >= 0 and indent <= call:
@@ -112,10 +118,7 @@ def env_values(lines: list[str]) -> dict[str, str]:
     than a block's entries, a block scalar's text, sets nothing)."""
     found: dict[str, set[str]] = {}
     column, entries = -1, -1  # the column of the `env:` key whose entries the next lines may be, and of its entries
-    for line in lines:
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        indent = len(line) - len(line.lstrip())
+    for indent, line in _yaml_lines(lines):
         if column >= 0 and indent <= column:
             column = -1  # a key as shallow as `env:`: its block has ended
         if (block := _ENV.match(line)) is not None:
