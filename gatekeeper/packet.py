@@ -28,6 +28,7 @@ from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsaf
 from gatekeeper.errors import PatchError, where
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS, ClassifiedFile, Derived, FileChange
+from gatekeeper.readable import inert_json
 from gatekeeper.revrange import RevRange
 from gatekeeper.verify import validate_packet
 
@@ -217,4 +218,4 @@ def packet_json(packet: dict[str, Any]) -> str:
         else:
             out.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=True)}{comma}")
     out.append("}")
-    return "\n".join(out) + "\n"
+    return inert_json("\n".join(out)) + "\n"  # a CI log reads no name in it as a command

@@ -7,6 +7,7 @@ format characters (bidi marks, overrides and isolates, zero-width characters, th
 the Unicode line and paragraph separators, the noncharacters U+FFFE/U+FFFF (invalid in XML) and lone
 surrogates. Undecodable path bytes, carried as surrogate escapes (U+DC80-U+DCFF), print as `\\xNN`.
 A backslash is escaped too, so two different names never print alike: the escaping can be undone.
+`inert` breaks what a CI runner reads from a job's log as a command (red team 49); `printable` applies it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ _NAMED = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Unicode categories never shown raw: controls, format characters, surrogates, line/paragraph separators.
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _NONCHARACTERS = frozenset({0xFFFE, 0xFFFF})
+# What CI runners act on in a step's output: Azure Pipelines `##vso[...]` and `##[...]` and TeamCity `##teamcity[...]`
+# anywhere in a line (the agent searches each line), GitHub Actions `::name::` (and `##[`) at a line's start after its
+# blanks. The first `#` of the pair and the first `:` are printed as `\x23`/`\x3a`, which undo like every escape.
+_LOG_COMMAND = lazy(r"#(?=#[A-Za-z]*\[)|^([^\S\n]*):(?=:)", re.MULTILINE)
+_JSON_COMMAND = lazy(r"#(?=#[A-Za-z]*\[)")  # JSON's own lines never start with `::`
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -32,7 +38,24 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
 def printable(text: str) -> str:
     """`text` on one line with nothing hidden: controls, format characters and non-UTF-8 bytes as escapes
     (`\\n`, `\\t`, `\\x1b`, `\\xff` for an undecodable byte, `\\u202e`), a backslash as `\\\\`."""
-    return _CANDIDATE.sub(_escape, text)
+    return inert(_CANDIDATE.sub(_escape, text))
+
+
+def inert(text: str) -> str:
+    """`text` with every CI log command marker broken: `##vso[`, `##[`, `##teamcity[` anywhere, `::` at a line's
+    start (after blanks). The rest is unchanged; names and messages from a change are printed through it."""
+    return _LOG_COMMAND.sub(_break_command, text)
+
+
+def inert_json(text: str) -> str:
+    """JSON text with the same value and no CI log command in it: the `#` that starts `##vso[`, `##[` or
+    `##teamcity[` written `\\u0023` (a `#` stands only inside a JSON string, where the escape means the same)."""
+    return _JSON_COMMAND.sub(r"\\u0023", text)
+
+
+def _break_command(match: re.Match[str]) -> str:
+    lead = match.group(1)
+    return "\\x23" if lead is None else f"{lead}\\x3a"
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -17,7 +17,7 @@ from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.pathlist import ListedPath
 from gatekeeper.classify.ruleset import RuleHit, RuleSet
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange, Match
-from gatekeeper.readable import printable
+from gatekeeper.readable import inert_json, printable
 
 if TYPE_CHECKING:
     from gatekeeper.classify.contexttypes import Context
@@ -27,7 +27,8 @@ def files_json(files: Sequence[ClassifiedFile], rules: RuleSet, context: str) ->
     """`{"rules_digest", "context", "files": [...]}` on one line, files in input order, each with its
     deciding tier and evidence."""
     entries = [{**f.to_dict(), "tier": f.tier, "evidence": f.evidence} for f in files]
-    return json.dumps({"rules_digest": rules.digest, "context": context, "files": entries}, ensure_ascii=True) + "\n"
+    return inert_json(json.dumps({"rules_digest": rules.digest, "context": context, "files": entries},
+                                 ensure_ascii=True)) + "\n"
 
 
 def paths_json(listed: Sequence[ListedPath], matches: Sequence[Match], rules: RuleSet) -> str:
@@ -42,7 +43,7 @@ def paths_json(listed: Sequence[ListedPath], matches: Sequence[Match], rules: Ru
             middle = middles[id(match)] = _entry_middle(match)
         unsafe = "null" if entry.unsafe is None else _quote(entry.unsafe)
         parts.append(f'{{"path": {_quote(entry.path)}{middle}{unsafe}}}')
-    return f'{{"rules_digest": {_quote(rules.digest)}, "files": [{", ".join(parts)}]}}\n'
+    return inert_json(f'{{"rules_digest": {_quote(rules.digest)}, "files": [{", ".join(parts)}]}}') + "\n"
 
 
 def _entry_middle(match: Match) -> str:
@@ -56,7 +57,7 @@ def _entry_middle(match: Match) -> str:
 
 
 def _json_doc(rules: RuleSet, entries: list[dict[str, object]]) -> str:
-    return json.dumps({"rules_digest": rules.digest, "files": entries}, ensure_ascii=True) + "\n"
+    return inert_json(json.dumps({"rules_digest": rules.digest, "files": entries}, ensure_ascii=True)) + "\n"
 
 
 def files_text(files: Sequence[ClassifiedFile], *, show_status: bool) -> str:
@@ -144,7 +145,7 @@ def explain_doc(paths: Sequence[str], rules: RuleSet, decided: Sequence[Classifi
 
 def explain_json(paths: Sequence[str], rules: RuleSet, decided: Sequence[ClassifiedFile]) -> str:
     """`explain_doc` as indented JSON."""
-    return json.dumps(explain_doc(paths, rules, decided), indent=2, ensure_ascii=True) + "\n"
+    return inert_json(json.dumps(explain_doc(paths, rules, decided), indent=2, ensure_ascii=True)) + "\n"
 
 
 def explain_text(paths: Sequence[str], rules: RuleSet, decided: Sequence[ClassifiedFile]) -> str:

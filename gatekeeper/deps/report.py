@@ -12,7 +12,7 @@ from gatekeeper.deps import advisories
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.errors import UsageError
 from gatekeeper.gitobjects import GitObjects
-from gatekeeper.readable import printable
+from gatekeeper.readable import inert_json, printable
 
 _SIGN = {"added": "+", "removed": "-", "upgraded": "↑", "downgraded": "↓", "changed": "~"}
 
@@ -57,7 +57,7 @@ def compute(request: DepsRequest, stdin: BinaryIO) -> Delta:
 
 def render_json(delta: Delta) -> str:
     doc = {"changes": [c.to_dict() for c in delta.changes], "problems": [p.to_dict() for p in delta.problems]}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
 
 def render_text(delta: Delta) -> str:

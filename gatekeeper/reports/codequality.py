@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from gatekeeper.readable import inert_json
 from gatekeeper.reports.findings import Finding, display, findings
 from gatekeeper.reports.sarif import anchor_file
 
@@ -22,7 +23,7 @@ def render(decision: Mapping[str, Any]) -> str:
     """The findings as a Code Quality report (`artifacts:reports:codequality`)."""
     anchor = anchor_file(decision)
     issues = [_issue(item, path) for item in findings(decision) for path in (item.paths or (anchor,))]
-    return json.dumps(issues, indent=1, ensure_ascii=True) + "\n"
+    return inert_json(json.dumps(issues, indent=1, ensure_ascii=True)) + "\n"
 
 
 def _issue(item: Finding, path: str) -> dict[str, Any]:

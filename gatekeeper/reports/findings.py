@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gatekeeper.model import LEVELS, OUTCOMES, Finding
-from gatekeeper.readable import printable
+from gatekeeper.readable import inert, printable
 
 HEADLINES: Mapping[str, str] = {
     "allow": "allow: the change may queue normally",
@@ -70,7 +70,7 @@ def display(text: object) -> str:
     """`text` made safe to print: line ends as `\\n`, other controls and non-UTF-8 bytes as `\\xNN`."""
     # A bare carriage return would let a message overwrite its own line on a terminal.
     lines = str(text).replace("\r\n", "\n").replace("\r", "\n")
-    return _UNSAFE.sub(_escape_char, lines)
+    return inert(_UNSAFE.sub(_escape_char, lines))  # and no line a CI runner reads as a command
 
 
 def path_text(path: object) -> str:

@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from gatekeeper.readable import inert_json
+
 # The order people read a decision in; any key not listed follows, sorted.
 DECISION_KEYS: tuple[str, ...] = (
     "outcome",
@@ -24,7 +26,7 @@ REASON_KEYS: tuple[str, ...] = ("policy", "rule", "level", "msg", "bucket", "pat
 
 def render(decision: Mapping[str, Any]) -> str:
     """The decision as JSON: indented, ASCII-escaped (non-UTF-8 path bytes survive), stable key order."""
-    return json.dumps(ordered(decision), indent=2, ensure_ascii=True) + "\n"
+    return inert_json(json.dumps(ordered(decision), indent=2, ensure_ascii=True)) + "\n"
 
 
 def ordered(decision: Mapping[str, Any]) -> dict[str, Any]:

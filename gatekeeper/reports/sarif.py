@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
+from gatekeeper.readable import inert_json
 from gatekeeper.reports.findings import Finding, display, findings, outcome
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -32,7 +33,7 @@ def render(decision: Mapping[str, Any]) -> str:
     """The decision as one SARIF log with a single run, on one line (`jq .` indents it)."""
     # Not indented: json's C encoder only runs without `indent`, and a 10,000-path log is then
     # ten times faster to write; SARIF is read by tools.
-    return json.dumps(sarif_log(decision), ensure_ascii=True) + "\n"
+    return inert_json(json.dumps(sarif_log(decision), ensure_ascii=True)) + "\n"
 
 
 def sarif_log(decision: Mapping[str, Any]) -> dict[str, Any]:
