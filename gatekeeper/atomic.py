@@ -65,6 +65,20 @@ def write_output(path: str | os.PathLike[str], data: bytes | str) -> Path:
     return target
 
 
+def withdraw_output(path: str | os.PathLike[str] | None) -> None:
+    """Remove the file or link the user named for a report that was not written (the command could not decide):
+    what lies there came from elsewhere — in CI, often the checkout under review — and a job that publishes the path
+    whatever the status would publish it as this run's report. A device, a pipe or a folder stays (best effort)."""
+    if path is None:
+        return
+    try:
+        mode = os.lstat(path).st_mode
+        if not (stat.S_ISDIR(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            os.unlink(path)
+    except OSError:
+        pass  # absent, or not ours to remove: the exit status still says no decision was made
+
+
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> Path:
     """Write `obj` as indented JSON (with a final newline) atomically.
 

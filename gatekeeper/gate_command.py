@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
+from gatekeeper.atomic import withdraw_output
 from gatekeeper.attest.binding import Binding, bind, check_options, ci_repository, repository_name
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
@@ -79,6 +80,9 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             return _run_gate(options, env=env)
     except Exception as exc:
         if not isinstance(exc, GatekeeperError) or exc.exit_code == ExitCode.ERROR:
+            # No decision, so no report: a file already at --output (one the change committed) is not published as
+            # this run's by a job that publishes the path whatever the status (red team 49).
+            withdraw_output(options.output)
             log_failure(exc, file=options.log, git=options.log_git, url=options.log_url, tree=options.tree,
                         env=os.environ if env is None else env, sign=options.sign, dry_run=options.dry_run)
         raise

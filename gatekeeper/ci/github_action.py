@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from gatekeeper.atomic import withdraw_output
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, LimitError, UsageError
 from gatekeeper.reports import FORMATS, emit
@@ -149,12 +150,14 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
         decision = _read_decision(decision_file) if done.returncode != ExitCode.ERROR else None
     if decision is None:
         reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit status {done.returncode}"
+        withdraw_output(inputs.report_file)  # what lies there is not this run's report (red team 49)
         return _cannot_decide(out, reason, env)
     try:
         out.write(emit("github", decision, env=env))
         if inputs.report_format and inputs.report_file:
             emit(inputs.report_format, decision, output=Path(inputs.report_file), env={})
     except GatekeeperError as exc:
+        withdraw_output(inputs.report_file)
         return _cannot_decide(out, str(exc), env)
     outcome = decision["outcome"]
     failing = OUTCOME_EXIT.get(outcome, ExitCode.FAILED)
