@@ -29,6 +29,7 @@ from gatekeeper.policy.bundle import Bundle, load_bundle
 from gatekeeper.policy.selfguard import Guarded, guarded_paths, repository_guards
 from gatekeeper.policy_dir import MANIFEST, default_policy_dir, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.project_config import FILE_NAMES, ProjectConfig, load_project_config, parse_project_config
+from gatekeeper.readable import printable
 from gatekeeper.revrange import RevRange
 
 MAX_CONFIG_BYTES = 1 << 20  # a settings file; read from git, never a reason to stream megabytes
@@ -113,6 +114,29 @@ def trusted_guards(path: Path | None, revs: RevRange | None) -> tuple[Guarded, .
         return guarded_paths(Path.cwd(), [(path, "the gate's trusted signers")])
     inside = repo_path(_work_tree(revs), path if path.is_absolute() else Path.cwd() / path)
     return () if inside is None else repository_guards([(inside, inside, "the gate's trusted signers")])
+
+
+class TrackedLog(UsageError):
+    """The decision log named is a file of the repository: nothing, not even the failure, is appended to it."""
+
+
+def check_log_place(path: Path | None, revs: RevRange | None) -> None:
+    """Under --tree, refuse a decision log (or its head file) that BASE's or HEAD's tree holds: its records before
+    the gate's would be the change's own, chained as it likes (the chain has no key), and `audit verify` would call
+    the whole file intact. A log the job creates in the checkout, or keeps outside it, is not the change's."""
+    if path is None or revs is None or revs.top is None:
+        return
+    inside = repo_path(revs.top, path if path.is_absolute() else Path.cwd() / path)
+    if inside is None:
+        return
+    with GitObjects(revs.repo, git_dir=revs.git_dir) as objects:
+        for commit, name in ((revs.head_commit, revs.head), (revs.base_commit, revs.base)):
+            tree = objects.tree(commit)
+            held = [p for p in (inside, inside + ".head") if p in tree]
+            if held:
+                raise TrackedLog(f"the decision log is a file the repository holds ({name}:{printable(held[0])}): "
+                                 "records the change wrote would open the chain", where=str(path),
+                                 hint="log outside the checkout, or to a file the repository does not track")
 
 
 def _work_tree(revs: RevRange) -> Path:

@@ -26,7 +26,7 @@ from gatekeeper.audit.sinks import log_decision, log_failure
 from gatekeeper.catfile import shared_processes
 from gatekeeper.classify.change import bulk_allocation
 from gatekeeper.commits import commits_patch, run_id
-from gatekeeper.config_source import gate_configuration, trusted_file, trusted_guards
+from gatekeeper.config_source import TrackedLog, check_log_place, gate_configuration, trusted_file, trusted_guards
 from gatekeeper.deps.advisories import load as load_advisories
 from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
@@ -83,7 +83,8 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             # No decision, so no report: a file already at --output (one the change committed) is not published as
             # this run's by a job that publishes the path whatever the status (red team 49).
             withdraw_output(options.output)
-            log_failure(exc, file=options.log, git=options.log_git, url=options.log_url, tree=options.tree,
+            log_file = None if isinstance(exc, TrackedLog) else options.log
+            log_failure(exc, file=log_file, git=options.log_git, url=options.log_url, tree=options.tree,
                         env=os.environ if env is None else env, sign=options.sign, dry_run=options.dry_run)
         raise
 
@@ -100,6 +101,7 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> 
                   trust=options.trust is not None)
     # --tree is resolved once, here, and every step reads that one answer (revrange.py).
     revs = resolve_option(options.tree, options.repo)
+    check_log_place(options.log, revs)  # before anything is logged to it, a failure too
     if options.patch is None:
         assert revs is not None  # checked above
         with commits_patch(revs) as patch:
@@ -139,6 +141,7 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
         disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
         enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
         _check_log_folder(options.log or config.log, options.log_init)
+        check_log_place(None if options.log else config.log, revs)
         # Without a packet (the commits alone), it is built from the one derivation the gate verifies, below. The
         # packet file is read at its first use, by decide once the engine child is forked (~50 ms of a 10,000-file
         # packet off the path to the fork), and its schema check runs beside the child (decide's `beside`); when
