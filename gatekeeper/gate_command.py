@@ -21,7 +21,7 @@ from gatekeeper.atomic import withdraw_output
 from gatekeeper.attest.binding import Binding, bind, check_options, ci_repository, repository_name
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
-from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary
+from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary, summary_path
 from gatekeeper.audit.sinks import log_decision, log_failure
 from gatekeeper.catfile import shared_processes
 from gatekeeper.classify.change import bulk_allocation
@@ -83,6 +83,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             # No decision, so no report: a file already at --output (one the change committed) is not published as
             # this run's by a job that publishes the path whatever the status (red team 49).
             withdraw_output(options.output)
+            withdraw_output(summary_path(options.output) if options.sign is not None else None)
             log_file = None if isinstance(exc, TrackedLog) else options.log
             log_failure(exc, file=log_file, git=options.log_git, url=options.log_url, tree=options.tree,
                         env=os.environ if env is None else env, sign=options.sign, dry_run=options.dry_run)

@@ -130,3 +130,19 @@ def test_action_leaves_no_forged_extra_report(tmp_path: Path, exit_status: str) 
     result = run_step(env, io.StringIO(), io.StringIO(), python=str(python))
     assert result.exit_code == ExitCode.ERROR and result.report is None
     assert not report.exists()
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_no_decision_leaves_no_signed_summary_behind(tmp_path: Path, named: bool) -> None:
+    # A signed summary of an earlier decision (the gate's own key, another change) committed where --sign writes.
+    keys = tmp_path / "keys"
+    assert run_cli(["keys", "generate", "--name", "gate", "--out", str(keys)], cwd=tmp_path).returncode == 0
+    key = next(p for p in keys.iterdir() if not p.name.endswith(".pub"))
+    packet, patch = _bad_packet(tmp_path)
+    output = tmp_path / "report.json"
+    summary = tmp_path / ("report.json.intoto.json" if named else "decision.intoto.json")
+    summary.write_text('{"payloadType": "application/vnd.in-toto+json", "signatures": []}\n')
+    done = run_cli(["gate", str(packet), "--patch", str(patch), "--sign", str(key),
+                    *(["--output", str(output)] if named else [])], cwd=tmp_path, text=True)
+    assert done.returncode == ExitCode.ERROR, done.stderr
+    assert not summary.exists()

@@ -59,9 +59,14 @@ def refused_keys(attestation: Mapping[str, Any] | None, sign_key: Path | None) -
     return refused
 
 
+def summary_path(output: Path | None) -> Path:
+    """Where `sign_summary` writes: beside the report (`FILE.intoto.json`), else `./decision.intoto.json`."""
+    return output.with_name(output.name + ".intoto.json") if output is not None else Path("decision.intoto.json")
+
+
 def sign_summary(decision: Mapping[str, Any], key: Path, output: Path | None) -> Path:
     """Write the decision's signed SLSA verification summary beside the report; its path."""
     signer = load_signer(key)
-    target = output.with_name(output.name + ".intoto.json") if output is not None else Path("decision.intoto.json")
+    target = summary_path(output)
     write_json_atomic(target, sign_decision(signer, decision, str(decision["packet"]["diff_sha256"])))
     return target

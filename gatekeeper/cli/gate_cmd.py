@@ -68,7 +68,7 @@ _DIR = click.Path(file_okay=False, path_type=Path)
               help="Signed approvals (gatekeeper approve) that may turn exactly this review into allow; needs --trust.")
 @click.option("--sign", "sign_key", type=_FILE, metavar="KEY",
               help="Sign the decision: a SLSA verification summary written beside the report (FILE.intoto.json, "
-              "else ./decision.intoto.json).")
+              "else ./decision.intoto.json; removed when the gate cannot decide).")
 @click.option("--advisories", type=_DIR, metavar="DIR",
               help="OSV records (JSON files, searched recursively): a dependency change whose new version one "
               "marks is in input.dependencies with its ids (the deps policy denies it).")
