@@ -191,9 +191,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
-                        if named not in tree and (link := _submodule_of(tree, named)) is not None:  # attack 44
-                            found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, inside the "
-                                                                         f"submodule {link}"))
+                        for mode, how in (("160000", "inside the submodule"), ("120000", "through the link")):
+                            if named not in tree and (link := _holder_of(tree, named, mode)) is not None:
+                                found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, {how} {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
                     elif tasks is not None and (named in names.tasks or tasktexts.is_makefile(path.rpartition("/")[2])):
                         queue.ask(named, origin, names.tasks.get(named))  # its own other tasks (`npm run lint` in a
@@ -377,12 +377,12 @@ def _ci_script(path: str) -> bool:
     return ciruns.may_be_named(path) and (lower[:1] == "." or "/." in lower or "ci/" in lower or "jenkins" in lower)
 
 
-def _submodule_of(tree: Tree, path: str) -> str | None:
-    """The gitlink (a submodule's folder) `path` lies inside in `tree`, if any: its files are not in the tree, so a file
-    CI runs there is the submodule's commit, which a gitlink change moves (attack 44)."""
+def _holder_of(tree: Tree, path: str, mode: str) -> str | None:
+    """The folder of `path` that is a `mode` entry of `tree`, if any: a gitlink (160000; the file CI runs there is the
+    submodule's commit, attack 44) or a symlink (120000; a file through the link, red team 49) moves with it."""
     folder = path.rpartition("/")[0]
     while folder:
-        if (entry := tree.get(folder)) is not None and entry.mode == "160000":
+        if (entry := tree.get(folder)) is not None and entry.mode == mode:
             return folder
         folder = folder.rpartition("/")[0]
     return None
