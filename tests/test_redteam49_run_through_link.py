@@ -76,3 +76,24 @@ def test_a_link_ci_runs_nothing_through_stays(tmp_path: Path, step: str) -> None
     repo.commit("head")
     files = tree_classify(repo.root, "main~1", "main")
     assert files["docs-link"]["bucket"] != "ci", files["docs-link"]
+
+
+BUILDS = ("docker build -f LINK/Dockerfile .", "docker build LINK", "docker buildx build --file LINK/Dockerfile .",
+          "docker build -t app:1 -f ./LINK/Dockerfile .")
+
+
+@pytest.mark.parametrize("link", ["img", "docker/app"])
+@pytest.mark.parametrize("build", BUILDS)
+def test_a_link_ci_builds_an_image_through_is_reviewed(tmp_path: Path, link: str, build: str) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".github/workflows/ci.yml", "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+               f"      - run: {build.replace('LINK', link)}\n")
+    repo.write("tools/docker/Dockerfile", "FROM alpine\n")
+    repo.write("src/d/Dockerfile", "FROM attacker.invalid/base\n")
+    up = "../" * link.count("/")
+    repo.symlink(link, f"{up}tools/docker")
+    repo.commit("base")
+    repo.symlink(link, f"{up}src/d")
+    repo.commit("head")
+    files = tree_classify(repo.root, "main~1", "main")
+    assert files[link]["bucket"] in ("ci", "iac"), files[link]

@@ -200,8 +200,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
-                        found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "
-                                                                             f"{dockerfile}"))
+                        link = None if dockerfile in tree else _holder_of(tree, dockerfile, "120000")  # red team 49
+                        for at in (dockerfile, link) if link else (dockerfile,):
+                            found.setdefault(at, ("iac.context.ci-build", f"{origin} builds an image from "
+                                                                         f"{dockerfile}"))
                 # the settings a release tool runs from (issue 12)
                 for named in walkpaths.expanded(tree, names.configs):
                     if named != path:
