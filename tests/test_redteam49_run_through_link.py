@@ -97,3 +97,21 @@ def test_a_link_ci_builds_an_image_through_is_reviewed(tmp_path: Path, link: str
     repo.commit("head")
     files = tree_classify(repo.root, "main~1", "main")
     assert files[link]["bucket"] in ("ci", "iac"), files[link]
+
+
+@pytest.mark.parametrize("link", ["co", "deploy/compose"])
+@pytest.mark.parametrize("line", ["docker compose -f LINK/compose.yml up -d", "docker-compose -f LINK/compose.yml up",
+                                  "docker compose --file ./LINK/compose.yml run app"])
+def test_a_link_ci_composes_through_is_reviewed(tmp_path: Path, link: str, line: str) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".github/workflows/ci.yml", "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+               f"      - run: {line.replace('LINK', link)}\n")
+    repo.write("tools/co/compose.yml", "services:\n  app:\n    image: alpine\n")
+    repo.write("src/co/compose.yml", "services:\n  app:\n    image: attacker.invalid/x\n")
+    up = "../" * link.count("/")
+    repo.symlink(link, f"{up}tools/co")
+    repo.commit("base")
+    repo.symlink(link, f"{up}src/co")
+    repo.commit("head")
+    files = tree_classify(repo.root, "main~1", "main")
+    assert files[link]["bucket"] in ("ci", "iac"), files[link]

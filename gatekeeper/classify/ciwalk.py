@@ -200,8 +200,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
-                        link = None if dockerfile in tree else _holder_of(tree, dockerfile, "120000")  # red team 49
-                        for at in (dockerfile, link) if link else (dockerfile,):
+                        for at in _with_link(tree, dockerfile):
                             found.setdefault(at, ("iac.context.ci-build", f"{origin} builds an image from "
                                                                          f"{dockerfile}"))
                 # the settings a release tool runs from (issue 12)
@@ -216,7 +215,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                           path.endswith("package.json") or ciimports.through_runner(names.runners,
                                                                                                     named))})
                 for named in walkpaths.expanded(tree, names.composed):
-                    found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
+                    for at in _with_link(tree, named):
+                        found.setdefault(at, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
                     entries[origin, "compose", named] = None
                 deploys += [(origin, target) for target in names.deployed]
                 entries.update(((origin, runner, target), None) for runner, target in names.entered)
@@ -377,6 +377,12 @@ def _ci_script(path: str) -> bool:
     if "jenkinsfile" in name or name.endswith((".star", ".groovy")) or name in ("earthfile", "dangerfile"):
         return True
     return ciruns.may_be_named(path) and (lower[:1] == "." or "/." in lower or "ci/" in lower or "jenkins" in lower)
+
+
+def _with_link(tree: Tree, path: str) -> tuple[str, ...]:
+    """`path`, and the symlinked folder it lies under when it is no entry of `tree` itself (red team 49)."""
+    link = None if path in tree else _holder_of(tree, path, "120000")
+    return (path, link) if link else (path,)
 
 
 def _holder_of(tree: Tree, path: str, mode: str) -> str | None:
