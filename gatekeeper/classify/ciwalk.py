@@ -200,9 +200,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
-                        for at in _with_link(tree, dockerfile):
-                            found.setdefault(at, ("iac.context.ci-build", f"{origin} builds an image from "
-                                                                         f"{dockerfile}"))
+                        for marked in _with_link(tree, dockerfile):
+                            found.setdefault(marked, ("iac.context.ci-build", f"{origin} builds an image from "
+                                                                             f"{dockerfile}"))
                 # the settings a release tool runs from (issue 12)
                 for named in walkpaths.expanded(tree, names.configs):
                     if named != path:
@@ -215,8 +215,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                           path.endswith("package.json") or ciimports.through_runner(names.runners,
                                                                                                     named))})
                 for named in walkpaths.expanded(tree, names.composed):
-                    for at in _with_link(tree, named):
-                        found.setdefault(at, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
+                    for marked in _with_link(tree, named):
+                        found.setdefault(marked, ("iac.context.compose-file",
+                                                  f"{origin} names {named} as a Compose file"))
                     entries[origin, "compose", named] = None
                 deploys += [(origin, target) for target in names.deployed]
                 entries.update(((origin, runner, target), None) for runner, target in names.entered)
