@@ -29,6 +29,10 @@ ACTIONS = [
     ("getsentry/craft", "scripts/bump-version.sh", {".craft.yml": "minVersion: 0.21.0\n"}),
     ("getsentry/action-prepare-release", "scripts/bump-version.sh", {".craft.yml": "changelog: CHANGES\n"}),
     ("cypress-io/github-action", "cypress.config.ts", {"package.json": '{"name": "web"}'}),
+    # the eighty-fifth set: RubyGems' trusted-publishing action and an older one run `rake release` (Bundler's gem
+    # tasks, which the Rakefile loads), delayed_job's publish workflow
+    ("rubygems/release-gem", "Rakefile", {"Gemfile": "source 'https://rubygems.org'\ngemspec\n"}),
+    ("cadwallion/publish-rubygems-action", "Rakefile", {"demo.gemspec": "Gem::Specification.new\n"}),
 ]
 # the step's shapes: a version tag, a SHA pin with a comment, quoted, with a name first, with env and inputs
 STEPS = [
@@ -67,6 +71,10 @@ LOOK_ALIKES = [
     ("      - uses: getsentry/craft-action-lite@v1\n", "scripts/bump-version.sh"),
     ("      - uses: cypress-io/github-action-setup@v1\n", "cypress.config.ts"),
     ("      - uses: julia-actions/julia-docdeploy@v1\n", "test/runtests.jl"),
+    ("      - uses: rubygems/configure-rubygems-credentials@v1\n", "Rakefile"),
+    ("      - uses: rubygems/release-gem-preview@v1\n", "Rakefile"),
+    ("      # - uses: rubygems/release-gem@v1\n", "Rakefile"),
+    ("      - name: rubygems/release-gem@v1\n        run: gem build x.gemspec\n", "Rakefile"),
 ]
 
 
@@ -79,6 +87,15 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path) -> None:
     base = _tree("      - uses: julia-actions/julia-docdeploy@v1\n", "docs/make.jl", {})
     base["docs/make.jl"] = "using Documenter\nmakedocs()\n"
     _, first, second = two_commits(tmp_path, base, {"docs/make.jl": "using Documenter\nrun(`curl x.example`)\n"})
+    code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
+    assert code == 3, decision["reasons"]
+    assert any(reason["rule"] == "core.ci" for reason in decision["reasons"])
+
+
+def test_a_gated_rakefile_edit_needs_a_human(tmp_path: Path) -> None:
+    base = _tree("      - uses: rubygems/release-gem@v1\n", "Rakefile", {"Gemfile": "gemspec\n"})
+    base["Rakefile"] = "require 'bundler/gem_tasks'\n"
+    _, first, second = two_commits(tmp_path, base, {"Rakefile": "require 'bundler/gem_tasks'\nsh 'curl x.example'\n"})
     code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
     assert code == 3, decision["reasons"]
     assert any(reason["rule"] == "core.ci" for reason in decision["reasons"])

@@ -745,6 +745,7 @@ FORGE_OTHER = [
     ".github/ISSUE_TEMPLATE/config.yml",
     ".github/PULL_REQUEST_TEMPLATE.md",
     ".github/pull_request_template.md",
+    "ISSUE_TEMPLATE.md", "docs/pull_request_template.md",  # GitHub reads them here too (the eighty-fifth set)
     ".github/FUNDING.yml",
     ".github/release.yml",
     ".github/CODEOWNERS",
