@@ -41,3 +41,31 @@ def test_a_template_github_reads_is_a_community_file(rules: RuleSet, path: str) 
 @pytest.mark.parametrize("path", LOOK_ALIKES)
 def test_a_template_github_does_not_read_stays_documentation(rules: RuleSet, path: str) -> None:
     assert rules.match(path).bucket == "src"
+
+
+# The packages a test suite builds, lints or loads, in folders the test-data rules did not name: testthat's fixture
+# folders (lintr's `tests/testthat/dummy_packages/*/DESCRIPTION`: every subfolder of `tests/testthat/` is the suite's
+# data, the tests sit at its top), Julia's `test/pkgs/` (Revise.jl, beside Pkg.jl's `test_packages/`) and a test
+# tree's `samples/` (luacheck's `spec/samples/bad.rockspec`). Test data lowers `deps` only (principle 1).
+FIXTURE_FOLDERS = ["tests/testthat/dummy_packages/pkg", "tests/testthat/testdir", "pkg/tests/testthat/fixtures/a",
+                   "test/pkgs/ExcludeFile", "tests/pkgs/v1", "spec/samples", "test/samples/rocks", "tests/samples",
+                   "lib/spec/samples"]
+MANIFESTS = ["DESCRIPTION", "renv.lock", "Project.toml", "Manifest.toml", "package.json", "bad.rockspec",
+             "x-1.0-1.rockspec", "Gemfile", "composer.json"]
+FIXTURE_MANIFESTS = [f"{folder}/{name}" for folder in FIXTURE_FOLDERS for name in MANIFESTS]
+# the package's own manifests, a test environment, samples outside a test tree, and CI or infrastructure files there
+STAYS = [("DESCRIPTION", "deps"), ("test/Project.toml", "deps"), ("tests/testthat.R", "src"),
+         ("samples/app/package.json", "deps"), ("docs/samples/Project.toml", "deps"),
+         ("tests/testthat/dummy_packages/pkg/Dockerfile", "iac"), ("spec/samples/.gitlab-ci.yml", "ci"),
+         ("test/pkgs/App/Dockerfile", "iac"), ("test/PackageCompiler/Project.toml", "deps")]
+
+
+@pytest.mark.parametrize("path", FIXTURE_MANIFESTS)
+def test_a_test_suites_fixture_package_manifest_is_test_data(rules: RuleSet, path: str) -> None:
+    assert rules.match(path).bucket == "src", rules.match(path).rule
+
+
+@pytest.mark.parametrize(("path", "bucket"), STAYS)
+def test_manifests_outside_those_folders_and_ci_or_iac_inside_keep_their_bucket(rules: RuleSet, path: str,
+                                                                                  bucket: str) -> None:
+    assert rules.match(path).bucket == bucket, rules.match(path).rule

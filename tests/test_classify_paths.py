@@ -51,6 +51,8 @@ TEST_DATA = [
     "lib/rules/__testfixtures__/package.json",
     "test-cases/ci/params.json",
     "src/Api.Tests/Snapshots/OrderTests.Renders.verified.txt",  # Verify's snapshot of a test's output
+    "tests/testthat/dummy_packages/a/DESCRIPTION", "test/pkgs/PkgChange_v1/Project.toml",  # the eighty-fifth set
+    "spec/samples/bad.rockspec",
 ]
 
 
