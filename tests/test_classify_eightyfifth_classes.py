@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cpucost import assert_linear, repeated
 
 from gatekeeper.classify import RuleSet, load_rules
+from gatekeeper.classify.buildshapes import build_shape
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,3 +71,39 @@ def test_a_test_suites_fixture_package_manifest_is_test_data(rules: RuleSet, pat
 def test_manifests_outside_those_folders_and_ci_or_iac_inside_keep_their_bucket(rules: RuleSet, path: str,
                                                                                   bucket: str) -> None:
     assert rules.match(path).bucket == bucket, rules.match(path).rule
+
+
+# A list of C constants the build turns into a header (strace's 800 `src/xlat/*.in`: `#unconditional`, then
+# `INPUT_PROP_POINTER` a line) is shaped like a pip-tools input of bare names; 357 of strace's were `deps`. Names that
+# are all upper case are C macros, not PyPI projects, when one of them holds an underscore or there are three at least:
+# such a list is no requirements input. A pip input keeps its bucket however its names are cased, and so do one or two
+# upper-case names without an underscore and an upper-case name with a version or an option line beside it.
+CONSTANTS = ["INPUT_PROP_POINTER", "AT_SYMLINK_NOFOLLOW", "TIPC_LOW_IMPORTANCE", "O_RDONLY", "SOCK_STREAM",
+             "MAP_SHARED_VALIDATE", "EPOLL_CLOEXEC", "V4L2_BUF_TYPE_VIDEO_CAPTURE"]
+HEADS = ["", "#unconditional\n", "#value_indexed\n#From include/uapi/linux/input-event-codes.h\n",
+         "# generated list\n\n", "#sorted\n#Prefix AT_\n"]
+CONSTANT_LISTS = [(f"src/xlat/{CONSTANTS[i].lower()}.in", head + "\n".join(CONSTANTS[i:i + n]) + "\n")
+                  for i, head in enumerate(HEADS) for n in (1, 2, 3)]
+CONSTANT_LISTS += [("src/xlat/baud_options.in", "#unconditional\nB0\nB50\nB75\n"),
+                   ("src/xlat/tcflsh_options.in", "TCIFLUSH\nTCOFLUSH\nTCIOFLUSH\n"),
+                   ("src/xlat/mixed.in", "SETNAME\nFLUSH_CACHE\n")]
+PIP_INPUTS = [("requirements/dev.in", "Django\nPyYAML\n"), ("dev.in", "PYYAML>=6\n"), ("tools.in", "PIL\n"),
+              ("two.in", "PIL\nRX\n"),
+              ("req.in", "-r base.in\nMY_PACKAGE\n"), ("ci.in", "SQLAlchemy==2.0\nFLASK_LOGIN\n"),
+              ("deps.in", "requests\nURLLIB3_SECURE_EXTRA\n")]
+
+
+@pytest.mark.parametrize(("path", "text"), CONSTANT_LISTS)
+def test_a_list_of_c_constants_is_no_pip_input(path: str, text: str) -> None:
+    assert build_shape(path.rpartition("/")[2], text) is None, text
+
+
+@pytest.mark.parametrize(("path", "text"), PIP_INPUTS)
+def test_a_pip_input_keeps_its_bucket_however_cased(path: str, text: str) -> None:
+    found = build_shape(path.rpartition("/")[2], text)
+    assert found is not None and found[1] == "deps.content.pip-compile-input", text
+
+
+def test_a_long_constant_list_is_read_in_linear_time() -> None:
+    assert_linear(lambda text: build_shape("flags.in", text), repeated("AT_SYMLINK_NOFOLLOW\n", head="#sorted\n"),
+                  budget=0.5)
