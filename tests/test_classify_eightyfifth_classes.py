@@ -107,3 +107,25 @@ def test_a_pip_input_keeps_its_bucket_however_cased(path: str, text: str) -> Non
 def test_a_long_constant_list_is_read_in_linear_time() -> None:
     assert_linear(lambda text: build_shape("flags.in", text), repeated("AT_SYMLINK_NOFOLLOW\n", head="#sorted\n"),
                   budget=0.5)
+
+
+# PHPStan's settings kept in a folder of their own and included from phpstan.neon(.dist) (graphql-php's
+# `phpstan/php-below-8.2.neon`, a `build/phpstan/baseline.neon`) or named after it with a dot are the same linter's
+# settings as `phpstan.neon`: `other`. A Nette application's `.neon` configuration and code in a phpstan/ folder stay
+# `src`.
+PHPSTAN_FOLDERS = ["phpstan", "build/phpstan", "tests/phpstan", ".phpstan", "tools/phpstan/config"]
+PHPSTAN_NAMES = ["baseline.neon", "php-below-8.2.neon", "ignore-errors.neon", "level-max.neon"]
+PHPSTAN_SETTINGS = [f"{folder}/{name}" for folder in PHPSTAN_FOLDERS for name in PHPSTAN_NAMES]
+PHPSTAN_SETTINGS += ["tests.phpstan.neon", "config/src.phpstan.neon", "phpstan.tests.neon", "build/phpstan.src.neon"]
+NEON_LOOK_ALIKES = ["app/config/common.neon", "config/services.neon", "phpstan/README.md", "phpstan/Rule.php",
+                    "src/phpstan-rules/Extension.php", "baseline.neon"]
+
+
+@pytest.mark.parametrize("path", PHPSTAN_SETTINGS)
+def test_phpstan_settings_in_their_folder_are_linter_settings(rules: RuleSet, path: str) -> None:
+    assert (rules.match(path).bucket, rules.match(path).rule) == ("other", "other.lint-format")
+
+
+@pytest.mark.parametrize("path", NEON_LOOK_ALIKES)
+def test_other_neon_files_and_code_stay_src(rules: RuleSet, path: str) -> None:
+    assert rules.match(path).bucket == "src", rules.match(path).rule
