@@ -1,4 +1,5 @@
-"""The eighty-fifth set's classes (docs/classification.md, "The eighty-fifth set").
+"""The eighty-fifth set's classes (docs/classification.md, "The eighty-fifth set"): issue and pull request templates
+where GitHub reads them, fixture packages of test suites, lists of C constants, PHPStan settings in their folder.
 
 GitHub reads a repository's issue and pull request templates from three places: the root, `docs/` and `.github/`
 (docs.github.com, "Creating a pull request template for your repository"); the rules named only `.github/`, so
