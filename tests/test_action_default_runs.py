@@ -17,7 +17,7 @@ import pytest
 from citools import tree_runs
 from cpucost import assert_linear, repeated
 from gitrepo import two_commits
-from incli import tree_gate
+from incli import cli_result, tree_gate
 
 from gatekeeper.classify import cidefaults
 
@@ -105,3 +105,16 @@ def test_many_steps_are_read_in_linear_time() -> None:
     unit = "      - uses: julia-actions/julia-docdeploy@v1\n"
     assert_linear(lambda text: cidefaults.with_default(".github/workflows/d.yml", text),
                   repeated(unit, head=WORKFLOW.format(step="")), budget=0.5)
+
+
+@pytest.mark.parametrize(("action", "target", "extra"), ACTIONS)
+def test_a_patch_showing_the_workflow_runs_the_default_file(tmp_path: Path, action: str, target: str,
+                                                            extra: dict[str, str]) -> None:
+    # the eighty-fifth set: from a patch alone the walk of the shown definitions named no action's default file
+    # (delayed_job's Rakefile beside its publish workflow stayed src)
+    repo, first, second = two_commits(tmp_path, {"README.md": "x\n"}, _tree(STEPS[2].format(a=action), target, extra))
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(repo.git("diff", "--binary", first, second))
+    code, doc = cli_result(["classify", str(patch), "--format", "json"])
+    files = {f["path"]: f for f in doc["files"]}
+    assert code == 0 and files[target]["bucket"] == "ci", files[target]

@@ -24,6 +24,7 @@ older `cadwallion/publish-rubygems-action`) runs `rake release`, the gem tasks t
 workflow; the eighty-fifth set). A workflow or action file whose uncommented `uses:` names one is read
 with those commands added (`with_default`), so their own reading names the file. *Limits:* an input that moves the
 file (Cypress' `working-directory:`, a `.craft.yml` `preReleaseCommand:`) is not read: the default is added beside.
+The walk of the definitions a patch shows reads them the same way (patchcontext.py; the eighty-fifth set).
 """
 
 from __future__ import annotations
