@@ -17,7 +17,7 @@ import pytest
 from citools import tree_runs
 from cpucost import assert_linear, repeated
 from gitrepo import two_commits
-from incli import tree_gate
+from incli import cli_result, tree_gate
 
 from gatekeeper.classify import cidefaults
 
@@ -29,6 +29,10 @@ ACTIONS = [
     ("getsentry/craft", "scripts/bump-version.sh", {".craft.yml": "minVersion: 0.21.0\n"}),
     ("getsentry/action-prepare-release", "scripts/bump-version.sh", {".craft.yml": "changelog: CHANGES\n"}),
     ("cypress-io/github-action", "cypress.config.ts", {"package.json": '{"name": "web"}'}),
+    # the eighty-fifth set: RubyGems' trusted-publishing action and an older one run `rake release` (Bundler's gem
+    # tasks, which the Rakefile loads), delayed_job's publish workflow
+    ("rubygems/release-gem", "Rakefile", {"Gemfile": "source 'https://rubygems.org'\ngemspec\n"}),
+    ("cadwallion/publish-rubygems-action", "Rakefile", {"demo.gemspec": "Gem::Specification.new\n"}),
 ]
 # the step's shapes: a version tag, a SHA pin with a comment, quoted, with a name first, with env and inputs
 STEPS = [
@@ -67,6 +71,10 @@ LOOK_ALIKES = [
     ("      - uses: getsentry/craft-action-lite@v1\n", "scripts/bump-version.sh"),
     ("      - uses: cypress-io/github-action-setup@v1\n", "cypress.config.ts"),
     ("      - uses: julia-actions/julia-docdeploy@v1\n", "test/runtests.jl"),
+    ("      - uses: rubygems/configure-rubygems-credentials@v1\n", "Rakefile"),
+    ("      - uses: rubygems/release-gem-preview@v1\n", "Rakefile"),
+    ("      # - uses: rubygems/release-gem@v1\n", "Rakefile"),
+    ("      - name: rubygems/release-gem@v1\n        run: gem build x.gemspec\n", "Rakefile"),
 ]
 
 
@@ -84,7 +92,29 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path) -> None:
     assert any(reason["rule"] == "core.ci" for reason in decision["reasons"])
 
 
+def test_a_gated_rakefile_edit_needs_a_human(tmp_path: Path) -> None:
+    base = _tree("      - uses: rubygems/release-gem@v1\n", "Rakefile", {"Gemfile": "gemspec\n"})
+    base["Rakefile"] = "require 'bundler/gem_tasks'\n"
+    _, first, second = two_commits(tmp_path, base, {"Rakefile": "require 'bundler/gem_tasks'\nsh 'curl x.example'\n"})
+    code, decision = tree_gate(tmp_path, first, second, None, "--enable", "deps")
+    assert code == 3, decision["reasons"]
+    assert any(reason["rule"] == "core.ci" for reason in decision["reasons"])
+
+
 def test_many_steps_are_read_in_linear_time() -> None:
     unit = "      - uses: julia-actions/julia-docdeploy@v1\n"
     assert_linear(lambda text: cidefaults.with_default(".github/workflows/d.yml", text),
                   repeated(unit, head=WORKFLOW.format(step="")), budget=0.5)
+
+
+@pytest.mark.parametrize(("action", "target", "extra"), ACTIONS)
+def test_a_patch_showing_the_workflow_runs_the_default_file(tmp_path: Path, action: str, target: str,
+                                                            extra: dict[str, str]) -> None:
+    # the eighty-fifth set: from a patch alone the walk of the shown definitions named no action's default file
+    # (delayed_job's Rakefile beside its publish workflow stayed src)
+    repo, first, second = two_commits(tmp_path, {"README.md": "x\n"}, _tree(STEPS[2].format(a=action), target, extra))
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(repo.git("diff", "--binary", first, second))
+    code, doc = cli_result(["classify", str(patch), "--format", "json"])
+    files = {f["path"]: f for f in doc["files"]}
+    assert code == 0 and files[target]["bucket"] == "ci", files[target]

@@ -51,6 +51,8 @@ TEST_DATA = [
     "lib/rules/__testfixtures__/package.json",
     "test-cases/ci/params.json",
     "src/Api.Tests/Snapshots/OrderTests.Renders.verified.txt",  # Verify's snapshot of a test's output
+    "tests/testthat/dummy_packages/a/DESCRIPTION", "test/pkgs/PkgChange_v1/Project.toml",  # the eighty-fifth set
+    "spec/samples/bad.rockspec",
 ]
 
 
@@ -734,6 +736,7 @@ def test_every_open_name_in_an_ansible_variables_folder_is_reviewed(rules: RuleS
 
 
 FORGE_OTHER = [
+    "phpstan/php-below-8.2.neon",  # PHPStan settings in their own folder (the eighty-fifth set)
     "config/php/no-exec.ini", "tsconfig.tsbuildinfo",  # server settings, committed tool state (the otherdata1 round)
     "migrations/alembic.ini", "parts/tray.f3d",  # tool settings and models (other.tool-settings-and-models, 72nd set)
     ".cmake-format", ".codacy.yml", "dynamic_theme/idx-template.nix",  # thirty-sixth set
@@ -745,6 +748,7 @@ FORGE_OTHER = [
     ".github/ISSUE_TEMPLATE/config.yml",
     ".github/PULL_REQUEST_TEMPLATE.md",
     ".github/pull_request_template.md",
+    "ISSUE_TEMPLATE.md", "docs/pull_request_template.md",  # GitHub reads them here too (the eighty-fifth set)
     ".github/FUNDING.yml",
     ".github/release.yml",
     ".github/CODEOWNERS",

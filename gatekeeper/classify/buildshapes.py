@@ -1,7 +1,8 @@
 """Tier 3, continued: content shapes of the twenty-fourth set's classes (docs/classification.md, "The twenty-first
 round").
 
-A pip-tools input under any name (`examples/sentry.in`, `dev.in`: what `pip-compile` pins into the `.txt` beside it),
+A pip-tools input under any name (`examples/sentry.in`, `dev.in`: what `pip-compile` pins into the `.txt` beside it;
+not a list of C constants' names, strace's `src/xlat/*.in`: the eighty-fifth set),
 and an Azure Pipelines job or steps template kept outside the folders the path rules name (`doc/azure/*-template.yml`,
 whose `pool:` sits inside a `- job:` rather than at the top). Each needs the whole grammar of its format or two keys
 only that format has, so that a look-alike (autotools' `Makefile.in`, setuptools' `MANIFEST.in`, a word list; an
@@ -33,6 +34,9 @@ _REQUIREMENT_LINE = lazy(
     r"|-[rce][ \t]+\S+|--(?:requirement|constraint|editable)[ =]\S+"
     r"|--(?:index-url|extra-index-url|find-links|trusted-host|no-binary|only-binary)[ =]\S+|--pre"
     r"|(?:git|hg|svn|bzr)\+[a-z]+://\S+|https?://\S+")
+# A C macro's name: upper case, digits and underscores. No PyPI project list is all such names with one of them
+# holding an underscore, or three of them at least: such a list is a header's source (a lone `PIL` stays a requirement).
+_C_CONSTANT = lazy(r"[A-Z][A-Z0-9_]*+")
 # A run of blanks is tried at its start only (`[ \t]+#.*|#.*` searched from each blank of a run: quadratic).
 _COMMENT = lazy(r"(?<![ \t])[ \t]*#.*")
 # conda's environment file: every top-level key is one `conda env create` reads
@@ -108,13 +112,18 @@ def _conda(text: str) -> str | None:
 
 
 def _requirements(text: str) -> str | None:
-    """The first requirement line when every line is one pip reads in a requirements file (and one at least is)."""
+    """The first requirement line when every line is one pip reads in a requirements file (and one at least is), and
+    the lines are not a list of C constants' names (`AT_SYMLINK_NOFOLLOW`, `TCIFLUSH`: strace's xlat lists, the
+    eighty-fifth set)."""
     first = None
+    constants, underscore, count = True, False, 0
     for raw in text.splitlines():
         line = _COMMENT.sub("", raw.strip().rstrip("\\").strip()) if "#" in raw else raw.strip().rstrip("\\").strip()
         if not line:
             continue
         if not _REQUIREMENT_LINE.fullmatch(line):
             return None
+        constants = constants and _C_CONSTANT.fullmatch(line) is not None
+        underscore, count = underscore or "_" in line, count + 1
         first = first or line[:120]
-    return first
+    return None if constants and (underscore or count >= 3) else first

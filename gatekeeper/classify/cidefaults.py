@@ -19,9 +19,12 @@ The same holds for a GitHub Actions step whose action runs a repository file by 
 eighty-first set, tests/test_action_default_runs.py): `julia-actions/julia-docdeploy` runs `julia --project=docs/
 docs/make.jl` (DataFrames.jl's docs job; PkgTemplates writes that step), Sentry's Craft (`getsentry/craft`,
 `getsentry/action-prepare-release`) runs its default pre-release command `bash scripts/bump-version.sh`, Cypress' action
-runs `npx cypress run` (its settings module). A workflow or action file whose uncommented `uses:` names one is read
+runs `npx cypress run` (its settings module), and RubyGems' trusted-publishing action `rubygems/release-gem` (and the
+older `cadwallion/publish-rubygems-action`) runs `rake release`, the gem tasks the Rakefile loads (delayed_job's publish
+workflow; the eighty-fifth set). A workflow or action file whose uncommented `uses:` names one is read
 with those commands added (`with_default`), so their own reading names the file. *Limits:* an input that moves the
 file (Cypress' `working-directory:`, a `.craft.yml` `preReleaseCommand:`) is not read: the default is added beside.
+The walk of the definitions a patch shows reads them the same way (patchcontext.py; the eighty-fifth set).
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ _EMPTY = ("", "~", "null", "Null", "NULL")  # a value Travis drops (then the def
 _ACTIONS = {"julia-actions/julia-docdeploy": "julia --project=docs/ docs/make.jl",
             "getsentry/craft": "bash scripts/bump-version.sh",
             "getsentry/action-prepare-release": "bash scripts/bump-version.sh",
-            "cypress-io/github-action": "npx cypress run"}
+            "cypress-io/github-action": "npx cypress run",
+            # the eighty-fifth set: RubyGems' trusted publishing and an older action run Bundler's `rake release`
+            "rubygems/release-gem": "bundle exec rake release", "cadwallion/publish-rubygems-action": "rake release"}
 # an uncommented step's `uses:` naming one of them at any version (`@v1`, a SHA), quoted or not
 _USES = lazy(r"^[ \t]*+(?:-[ \t]*+)?+uses[ \t]*+:[ \t]*+['\"]?+("
              + "|".join(map(re.escape, _ACTIONS)) + r")@", re.MULTILINE)

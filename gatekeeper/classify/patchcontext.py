@@ -17,6 +17,7 @@ from typing import BinaryIO
 from gatekeeper.classify import (
     appliedpatches,
     bazelhooks,
+    cidefaults,
     ciforms,
     ciruns,
     inlinemeta,
@@ -224,7 +225,8 @@ class PatchContext:
             change = queue.pop(0)
             for shown in self.content(change, every_type=True):
                 if shown.path == change.path:
-                    text = shown.data.decode("utf-8", "replace")
+                    # with what its actions (and a root Travis file without a script) run by default, as --tree reads it
+                    text = cidefaults.with_default(shown.path, shown.data.decode("utf-8", "replace"))
                     try:
                         scripts, composed = map(_Named, walkpaths.shown_names(shown.path, text))
                     except PastBound:  # what it names cannot be told (shellvars.MAX_OUT): every path (attack 35)
