@@ -79,6 +79,31 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
     return found, wild
 
 
+def contexts(folder: str, text: str) -> list[str]:
+    """The build contexts the Dockerfile in `folder` is read against: its own folder, then each ancestor folder
+    from which a COPY/ADD source names the Dockerfile's folder (`COPY ./containers/build.sh /build.sh` in
+    `containers/Dockerfile.client`: the image is built from the repository's root, and the copied script is in
+    `containers/`; the eighty-fourth set). A source that starts elsewhere says nothing about the context."""
+    found = [folder]
+    if not folder:
+        return found
+    sources: list[str] = []
+    for number, (keyword, rest) in enumerate(_instructions(text)):
+        if number >= MAX_INSTRUCTIONS:
+            break
+        if keyword in ("COPY", "ADD"):
+            words = _words(rest)
+            if not any(w.startswith("--from=") for w in words):
+                words = [w for w in words if not w.startswith("--")]
+                sources += [posixpath.normpath(w.lstrip("/")) for w in words[:-1] if _literal(w) and "://" not in w]
+    parts = folder.split("/")
+    for cut in range(len(parts) - 1, -1, -1):  # the nearest ancestor first, the repository's root last
+        rest = "/".join(parts[cut:])
+        if any(source == rest or source.startswith(f"{rest}/") for source in sources):
+            found.append("/".join(parts[:cut]))
+    return found
+
+
 def entry_scripts(folder: str, text: str) -> set[str]:
     """The repository paths of the files the Dockerfile in `folder` copies in and its ENTRYPOINT or CMD runs (exec
     form too: `["bash", "/x/run.sh"]`): what the image runs when a container of it starts (over-reads 4)."""
