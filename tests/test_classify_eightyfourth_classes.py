@@ -2,7 +2,12 @@
 repositories: a Dockerfile kept in a subfolder but built from an ancestor folder (`containers/Dockerfile.client`
 with `COPY ./containers/build.sh /build.sh` then `RUN sh /build.sh`: EESSI's filesystem-layer builds it with the
 repository's root as the context) runs a script its own folder's context does not hold, and that script is part of
-the image definition (`iac.context.dockerfile-script`), as one the Dockerfile copies from its own folder is."""
+the image definition (`iac.context.dockerfile-script`), as one the Dockerfile copies from its own folder is.
+
+And a CI job whose id is the name of a deploy action's input (`jobs: manifests:`, a GitLab job `chart:`) is a job, not
+the input: the job's body (its `run:` blocks) was read as a list of deployed paths (StanfordSpezi's validate workflow:
+every word of its shell lines, 260 targets with the folders they may be in), past the walk's bound, and every
+Makefile and script of the repository was `ci`."""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ from pathlib import Path
 
 from tables import each_case
 
+from gatekeeper.classify.deployruns import targets
 from gatekeeper.classify.dockerrefs import contexts
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, two_commits
+from tests.incli import tree_classify
 from tests.test_classify_context import added_files, patch_files
 
 RUN_RULE = "iac.context.dockerfile-script"
@@ -102,3 +109,70 @@ def test_contexts_are_the_folder_and_the_ancestors_a_copy_names_it_from() -> Non
     assert contexts("", text) == [""]
     assert contexts("build/docker", "FROM a\nCOPY --from=b build/docker/x.sh /x\n") == ["build/docker"]
     assert contexts("a/b", "FROM a\nCOPY ${D}/a/b/x.sh /x\nADD https://h/a/b/x.sh /x\n") == ["a/b"]
+
+
+# The ids a job may share with a deploy action's input (deployruns._INPUT_KEY)
+JOB_IDS = ["manifests", "chart", "chart-path", "helm-chart", "values-files", "value-files", "kustomization-path",
+           "task-definition", "override-files", "terraform-dir"]
+JOB_BODY = """    name: Validate {job}
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Install the validator
+        run: |
+          curl -sSL https://example.invalid/kubeconform.tar.gz \\
+            | tar xz -C /usr/local/bin
+      - name: Build and validate every overlay
+        run: |
+          for overlay in clusters/dev clusters/prod apps/dev apps/prod; do
+            echo "=== $overlay ==="
+            kubectl kustomize "$overlay" | kubeconform -strict -summary -output text -skip CustomResourceDefinition
+          done
+      - name: Report
+        run: |
+          echo "validated the dev and prod overlays of the clusters, the apps and the bootstrap folders"
+          echo "with the strict schema check, the summary output and the CRD catalogue of the community"
+          echo "every overlay must build, every object must match its schema, and no kind may be unknown"
+"""
+
+
+@each_case("job", JOB_IDS)
+def test_a_job_named_like_a_deploy_input_is_no_list_of_paths(job: str) -> None:
+    github = f"on: push\njobs:\n  {job}:\n" + JOB_BODY.format(job=job)
+    found = targets(github)
+    assert not {"curl", "tar", "|", "usr/local/bin", "echo", "===", "text", "done"} & set(found), found
+    gitlab = f"{job}:\n  stage: test\n  script:\n    - helm lint charts/web\n    - echo checked | tee log/out.txt\n"
+    assert "log/out.txt" not in targets(gitlab) and "echo" not in targets(gitlab), targets(gitlab)
+
+
+@each_case("text, expected", [
+    # a deploy action's input: a block scalar of paths, a list of paths, an inline value
+    ("      - uses: azure/k8s-deploy@v5\n        with:\n          manifests: |\n            k8s/app.yaml\n"
+     "            k8s/svc.yaml\n", ["k8s/app.yaml", "k8s/svc.yaml"]),
+    ("      - uses: azure/k8s-deploy@v5\n        with:\n          manifests:\n            - k8s/app.yaml\n"
+     "            - k8s/svc.yaml\n", ["k8s/app.yaml", "k8s/svc.yaml"]),
+    ("        with:\n          chart: ./charts/web\n          value-files: ci/a.yaml,ci/b.yaml\n",
+     ["charts/web", "ci/a.yaml", "ci/b.yaml"]),
+    # an Azure task's inputs
+    ("  - task: KubernetesManifest@1\n    inputs:\n      manifests: |\n        deploy/web.yaml\n",
+     ["deploy/web.yaml"]),
+])
+def test_a_deploy_action_input_is_still_read(text: str, expected: list[str]) -> None:
+    assert targets(text) == expected
+
+
+def test_a_makefile_no_ci_runs_stays_src_beside_a_job_named_manifests(tmp_path: Path) -> None:
+    workflow = "on: push\njobs:\n  manifests:\n" + JOB_BODY.format(job="manifests") + (
+        "  tofu:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: terraform\n"
+        "    steps:\n      - uses: actions/checkout@v4\n      - run: tofu init -backend=false\n"
+        "      - run: tofu validate\n      - run: bash ../tools/smoke.sh\n")
+    base = {".github/workflows/validate.yaml": workflow, "terraform/main.tf": "terraform {}\n",
+            "Makefile": "plan:\n\tcd terraform && tofu plan\n", "tools/smoke.sh": "#!/bin/sh\necho ok\n",
+            "tools/bootstrap.sh": "#!/bin/sh\nflux install\n", "README.md": "# platform\n"}
+    head = {"Makefile": "plan:\n\tcd terraform && tofu plan -out x\n", "tools/bootstrap.sh": "#!/bin/sh\nflux check\n",
+            "tools/smoke.sh": "#!/bin/sh\necho ok again\n"}
+    repo, first, last = two_commits(tmp_path / "r", base, head)
+    found = tree_classify(repo.root, first, last)
+    assert found["Makefile"]["bucket"] == "src", found["Makefile"]
+    assert found["tools/bootstrap.sh"]["bucket"] == "src", found["tools/bootstrap.sh"]
+    assert (found["tools/smoke.sh"]["bucket"], found["tools/smoke.sh"]["rule"]) == ("ci", "ci.context.ci-run")
