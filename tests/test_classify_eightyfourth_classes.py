@@ -19,7 +19,7 @@ from gatekeeper.classify.deployruns import targets
 from gatekeeper.classify.dockerrefs import contexts
 from tests.gitrepo import GitRepo, two_commits
 from tests.incli import tree_classify
-from tests.test_classify_context import added_files, patch_files
+from tests.test_classify_context import added_files, assert_path_rule, patch_files
 
 RUN_RULE = "iac.context.dockerfile-script"
 
@@ -176,3 +176,27 @@ def test_a_makefile_no_ci_runs_stays_src_beside_a_job_named_manifests(tmp_path: 
     assert found["Makefile"]["bucket"] == "src", found["Makefile"]
     assert found["tools/bootstrap.sh"]["bucket"] == "src", found["tools/bootstrap.sh"]
     assert (found["tools/smoke.sh"]["bucket"], found["tools/smoke.sh"]["rule"]) == ("ci", "ci.context.ci-run")
+
+
+# A committed coverage report (the eighty-fourth set: a CDK app's `docs/clover.xml` and `docs/lcov-report/`, which a
+# test run wrote): generated tool output, `other`, as coverage.py's `.coverage` data file is (the otherdata1 round).
+REPORT_FILES = ["lcov-report/index.html", "lcov-report/base.css", "lcov-report/prettify.css", "lcov-report/prettify.js",
+                "lcov-report/sorter.js", "lcov-report/block-navigation.js", "lcov-report/lib/stack.ts.html",
+                "clover.xml", "lcov.info", "coverage-final.json", "coverage-summary.json"]
+REPORT_FOLDERS = ["", "docs/", "coverage/", "reports/coverage/", "packages/api/coverage/"]
+
+
+@each_case("path", [folder + name for folder in REPORT_FOLDERS for name in REPORT_FILES])
+def test_a_committed_coverage_report_is_other(path: str) -> None:
+    assert_path_rule(path, "other", "other.tool-state-and-settings")
+
+
+@each_case(("path", "bucket"), [
+    ("src/lcov.ts", "src"), ("lib/clover/xml.py", "src"), ("coverage/sqlitedb.py", "src"),  # code named so
+    ("docs/coverage.md", "src"), ("lcov-report.md", "src"), ("clover.xml.dist", "src"),
+    ("node_modules/mute-stream/coverage/lcov-report/base.css", "deps"),  # a vendored package's: vendored code
+    ("vendor/acme/lib/clover.xml", "deps"),
+    (".github/workflows/coverage.yml", "ci"),
+])
+def test_coverage_look_alikes_keep_their_bucket(path: str, bucket: str) -> None:
+    assert_path_rule(path, bucket, None)
