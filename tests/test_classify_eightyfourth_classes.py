@@ -16,7 +16,9 @@ from pathlib import Path
 from tables import each_case
 
 from gatekeeper.classify.deployruns import targets
-from gatekeeper.classify.dockerrefs import contexts
+from gatekeeper.classify.dockerrefs import MAX_CONTEXTS, contexts
+from gatekeeper.classify.tfrefs import names_in
+from tests.cpucost import assert_linear, repeated
 from tests.gitrepo import GitRepo, two_commits
 from tests.incli import tree_classify
 from tests.test_classify_context import added_files, assert_path_rule, patch_files
@@ -200,3 +202,15 @@ def test_a_committed_coverage_report_is_other(path: str) -> None:
 ])
 def test_coverage_look_alikes_keep_their_bucket(path: str, bucket: str) -> None:
     assert_path_rule(path, bucket, None)
+
+
+def test_the_contexts_are_bounded_on_a_hostile_dockerfile() -> None:
+    """A Dockerfile 40 folders deep whose COPY sources name every ancestor: at most MAX_CONTEXTS readings besides its
+    own folder's, and the reading stays linear in the text (each COPY word's folders walked once)."""
+    folder = "/".join(f"d{n}" for n in range(40))
+    copies = "".join(f"COPY {'/'.join(folder.split('/')[n:])}/x.sh /x{n}.sh\n" for n in range(40))
+    found = contexts(folder, "FROM a\n" + copies + "RUN /x1.sh\n")
+    assert found[0] == folder and len(found) == 1 + MAX_CONTEXTS and len(set(found)) == len(found)
+    unit = "COPY " + "/".join(folder.split("/")[5:]) + "/x.sh " + "/".join(["w"] * 40) + " /x/\n"
+    assert_linear(lambda text: names_in(f"{folder}/Dockerfile", text), repeated(unit, "FROM a\n", "RUN /x/x.sh\n"),
+                  budget=0.5)
