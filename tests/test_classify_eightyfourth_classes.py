@@ -13,15 +13,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitdiffs import commit_patch
 from tables import each_case
 
+from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.deployruns import targets
 from gatekeeper.classify.dockerrefs import MAX_CONTEXTS, contexts
+from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.tfrefs import names_in
+from gatekeeper.diff import parse_patch
 from tests.cpucost import assert_linear, repeated
 from tests.gitrepo import GitRepo, two_commits
 from tests.incli import tree_classify
-from tests.test_classify_context import added_files, assert_path_rule, patch_files
+from tests.test_classify_context import RULES, added_files, assert_path_rule
 
 RUN_RULE = "iac.context.dockerfile-script"
 
@@ -76,7 +80,15 @@ def test_the_patch_alone_reads_the_same_context(git_repo: GitRepo, tmp_path: Pat
                    _dockerfile("./containers/build-or-download-cvmfs-rpms.sh", "RUN sh /build-or-download.sh x"))
     git_repo.write("containers/build-or-download-cvmfs-rpms.sh", "#!/bin/sh\nyum install -y wget\n")
     git_repo.commit("head")
-    got = patch_files(git_repo, tmp_path)["containers/build-or-download-cvmfs-rpms.sh"]
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary", "-M"))
+    changes = list(parse_patch(patch))
+    context = PatchContext(patch, changes, RULES.context)
+    try:
+        files = {f.change.path: f for f in classify_in_context(changes, RULES, context)}
+    finally:
+        context.close()
+    got = files["containers/build-or-download-cvmfs-rpms.sh"]
     assert (got.bucket, got.rule) == ("iac", RUN_RULE)
 
 
