@@ -226,3 +226,24 @@ def test_the_contexts_are_bounded_on_a_hostile_dockerfile() -> None:
     unit = "COPY " + "/".join(folder.split("/")[5:]) + "/x.sh " + "/".join(["w"] * 40) + " /x/\n"
     assert_linear(lambda text: names_in(f"{folder}/Dockerfile", text), repeated(unit, "FROM a\n", "RUN /x/x.sh\n"),
                   budget=0.5)
+
+
+# Coder's mux (an agent multiplexer) reads the repository's `.mux/` (formerly `.cmux/`): `init`, a script every new
+# workspace runs at creation (the agent's sandbox start), and `mcp.jsonc`, the MCP servers its agents get (the
+# eighty-fourth set: alecsg77/elysium's `.mux/mcp.jsonc` was src, with no tag).
+MUX_FILES = {".mux/mcp.jsonc": '{"servers": {"cluster": {"command": "npx", "args": ["-y", "kube-mcp"]}}}\n',
+             ".mux/init": "#!/usr/bin/env bash\nset -euo pipefail\nbun install\n",
+             ".cmux/init": "#!/usr/bin/env bash\nbun install\n"}
+
+
+@each_case("path", list(MUX_FILES))
+def test_mux_settings_and_init_hook_are_agent_files(path: str) -> None:
+    match = RULES.match(path)
+    assert (match.bucket, match.rule) == ("other", "other.agent-instructions"), match
+    assert "guardrail" in match.tags, match
+
+
+@each_case(("path", "bucket"), [("src/mux/init.go", "src"), ("pkg/mux/mcp.jsonc", "src"), ("tools/.mux/init", "src")])
+def test_mux_look_alikes_keep_their_bucket(path: str, bucket: str) -> None:
+    match = RULES.match(path)
+    assert match.bucket == bucket and "guardrail" not in match.tags, match
