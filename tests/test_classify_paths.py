@@ -738,6 +738,8 @@ def test_every_open_name_in_an_ansible_variables_folder_is_reviewed(rules: RuleS
 FORGE_OTHER = [
     "phpstan/php-below-8.2.neon",  # PHPStan settings in their own folder (the eighty-fifth set)
     "config/php/no-exec.ini", "tsconfig.tsbuildinfo",  # server settings, committed tool state (the otherdata1 round)
+    "docs/lcov-report/index.html", "docs/clover.xml",  # a committed coverage report (the eighty-fourth set)
+    ".mux/mcp.jsonc", ".cmux/init",  # Coder mux's agent settings and init hook (the eighty-fourth set)
     "migrations/alembic.ini", "parts/tray.f3d",  # tool settings and models (other.tool-settings-and-models, 72nd set)
     ".cmake-format", ".codacy.yml", "dynamic_theme/idx-template.nix",  # thirty-sixth set
     "site-modules/.DS_Store",  # desktop folder metadata (other.os-metadata)

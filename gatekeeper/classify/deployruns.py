@@ -228,6 +228,9 @@ def _inputs(text: str) -> list[str]:
         if value[:1] in ("|", ">", ""):  # a block scalar or a list below: the lines indented deeper
             if hit.group(2).lower() == "metadata":  # Cloud Run's takes one path, inline; below: a manifest's block
                 continue
+            first = next((b.strip() for b in lines[at + 1:] if b.strip() and not b.strip().startswith("#")), "")
+            if not value and not first.startswith("-") and (": " in first or first.endswith(":")):
+                continue  # a mapping below: a job of that id (`jobs: manifests:`), not a list (the eighty-fourth set)
             for below in lines[at + 1:]:
                 if below.strip() and len(below) - len(below.lstrip()) <= len(hit.group(1)):
                     break

@@ -48,6 +48,8 @@ _INSTRUCTION = lazy(r"^\s*([A-Za-z]+)\s+(.*)$", re.DOTALL)
 _MOUNT = lazy(r"--mount=(\S+)")
 _STAGE = lazy(r"\s[Aa][Ss]\s+(\S+)\s*$")
 MAX_INSTRUCTIONS = 2000  # per Dockerfile: bounded work on a hostile one
+MAX_CONTEXTS = 8  # ancestor folders a subfolder's Dockerfile is also read against (each a reading of the text)
+MAX_DEPTH = 32  # folders above a Dockerfile that may be its context
 
 
 def is_dockerfile(path: str) -> bool:
@@ -77,6 +79,38 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
         for command in _wild_commands(rest):
             wild |= _wild_sources(workdir, command, copies)
     return found, wild
+
+
+def contexts(folder: str, text: str) -> list[str]:
+    """The build contexts the Dockerfile in `folder` is read against: its own folder, then the ancestor folders
+    from which a COPY/ADD source names the Dockerfile's folder (`COPY ./containers/build.sh /build.sh` in
+    `containers/Dockerfile.client`: the image is built from the repository's root, and the copied script is in
+    `containers/`; the eighty-fourth set), the nearest first, at most MAX_CONTEXTS of them (the root always among
+    them when named). A source that starts elsewhere says nothing about the context."""
+    if not folder:
+        return [folder]
+    parts = folder.split("/")
+    # the folder as seen from each ancestor up to MAX_DEPTH folders above it: {"docker": "build", "build/docker": ""}
+    tails = {"/".join(parts[cut:]): "/".join(parts[:cut]) for cut in range(max(0, len(parts) - MAX_DEPTH), len(parts))}
+    named: set[str] = set()
+    for number, (keyword, rest) in enumerate(_instructions(text)):
+        if number >= MAX_INSTRUCTIONS:
+            break
+        words = _words(rest) if keyword in ("COPY", "ADD") else []
+        if any(w.startswith("--from=") for w in words):
+            continue
+        for word in [w for w in words if not w.startswith("--")][:-1]:
+            if not _literal(word) or "://" in word:
+                continue
+            prefix = ""
+            for part in posixpath.normpath(word.lstrip("/")).split("/")[:MAX_DEPTH]:
+                prefix = f"{prefix}/{part}" if prefix else part
+                if (ancestor := tails.get(prefix)) is not None:
+                    named.add(ancestor)
+    kept = sorted(named, key=len, reverse=True)[:MAX_CONTEXTS]
+    if "" in named and "" not in kept:
+        kept[-1] = ""
+    return [folder, *kept]
 
 
 def entry_scripts(folder: str, text: str) -> set[str]:

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import partial
 
-from gatekeeper.classify.dockerrefs import is_dockerfile, run_scripts
+from gatekeeper.classify.dockerrefs import contexts, is_dockerfile, run_scripts
 from gatekeeper.classify.shapes import NIXOS
 from gatekeeper.lazy_pattern import lazy
 
@@ -175,7 +175,11 @@ def names_in(where: str, text: str) -> Named:
     (dockerrefs.py), any other the paths of `named_paths`."""
     folder = where.rpartition("/")[0]
     if is_dockerfile(where):
-        files, wild = run_scripts(folder, text)
+        files, wild = set(), set()
+        for context in contexts(folder, text):  # its folder, and an ancestor a COPY names it from
+            found, found_wild = run_scripts(context, text)
+            files |= found
+            wild |= found_wild
         return Named(frozenset(files), frozenset(), tuple(Wildcard(word, base, None, re.compile(name, re.DOTALL))
                                                           for word, base, name in sorted(wild)[:MAX_PATTERNS]))
     if where.endswith(".nix"):
