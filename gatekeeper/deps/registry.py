@@ -199,7 +199,8 @@ _BY_NAME: dict[str, Format] = {
     "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False, edits=_edits("pub", hunklines.pubspec_line)),
     "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False, edits=_edits("pub", dart.pubspec_lock_line)),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
-    "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False),  # Nix flakes' inputs (round 51)
+    # Nix flakes' inputs (round 51); from a patch, each `locked` object a hunk shows whole (round 56)
+    "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False, hunks=nixflake.flake_lock_hunks),
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
     # Clojure's tools.deps (round 52): from a patch, a library's Maven version line under the `:deps` map it shows
     "deps.edn": Format("deps.edn", cljdeps.parse_deps_edn, False, edits=_edits("maven", cljdeps.deps_edn_line)),
