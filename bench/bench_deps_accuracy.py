@@ -614,8 +614,10 @@ def _same_name(want: str, change: Change) -> bool:
     # suffix (a `# renovate: datasource=github-tags depName=onsi/ginkgo` for github.com/onsi/ginkgo/v2)
     # a deno.land module by its name (`pagic` for deno.land/x/pagic)
     # a repository a Makefile pins to a commit (`git`, makepins.py) by its owner/name or name (`ggerganov/llama.cpp`)
+    # a Nix flake input by its repository (Dependabot's `treefmt-nix` for github:numtide/treefmt-nix), where a patch's
+    # hunk does not show the node's key the delta keeps as its alias (round 56)
     suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "git": "/", "docker": "/", "tool": "/", "go": "/",
-              "kustomize": "/", "swift": "/", "deno": "/"}.get(change.ecosystem)
+              "kustomize": "/", "swift": "/", "deno": "/", "nix": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):

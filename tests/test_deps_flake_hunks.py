@@ -16,7 +16,7 @@ from cpucost import assert_linear, repeated
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.nixflake import flake_lock_hunks
-from tests.deltas import moves, partial
+from tests.deltas import accuracy_bench, bench_change, moves, partial
 from tests.deltas import patch as patch_of
 from tests.deltas import tree as tree_of
 from tests.gitrepo import two_commits
@@ -175,3 +175,17 @@ def _read(text: str) -> object:
 ])
 def test_reading_hunks_is_linear(head: str, unit: str) -> None:
     assert_linear(_read, repeated(unit, head), budget=0.5)
+
+
+# The benchmark names a flake input by its repository where the patch's hunk does not show the node's key (Dependabot's
+# "bump treefmt-nix from `790751f` to `db94781`"); another repository's name, or a part of one, is another input.
+@pytest.mark.parametrize("name,want,same", [
+    ("github:numtide/treefmt-nix", "treefmt-nix", True),
+    ("github:hercules-ci/flake-parts", "flake-parts", True),
+    ("gitlab:gitlab.example.org/group/input", "input", True),
+    ("github:numtide/treefmt-nix", "nix", False),
+    ("github:numtide/treefmt-nix", "numtide", False),
+    ("github:NixOS/nixpkgs", "nixpkgs-lib", False),
+])
+def test_the_benchmark_names_an_input_by_its_repository(name: str, want: str, same: bool) -> None:
+    assert accuracy_bench()._same_name(want, bench_change("nix", name)) is same
