@@ -178,21 +178,54 @@ def test_a_malformed_file_is_a_finding(body: str) -> None:
 
 
 @pytest.mark.parametrize("head,unit", [
-    ("spec:\n  chart:\n    spec:\n", "      version: 1.0.0\n"),
-    ("", "  " * 40 + "k:\n"),
-    ("", "      chart: x\n      version: 1\n"),
+    ("spec:\n  chart:\n    spec:\n", "\0      version: 1.0.0\n"),  # versions whose chart is never shown
+    ("", "  " * 40 + "k:\n"),  # parents, deeper each time
+    ("", "\0      chart: x\n\0      version: 1\n"),
+    ("spec:\n  values:\n", "    image:\n      repository: r\n\0      tag: v1\n"),  # images in values
 ])
 def test_a_hunk_is_read_in_linear_time(head: str, unit: str) -> None:
+    """One side of a hunk (hunks.sides: changed lines marked with NUL) read by flux_hunks."""
     fmt = format_for("helmrelease.yaml")
-    assert fmt is not None and fmt.edits is not None
-    edits = fmt.edits
+    assert fmt is not None and fmt.hunks is not None
+    reader = fmt.hunks
 
     def read(text: str) -> object:
-        lines = text.splitlines(keepends=True)
-        raw = f"@@ -1,{len(lines)} +1,{len(lines)} @@\n" + "".join(
-            ("-" if i % 2 else " ") + line for i, line in enumerate(lines))
         try:
-            return edits("helmrelease.yaml", raw.encode())
+            return reader("helmrelease.yaml", text.encode())
         except ManifestError as exc:
             return exc
     assert_linear(read, repeated(unit, head), budget=1.0)
+
+
+# Images a release's values set (CloudHub-Social/CloudHub-Cluster's "update image ghcr.io/mastodon/mastodon to v4.7.0"),
+# named as a chart's values.yaml names them.
+MASTODON = RELEASE.replace("  values:\n", """  values:
+    image:
+      repository: ghcr.io/mastodon/mastodon
+      tag: v4.6.6
+      pullPolicy: Always
+    mastodon:
+      createAdmin:
+        enabled: false
+""")
+
+
+def test_an_image_of_the_values_is_named_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"helmrelease.yaml": MASTODON},
+                              {"helmrelease.yaml": {"tag: v4.6.6": "tag: v4.7.0"}})
+    want = {("docker", "ghcr.io/mastodon/mastodon", "v4.6.6", "v4.7.0")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+
+
+def test_a_values_edit_beside_a_chart_bump(tmp_path: Path) -> None:
+    tree, patch = both_edited(tmp_path, {"helmrelease.yaml": MASTODON}, {"helmrelease.yaml": {
+        "version: v1.16.2": "version: v1.17.0", "    replicaCount: 1\n": "    replicaCount: 2\n"}})
+    assert moves(tree) == {("helm", "cert-manager", "v1.16.2", "v1.17.0")} == moves(patch), (tree, patch)
+    assert partial(patch, "helmrelease.yaml"), "the hunk does not show `values:` above replicaCount: reviewed"
+
+
+def test_a_change_outside_the_values_the_hunk_does_not_place_is_partial(tmp_path: Path) -> None:
+    _, patch = both_edited(tmp_path, {"helmrelease.yaml": MASTODON}, {"helmrelease.yaml": {
+        "  interval: 1h": "  interval: 2h", "retries: 3\n  upgrade": "retries: 5\n  upgrade"}})
+    assert partial(patch, "helmrelease.yaml"), patch

@@ -8,24 +8,29 @@ latest), from its `sourceRef` (`HelmRepository/NAMESPACE/NAME`, kept as the entr
 another source is a change); a chart that is a path (`./charts/app`, from a GitRepository) is the project's own, and a
 release whose chart is `spec.chartRef` names none here (the OCIRepository or HelmChart it refers to holds it). An
 OCIRepository is the OCI artifact at its `spec.url` (`oci://ghcr.io/org/charts/app`, named without its scheme, as an
-image is) at `spec.ref`'s `tag`, `semver` or `digest`. Every YAML document is read; other kinds are not dependencies.
+image is) at `spec.ref`'s `tag`, `semver` or `digest`. The images a release's `spec.values` set are named as a chart's
+values.yaml names them (helmvalues.py: Renovate's "update image ghcr.io/mastodon/mastodon to v4.7.0" in CloudHub's
+releases). Every YAML document is read; other kinds are not dependencies.
 A HelmRelease or OCIRepository of another shape (a chart without its name, a URL that is no `oci://`) is a problem.
-From a patch (`helmrelease_line`), a changed `version:` whose hunk shows its `chart:` beside it under `chart:`/`spec:`,
-or a changed `tag:`/`semver:`/`digest:` under a `ref:` whose `url:` the hunk shows; any other changed line is refused.
+From a patch (`flux_hunks`): a changed `version:` whose hunk shows its `chart:` beside it under `chart:`/`spec:`, a
+changed `tag:`/`semver:`/`digest:` under a `ref:` whose `url:` the hunk shows (`helmrelease_line`), and the values'
+images as `helmvalues.values_hunks` reads them; a changed version or ref line it cannot place is `partial`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gatekeeper.deps import helmvalues, hunks
 from gatekeeper.deps.edits import Side
-from gatekeeper.deps.loaders import load_yaml_all, mapping, string
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.loaders import load_yaml_all, mapping, string, text
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
 from gatekeeper.lazy_pattern import lazy
 
 NAME = lazy(r"^(?:[\w.-]*[-_.])?(?:helm-?release|oci-?repository)s?\.ya?ml$")
 _MAX_DOCUMENTS = 64
 _LOCAL = ("./", "../", "/")
+_REACH = 64  # lines a hunk is read up and down from a changed line for its mapping: bounded, so linear
 _REFS = ("tag", "semver", "digest")
 _SCALAR = r"""(?P<q>["']?)(?P<value>[^"'\s#{}\[\],&*!|>]{1,300})(?P=q)\s*(?:#.*)?$"""
 _VERSION = lazy(r"^(?P<indent> +)version:\s*" + _SCALAR)
@@ -78,6 +83,8 @@ def parse_flux_helm(path: str, data: bytes) -> list[Dependency]:
         if kind == "HelmRelease" and api.startswith("helm.toolkit.fluxcd.io/"):
             if (release := _release(doc, path)) is not None:
                 out.append(release)
+            # the images its values set, as a chart's values.yaml names them (Renovate's "update image X to vY")
+            out += helmvalues.images(path, mapping(doc.get("spec", {}), "a HelmRelease's spec").get("values"))
         elif kind == "OCIRepository" and api.startswith("source.toolkit.fluxcd.io/"):
             out.append(_oci(doc, path))
     return out
@@ -93,7 +100,7 @@ def _block(side: Side, index: int) -> tuple[dict[str, str], list[tuple[str, int]
     indent = level = _indent(side[index][0])
     keys: dict[str, str] = {}
     parents: list[tuple[str, int]] = []
-    for at in range(index - 1, -1, -1):
+    for at in range(index - 1, max(index - _REACH, 0) - 1, -1):
         line = side[at][0]
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -110,7 +117,7 @@ def _block(side: Side, index: int) -> tuple[dict[str, str], list[tuple[str, int]
             break
         parents.append((m.group("key"), at))
         level = depth
-    for at in range(index + 1, len(side)):
+    for at in range(index + 1, min(index + _REACH, len(side))):
         line = side[at][0]
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -139,3 +146,42 @@ def helmrelease_line(side: Side, index: int) -> list[tuple[str, ...]]:
             if keys.get("url", "").startswith("oci://"):
                 return [(keys["url"].removeprefix("oci://"), m.group("value"), "docker")]
     raise ManifestError(f"not a chart's version or an OCI ref the hunk shows whole: {line.strip()[:80]!r}")
+
+
+def _in_values(side: Side, index: int) -> bool:
+    """Whether the hunk shows line `index` inside a release's `values:` (a key at two spaces, under `spec:`)."""
+    return any(key == "values" and _indent(side[at][0]) == 2 for key, at in _block(side, index)[1])
+
+
+def flux_hunks(path: str, data: bytes) -> list[Dependency]:
+    """From a patch's one side (hunks.sides): each chart version or OCI ref `helmrelease_line` reads, and the images
+    the release's values show (helmvalues.values_hunks, on the lines left). A changed line that is neither and that
+    the hunk does not show inside `values:` (a source, a chart's name, an install option) raises PartlyRead."""
+    out: list[Dependency] = []
+    left: list[str] = []
+    unplaced = ""
+    for chunk in text(data).split("\n" + hunks.HUNK + "\n"):
+        raws = [raw for raw in chunk.splitlines() if raw != hunks.HUNK]
+        side: Side = [(raw.lstrip(hunks.CHANGED), raw.startswith(hunks.CHANGED)) for raw in raws]
+        for index, (line, changed) in enumerate(side):
+            if _VERSION.match(line) is not None or _REF.match(line) is not None:
+                try:
+                    pairs = helmrelease_line(side, index)
+                except ManifestError:
+                    pairs = []
+                if pairs:
+                    out += [Dependency(pair[2] if len(pair) > 2 else "helm", pair[0], pair[1], path, True, "runtime")
+                            for pair in pairs]
+                    raws[index] = ""  # read: not an image's tag for values_hunks
+                    continue
+            if changed and line.strip() and not line.lstrip().startswith("#") and not unplaced \
+                    and not _in_values(side, index):
+                unplaced = f"a changed line the hunk does not show inside the release's values: {line.strip()[:80]!r}"
+        left += [hunks.HUNK, *raws]
+    try:
+        out += helmvalues.values_hunks(path, "\n".join(left).encode())
+    except PartlyRead as exc:
+        raise PartlyRead(str(exc) + (f"; {unplaced}" if unplaced else ""), out + exc.found) from None
+    if unplaced:
+        raise PartlyRead(unplaced, out)  # what the hunks show is named; the rest is reviewed
+    return out

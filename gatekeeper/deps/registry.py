@@ -253,8 +253,9 @@ _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mi
 _METEOR = {"release": Format("meteor-release", meteor.parse_meteor_release, True),
            "versions": Format("meteor-versions", meteor.parse_meteor_versions, True)}
 _COPIER = Format(".copier-answers.yml", copier.parse_answers, False, hunks=copier.answers_hunks)
-# Flux's HelmRelease and OCIRepository files (fluxhelm.py, round 56): from a patch, a chart's version or an OCI ref
-_FLUX_HELM = Format("helmrelease", fluxhelm.parse_flux_helm, False, edits=_edits("helm", fluxhelm.helmrelease_line))
+# Flux's HelmRelease and OCIRepository files (fluxhelm.py, round 56): from a patch, a chart's version, an OCI ref and
+# the images the release's values show
+_FLUX_HELM = Format("helmrelease", fluxhelm.parse_flux_helm, False, hunks=fluxhelm.flux_hunks)
 # Gitpod's workspace file: its `image:` is the container a workspace runs in, with the checkout and the developer's
 # git credentials inside, as a Dev Container's is; read as a Compose file's `image:` lines (red team 26).
 _WORKSPACE_IMAGES = frozenset({".gitpod.yml", ".gitpod.yaml"})
