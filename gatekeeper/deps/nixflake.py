@@ -19,7 +19,6 @@ beside what the hunks do show.
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Any
 
 from gatekeeper.deps.hunks import CHANGED, HUNK
@@ -107,7 +106,7 @@ def flake_lock_hunks(path: str, data: bytes) -> list[Dependency]:
                 block = (kind, members, moved or changed)
                 continue
             if _CLOSE.match(line) is not None:
-                fields = mapping(json.loads("{" + ",".join(members) + "}"), "a locked source")
+                fields = mapping(load_json("{" + ",".join(members) + "}"), "a locked source")
                 if kind == "locked":
                     name, pinned = _source(node or "?", fields)
                     out.append(Dependency(ECOSYSTEM, name, pinned, path, True, "runtime", alias=node))
