@@ -253,7 +253,8 @@ def test_a_flake_input_bump_with_tree_and_from_a_patch(tmp_path: Path) -> None:
     assert moves(tree) == {("nix", "github:NixOS/nixpkgs", _OLD_REV, _NEW_REV)}, tree
     assert not tree.problems, tree
     assert [c.alias for c in tree.changes] == ["nixpkgs"]
-    assert partial(patch_of(repo, base, head), "flake.lock"), "JSON hunks are not read: partial"
+    patch = patch_of(repo, base, head)  # round 56: a `locked` object the hunk shows whole is read from the patch
+    assert moves(patch) == moves(tree) and not partial(patch, "flake.lock"), patch
 
 
 # Another owner or repository under the same key is a new dependency, never the old one's bump; a transitive node
@@ -345,13 +346,14 @@ def test_a_whole_file_hunk_is_read_whole(tmp_path: Path, base: str, old: str, ne
 
 
 # A patch written with the whole file as context (`git diff -U200`) does not show it whole: `git apply` holds a hunk
-# with trailing context to no end, so the file may go on below it (hunkends); a flake.lock bump so written stays
-# `partial`.
+# with trailing context to no end, so the file may go on below it (hunkends); a flake.lock bump so written is read as
+# hunks (round 56: the `locked` object it shows whole), never as the whole file.
 def test_a_patch_with_the_whole_file_as_context_is_still_hunks(tmp_path: Path) -> None:
     edit = {"flake.lock": {_OLD_REV: _NEW_REV}}
     repo, base, head = edited_commits(tmp_path, {"flake.lock": FLAKE_LOCK}, edit)
     delta = patch_of(repo, base, head, "-U200")
-    assert moves(delta) == set() and partial(delta, "flake.lock"), delta
+    assert moves(delta) == {("nix", "github:NixOS/nixpkgs", _OLD_REV, _NEW_REV)}, delta
+    assert all(c.partial for c in delta.changes), "read from hunks: partial"
 
 
 # Look-alikes: a hunk from line 1 with the file going on below it (trailing context), two hunks, a hunk reaching the end

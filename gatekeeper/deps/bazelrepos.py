@@ -8,7 +8,9 @@ A call of literal keyword arguments (strings, lists of strings) whose `url`/`url
 repository at one tag or commit (`/releases/download/<tag>/…`, `/archive/refs/tags/<tag>.tar.gz`,
 `/archive/<tag or 40-hex commit>.zip`, also behind `https://mirror.bazel.build/`) is the `tool` dependency named by
 that repository at that tag, its `name` the alias. Any other call (a URL built by `+` or `.format()`, an argument
-that is no literal, a parenthesis inside, another host, two repositories or tags) names nothing; `held` keeps the
+that is no literal — a variable only beside the download's own `name`/`url(s)`/`sha256`/`integrity`/`strip_prefix`,
+round 56 —, a parenthesis inside, another host, two repositories or tags) names nothing; `http://github.com/…` is the
+same repository as `https://` (round 56: a WORKSPACE's move off an `http://` URL was `unparsable`); `held` keeps the
 `name` of each such call, so heldvars.py makes a dependency one side reads and the other side still downloads by a
 call not read `unparsable`, never a removal. Calls are bounded: at most 4 KiB of arguments, 16 URLs each.
 """
@@ -31,12 +33,14 @@ _RULE_OPEN = r"^[ \t]*(?:(?:http_archive|http_file)[ \t]*\(|_?maybe[ \t]*\(\s*+(
 _CALL = lazy(_RULE_OPEN + r"([^()]{0,4096})\)", re.MULTILINE)
 _OPEN = lazy(_RULE_OPEN, re.MULTILINE)
 _NAME = lazy(r'(?<![\w.])name\s*=\s*"([^"\\\n]{1,200})"')
-# a literal argument: a string, a list of strings, True/False/None, a number
-_ARG = lazy(r'\s*(\w+)\s*=\s*(?:"([^"\\\n]*)"|\[\s*((?:"[^"\\\n]*"\s*(?:,\s*)?){0,16})\]|True|False|None|\d+)'
-            r'\s*(?:,|$)')
+# a literal argument: a string, a list of strings, True/False/None, a number; or a variable (round 56: rules_xcodeproj's
+# `ignore_version_differences = ignore_version_differences`), read only where it cannot name the download (_OWN)
+_ARG = lazy(r'\s*(\w+)\s*=\s*(?:"([^"\\\n]*)"|\[\s*((?:"[^"\\\n]*"\s*(?:,\s*)?){0,16})\]|True|False|None|\d+'
+            r'|(?P<variable>[A-Za-z_]\w*))\s*(?:,|$)')
+_OWN = frozenset({"name", "url", "urls", "sha256", "integrity", "strip_prefix"})  # what names and checks the download
 _ITEM = lazy(r'"([^"\\\n]*)"')
 _TEXT = lazy(r"\S")
-_GITHUB = lazy(r"^https://(?:mirror\.bazel\.build/)?github\.com/(?P<repo>[\w-][\w.-]{0,99}/[\w-][\w.-]{0,99})/"
+_GITHUB = lazy(r"^https?://(?:mirror\.bazel\.build/)?github\.com/(?P<repo>[\w-][\w.-]{0,99}/[\w-][\w.-]{0,99})/"
                r"(?:releases/download/(?P<tag>[^/\s]{1,128})/[^/\s]{1,200}|"
                r"archive/(?:refs/tags/)?(?P<archive>[^/\s]{1,128}?)\.(?:tar\.gz|tgz|zip|tar\.xz|tar\.bz2))$")
 _COMMIT = lazy(r"^[0-9a-f]{40}$")
@@ -54,6 +58,8 @@ def _arguments(call: str) -> tuple[dict[str, str], list[str]] | None:
         if arg is None:
             return None
         key, value, items = arg.group(1), arg.group(2), arg.group(3)
+        if arg.group("variable") is not None and key in _OWN:
+            return None
         if value is not None:
             args[key] = value
             if key == "url":

@@ -30,10 +30,12 @@ COORDINATE = _COORD = lazy(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]
                            r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
 # blanks read once each around the optional parentheses (attack 39's census: `id` and 16 KiB of blanks, quadratic)
 # `id "x" version "1"`, and Kotlin's call `id("x").version("1")` (a settings script's plugins block); the version a
-# literal or a Gradle property read as `extra["kotlin.version"]` (compose-multiplatform's templates, round 49)
+# literal or a Gradle property read as `extra["kotlin.version"]` (compose-multiplatform's templates, round 49), or a
+# variable (`val dokkaVersion: String by settings` over `version dokkaVersion`: kotlinx-datetime's settings, round 56)
 _PLUGIN = lazy(r"""\b(?:id\s*+(?:\(\s*+)?(?P<q>["'])(?P<id>[\w.-]+)(?P=q)(?:\s*+\))?"""
                r"""|kotlin\s*+\(\s*+"(?P<kotlin>[\w.-]+)"\s*+\))(?:\s++|\s*+\.\s*+)version\s*+(?:\(\s*+)?"""
-               r"""(?:(?P<vq>["'])(?P<version>[^"']+)(?P=vq)|extra\s*+\[\s*+"(?P<extra>[\w.-]{1,128})"\s*+\])""")
+               r"""(?:(?P<vq>["'])(?P<version>[^"']+)(?P=vq)|extra\s*+\[\s*+"(?P<extra>[\w.-]{1,128})"\s*+\]"""
+               r"""|(?P<ident>[A-Za-z_]\w{0,127})(?![\w.(\[]))""")
 # Kotlin's dependency notation `kotlin("reflect", kotlinVersion)` / `kotlin("stdlib", version = "2.0.0")`: the module
 # `org.jetbrains.kotlin:kotlin-<module>` at a literal or a variable of the script (openrewrite's rewrite-kotlin, round
 # 45); `kotlin("stdlib")` takes the plugin's version and names none
@@ -156,7 +158,7 @@ def _line_dependencies(path: str, code: str, variables: dict[str, str]) -> list[
                               True, _scope(code), alias=variable))
     for plugin in _PLUGIN.finditer(code):
         name = plugin.group("id") or f"org.jetbrains.kotlin.{plugin.group('kotlin')}"
-        if (extra := plugin.group("extra")) is not None:
+        if (extra := plugin.group("extra") or plugin.group("ident")) is not None:
             version, variable = (variables[extra], extra) if extra in variables else (f"${extra}", "")
         else:
             version, variable = _resolve(plugin.group("version"), variables)

@@ -271,7 +271,7 @@ def script_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[D
     def parse(path: str, data: bytes) -> list[Dependency]:
         if posixpath.basename(path) == PROPERTIES:
             return parse_nothing(path, data)
-        if posixpath.basename(path) not in _READ or b"$" not in data and b"extra[" not in data:
+        if posixpath.basename(path) not in _READ or b"$" not in data and b"extra[" not in data and b" by " not in data:
             # an applied script (its project is not known here), or one that uses no variable: nothing above read
             return parse_build_script(path, data)
         return parse_build_script(path, data, inherited(git, commit, path))

@@ -88,8 +88,13 @@ def _argo_source(node: dict[Any, Any]) -> tuple[str, str] | None:
 
 def parse_values(path: str, data: bytes) -> list[Dependency]:
     body = text(data)
-    out = read_annotations(path, body.splitlines(), "runtime")
-    doc = load_yaml(data)
+    return read_annotations(path, body.splitlines(), "runtime") + images(path, load_yaml(data))
+
+
+def images(path: str, doc: Any) -> list[Dependency]:
+    """The images (and Argo CD chart sources) a values tree names: a values.yaml's document, a Flux HelmRelease's
+    `spec.values` (fluxhelm.py)."""
+    out: list[Dependency] = []
     stack: list[Any] = [doc]
     visited = 0
     while stack:

@@ -9,7 +9,8 @@ is a problem, never skipped. What the file says besides those lists (hooks that 
 options) is its `residue`, compared between the sides (residue.py), so an edit of it beside a bump is reviewed.
 
 rebar.lock: `{"1.2.0", [Entries]}.` then the hashes (older locks: `[Entries].`), an entry `{<<"app">>, {pkg,
-<<"package">>, <<"Version">>}, Level}` or `{<<"app">>, {git, "Url", {ref, "Commit"}}, Level}`; level 0 is a direct
+<<"package">>, <<"Version">>}, Level}`, `{<<"app">>, {git, "Url", {ref, "Commit"}}, Level}` or, since round 56,
+`{<<"app">>, {git_subdir, "Url", {ref, "Commit"}, "Folder"}, Level}` (the folder fetched with it); level 0 is a direct
 dependency. From a patch the config's changed lines are read when each is one whole entry of a top-level list the
 hunk shows (`rebar_config_line`), the lock's when each is one whole Hex entry (`rebar_lock_line`); anything else
 (a lock's hashes, which every bump moves, a git entry) is `partial` (pass --tree).
@@ -250,6 +251,11 @@ def residue(data: bytes) -> object:
     return repr(kept)
 
 
+def _plain(value: Any) -> bool:
+    """An Erlang string ("…"), not an atom or binary (both str subclasses here)."""
+    return isinstance(value, str) and not isinstance(value, (Atom, Binary))
+
+
 def parse_rebar_lock(path: str, data: bytes) -> list[Dependency]:
     """Every locked app: Hex packages by the package at its version, git sources by the app at their commit."""
     terms = consult(data)
@@ -273,11 +279,13 @@ def parse_rebar_lock(path: str, data: bytes) -> list[Dependency]:
                 and isinstance(source[1], Binary) and isinstance(source[2], Binary):
             out.append(Dependency("hex", str(source[1]), str(source[2]), path, direct, None,
                                   alias=str(app) if app != source[1] else ""))
-        elif isinstance(source, tuple) and len(source) == 3 and source[0] in _SOURCES and isinstance(source[1], str) \
-                and isinstance(source[2], tuple) and len(source[2]) == 2 and source[2][0] == "ref" \
-                and isinstance(source[2][1], str):
+        elif isinstance(source, tuple) and len(source) in (3, 4) and source[0] in _SOURCES \
+                and _plain(source[1]) and isinstance(source[2], tuple) and len(source[2]) == 2 \
+                and source[2][0] == "ref" and _plain(source[2][1]) \
+                and (len(source) == 3 or (source[0] == "git_subdir" and _plain(source[3]))):
+            # a git_subdir source names the repository's folder the app is built from (round 56): fetched with it
             out.append(Dependency("hex", str(app), source[2][1], path, direct, None,
-                                  options=f"{source[0]} {source[1]}"))
+                                  options=" ".join(str(part) for part in (source[0], source[1], *source[3:]))))
         else:
             raise ManifestError(f"a lock entry in a form this reader does not know: {entry!r}"[:160])
     return out

@@ -30,6 +30,7 @@ from gatekeeper.deps import (
     dockerruns,
     edits,
     elixir,
+    fluxhelm,
     gemspec,
     globaljson,
     godep,
@@ -199,7 +200,8 @@ _BY_NAME: dict[str, Format] = {
     "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False, edits=_edits("pub", hunklines.pubspec_line)),
     "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False, edits=_edits("pub", dart.pubspec_lock_line)),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
-    "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False),  # Nix flakes' inputs (round 51)
+    # Nix flakes' inputs (round 51); from a patch, each `locked` object a hunk shows whole (round 56)
+    "flake.lock": Format("flake.lock", nixflake.parse_flake_lock, False, hunks=nixflake.flake_lock_hunks),
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
     # Clojure's tools.deps (round 52): from a patch, a library's Maven version line under the `:deps` map it shows
     "deps.edn": Format("deps.edn", cljdeps.parse_deps_edn, False, edits=_edits("maven", cljdeps.deps_edn_line)),
@@ -251,6 +253,9 @@ _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mi
 _METEOR = {"release": Format("meteor-release", meteor.parse_meteor_release, True),
            "versions": Format("meteor-versions", meteor.parse_meteor_versions, True)}
 _COPIER = Format(".copier-answers.yml", copier.parse_answers, False, hunks=copier.answers_hunks)
+# Flux's HelmRelease and OCIRepository files (fluxhelm.py, round 56): from a patch, a chart's version, an OCI ref and
+# the images the release's values show
+_FLUX_HELM = Format("helmrelease", fluxhelm.parse_flux_helm, False, hunks=fluxhelm.flux_hunks)
 # Gitpod's workspace file: its `image:` is the container a workspace runs in, with the checkout and the developer's
 # git credentials inside, as a Dev Container's is; read as a Compose file's `image:` lines (red team 26).
 _WORKSPACE_IMAGES = frozenset({".gitpod.yml", ".gitpod.yaml"})
@@ -313,6 +318,8 @@ def format_for(path: str | None) -> Format | None:
         return _COMPOSE
     if copier.is_answers(base):
         return _COPIER
+    if fluxhelm.is_file(base):
+        return _FLUX_HELM
     if _REQ_NAME.match(base) or folder.rsplit("/", 1)[-1] == "requirements" and lower.endswith(".txt"):
         return _REQUIREMENTS
     if lower.endswith(".versions.toml"):
