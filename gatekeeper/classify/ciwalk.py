@@ -26,6 +26,7 @@ from gatekeeper.classify import (
     devcontainers,
     dockerbuilds,
     dotnetrun,
+    gobuilds,
     goscripts,
     jobdsl,
     localactions,
@@ -85,7 +86,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             projects = cargorun.workspaces({folder: text for folder, text in manifests.items()
                                             if folder and folder.count("/") <= 1})  # deeper: followed, the safe side
             crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
-            aliased = repr((cargo, projects, crates))  # `cargo x` runs what this tree's alias says
+            gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
+            aliased = repr((cargo, projects, crates, gomods))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
@@ -139,6 +141,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
+                                  *gobuilds.packages(text, path, folders, gomods),  # `go install ./t && t`
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
