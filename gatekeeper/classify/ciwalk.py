@@ -31,6 +31,7 @@ from gatekeeper.classify import (
     jobdsl,
     localactions,
     nodeconfigs,
+    npmbins,
     pipinstalls,
     runsettings,
     selfurls,
@@ -87,7 +88,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                             if folder and folder.count("/") <= 1})  # deeper: followed, the safe side
             crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
             gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
-            aliased = repr((cargo, projects, crates, gomods))  # `cargo x` runs what this tree's alias says
+            npms = npmbins.Packages(tree, read_blob)  # the bins of its npm packages (attack 48)
+            aliased = repr((cargo, projects, crates, gomods, npms))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
@@ -142,6 +144,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
                                   *gobuilds.packages(text, path, folders, gomods),  # `go install ./t && t`
+                                  *npmbins.named(text, path, folders, npms),  # `npx ./tools/x`, a workspace's bin
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)

@@ -22,7 +22,7 @@ from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_DEPTH", "Module", "Modules", "packages"]
+__all__ = ["MAX_DEPTH", "Module", "Modules", "packages", "quiet"]
 
 MAX_DEPTH = 4  # `go.mod` files read this many folders deep (`deep/mods/sub/go.mod`)
 _MAX_WORDS = 2048  # characters of one command's words split (shlex costs more than linear on one long word)
@@ -80,8 +80,7 @@ def packages(text: str, definition: str, folders: list[str], mods: Modules | tup
     found: list[str] = []
     last: dict[str, int] | None = None  # each word's last name (`./bin/t`: `t`): where its last use ends
     for match in _GO.finditer(text):
-        start = text.rfind("\n", 0, match.start()) + 1
-        if _QUIET.search(text[start:match.start()]):
+        if quiet(text, match.start()):
             continue
         words = _words(match.group(2))
         output, chdir, named = "", "", []
@@ -108,6 +107,13 @@ def packages(text: str, definition: str, folders: list[str], mods: Modules | tup
                 continue  # nothing after the build runs the program it writes
             found += _folders(package, definition, folders, mods, chdir)
     return list(dict.fromkeys(found))
+
+
+def quiet(text: str, at: int) -> bool:
+    """Whether the command at `at` of `text` runs nothing: a command before it on its line prints it (`echo go run
+    …`), or its line is a comment."""
+    start = text.rfind("\n", 0, at) + 1
+    return _QUIET.search(text[start:at]) is not None
 
 
 def _words(rest: str) -> list[str]:
