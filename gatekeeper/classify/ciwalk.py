@@ -29,6 +29,7 @@ from gatekeeper.classify import (
     gobuilds,
     goscripts,
     jobdsl,
+    lintplugins,
     localactions,
     nodeconfigs,
     npmbins,
@@ -145,6 +146,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
                                   *gobuilds.packages(text, path, folders, gomods),  # `go install ./t && t`
                                   *npmbins.named(text, path, folders, npms),  # `npx ./tools/x`, a workspace's bin
+                                  *lintplugins.loaded(text, tree, read_blob),  # pylint's, mypy's, RuboCop's plugins
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
