@@ -105,3 +105,17 @@ def test_the_edit_needs_a_human(tmp_path: Path, settings: dict[str, str], line: 
                                                                          "extension = ", "")])
 def test_the_settings_are_read_in_linear_time(text: object) -> None:
     assert_linear(lintplugins.settings_loads, text, budget=1.0)  # type: ignore[arg-type]
+
+
+@each_case(("settings", "line", "edit"), [
+    (".pylintrc", "pylint src", "[MASTER]\nload-plugins=tools.lint_plugin\n"),
+    ("mypy.ini", "mypy src", "[mypy]\nplugins = tools/lint_plugin.py\n"),
+    (".rubocop.yml", "bundle exec rubocop", "require:\n  - ./lib/cops/my_cop\n"),
+    ("ci/lint.cfg", "pylint --rcfile ci/lint.cfg src", "[MASTER]\nload-plugins=tools.lint_plugin\n")])
+def test_a_plugin_the_change_adds_to_the_settings_needs_a_human(tmp_path: Path, settings: str, line: str,
+                                                                 edit: str) -> None:
+    base = with_line(*LINE_DEFINITIONS[0], line, {**PY, **RB, settings: "[MASTER]\n"})
+    _, first, second = two_commits(tmp_path / "repo", base, {settings: edit, "tools/lint_plugin.py": "import os\n",
+                                                             "lib/cops/my_cop.rb": "system('id')\n"})
+    code, decision = tree_gate(tmp_path / "repo", first, second, None)
+    assert code == 3, decision["reasons"]

@@ -104,3 +104,12 @@ def test_the_commands_are_read_in_linear_time(text: object) -> None:
     packages = npmbins.Packages(tree, lambda entry: blobs[entry.oid])
     assert_linear(lambda source: npmbins.named(source, "ci/build.sh", ["sub"], packages), text,  # type: ignore[arg-type]
                   budget=1.0)
+
+
+def test_a_bin_the_change_declares_needs_a_human(tmp_path: Path) -> None:
+    base = with_line(*LINE_DEFINITIONS[0], "npm ci && npx qtool", FILES)
+    edit = {"packages/q/package.json": json.dumps({"name": "q", "bin": {"qtool": "index.js"}}),
+            "packages/q/index.js": "require('child_process')\n"}
+    _, first, second = two_commits(tmp_path / "repo", base, edit)
+    code, decision = tree_gate(tmp_path / "repo", first, second, None)
+    assert code == 3, decision["reasons"]

@@ -90,7 +90,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
             gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
             npms = npmbins.Packages(tree, read_blob)  # the bins of its npm packages (attack 48)
-            aliased = repr((cargo, projects, crates, gomods, npms))  # `cargo x` runs what this tree's alias says
+            lints = lintplugins.Settings(tree, read_blob)  # its linters' settings (attack 48)
+            aliased = repr((cargo, projects, crates, gomods, npms, lints))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
@@ -146,7 +147,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
                                   *gobuilds.packages(text, path, folders, gomods),  # `go install ./t && t`
                                   *npmbins.named(text, path, folders, npms),  # `npx ./tools/x`, a workspace's bin
-                                  *lintplugins.loaded(text, tree, read_blob),  # pylint's, mypy's, RuboCop's plugins
+                                  *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)

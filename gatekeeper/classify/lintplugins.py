@@ -20,7 +20,7 @@ from gatekeeper.classify import gobuilds
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["loaded", "settings_loads"]
+__all__ = ["Settings", "loaded", "settings_loads"]
 
 _DEFAULTS = {"pylint": ("pylintrc", ".pylintrc", "pyproject.toml", "setup.cfg", "tox.ini"),
              "mypy": ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"),
@@ -35,11 +35,28 @@ _MODULE = lazy(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)*+")
 _IMPORT = lazy(r"\b(?:import|from)[ \t]++([\w.]++)")
 _STRING = lazy(r"""["']([\w./-]++)["']""")
 _SPLIT = lazy(r"[\s,\[\]\"'()]++")
+_SHARED = ("pyproject.toml", "setup.cfg", "tox.ini")  # settings files the tools share (and `.flake8`: "flake8")
 _MAX_DEPTH = 3  # RuboCop's `inherit_from:` chains followed this deep
 
 
-def loaded(text: str, tree: Tree, read_blob: Read) -> list[str]:
-    """The files (from the root) of `tree` the linters `text` runs load as code from their settings."""
+class Settings:
+    """A tree's settings files a linter may read (by name: a tool's name in the path, or a shared settings file); its
+    repr is their blob ids, a cache key of what the walk reads (BASE's reading of a text is no answer for HEAD's
+    settings)."""
+
+    def __init__(self, tree: Tree, read_blob: Read) -> None:
+        self.tree = tree
+        self.read_blob = read_blob
+        self.keyed = frozenset(path for path in tree if "pylint" in path or "mypy" in path or "flake8" in path
+                               or "rubocop" in path or path.endswith(_SHARED))
+
+    def __repr__(self) -> str:
+        return repr(sorted((path, self.tree[path].oid) for path in self.keyed))
+
+
+def loaded(text: str, settings: Settings) -> list[str]:
+    """The files (from the root) the linters `text` runs load as code from their settings; and a settings file read
+    whose name the cache key leaves out (`--rcfile ci/lint.cfg`), itself (fail closed: its edit is reviewed)."""
     if not any(tool in text for tool in ("pylint", "mypy", "flake8", "rubocop")):
         return []
     found: list[str] = []
@@ -49,20 +66,22 @@ def loaded(text: str, tree: Tree, read_blob: Read) -> list[str]:
         tool = match.group(1).removeprefix("d")
         flagged = re.search(rf"(?:{'|'.join(_FLAGS[tool])})(?:=|[ \t]++)['\"]?([^\s'\"]++)", match.group(2))
         files = [posixpath.normpath(flagged.group(1))] if flagged else list(_DEFAULTS[tool])
-        found += _read(tool, files, tree, read_blob, 0)
-    return list(dict.fromkeys(path for path in found if path in tree))
+        found += _read(tool, files, settings, 0)
+    return list(dict.fromkeys(path for path in found if path in settings.tree))
 
 
-def _read(tool: str, files: list[str], tree: Tree, read_blob: Read, depth: int) -> list[str]:
+def _read(tool: str, files: list[str], settings: Settings, depth: int) -> list[str]:
     found: list[str] = []
     for path in files:
-        entry = tree.get(path)
+        entry = settings.tree.get(path)
         if entry is None or entry.mode not in ("100644", "100755") or depth > _MAX_DEPTH:
             continue
+        found += [] if path in settings.keyed else [path]
         folder, _, name = path.rpartition("/")
         whole = "pylintrc" in name or name.endswith((".yml", ".yaml", ".flake8", "mypy.ini"))
         bases = [""]
-        loads = [(key, value) for key, section, value in settings_loads(read_blob(entry).decode("utf-8", "replace"))
+        text = settings.read_blob(entry).decode("utf-8", "replace")
+        loads = [(key, value) for key, section, value in settings_loads(text)
                  if key in _KEYS[tool] and (whole or tool in section.lower())
                  and (tool != "flake8" or section.lower() == "flake8:local-plugins")]
         bases += [posixpath.normpath(posixpath.join(folder, word)).removeprefix(".")
@@ -78,8 +97,7 @@ def _read(tool: str, files: list[str], tree: Tree, read_blob: Read, depth: int) 
                 if not word or key == "paths":
                     continue
                 if key == "inherit_from" and word.endswith((".yml", ".yaml")) and "://" not in word:
-                    found += _read(tool, [posixpath.normpath(posixpath.join(folder, word))], tree, read_blob,
-                                   depth + 1)
+                    found += _read(tool, [posixpath.normpath(posixpath.join(folder, word))], settings, depth + 1)
                 elif tool == "rubocop" and word.startswith("."):  # a relative require; a bare name is a gem
                     file = posixpath.normpath(posixpath.join(folder, word))
                     found.append(file if file.endswith(".rb") else f"{file}.rb")
