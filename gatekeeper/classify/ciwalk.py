@@ -26,10 +26,13 @@ from gatekeeper.classify import (
     devcontainers,
     dockerbuilds,
     dotnetrun,
+    gobuilds,
     goscripts,
     jobdsl,
+    lintplugins,
     localactions,
     nodeconfigs,
+    npmbins,
     pipinstalls,
     runsettings,
     selfurls,
@@ -85,7 +88,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             projects = cargorun.workspaces({folder: text for folder, text in manifests.items()
                                             if folder and folder.count("/") <= 1})  # deeper: followed, the safe side
             crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
-            aliased = repr((cargo, projects, crates))  # `cargo x` runs what this tree's alias says
+            gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
+            npms = npmbins.Packages(tree, read_blob)  # the bins of its npm packages (attack 48)
+            lints = lintplugins.Settings(tree, read_blob)  # its linters' settings (attack 48)
+            aliased = repr((cargo, projects, crates, gomods, npms, lints))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
@@ -139,6 +145,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
+                                  *gobuilds.packages(text, path, folders, gomods),  # `go install ./t && t`
+                                  *npmbins.named(text, path, folders, npms),  # `npx ./tools/x`, a workspace's bin
+                                  *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
@@ -192,7 +201,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         for mode, how in (("160000", "inside the submodule"), ("120000", "through the link")):
-                            if named not in tree and (link := _holder_of(tree, named, mode)) is not None:
+                            if named not in tree and (link := walkpaths.holder_of(tree, named, mode)) is not None:
                                 found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, {how} {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
                     elif tasks is not None and (named in names.tasks or tasktexts.is_makefile(path.rpartition("/")[2])):
@@ -200,7 +209,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
-                        for marked in _with_link(tree, dockerfile):
+                        for marked in walkpaths.with_link(tree, dockerfile):
                             found.setdefault(marked, ("iac.context.ci-build", f"{origin} builds an image from "
                                                                              f"{dockerfile}"))
                 # the settings a release tool runs from (issue 12)
@@ -215,7 +224,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                           path.endswith("package.json") or ciimports.through_runner(names.runners,
                                                                                                     named))})
                 for named in walkpaths.expanded(tree, names.composed):
-                    for marked in _with_link(tree, named):
+                    for marked in walkpaths.with_link(tree, named):
                         found.setdefault(marked, ("iac.context.compose-file",
                                                   f"{origin} names {named} as a Compose file"))
                     entries[origin, "compose", named] = None
@@ -378,20 +387,3 @@ def _ci_script(path: str) -> bool:
     if "jenkinsfile" in name or name.endswith((".star", ".groovy")) or name in ("earthfile", "dangerfile"):
         return True
     return ciruns.may_be_named(path) and (lower[:1] == "." or "/." in lower or "ci/" in lower or "jenkins" in lower)
-
-
-def _with_link(tree: Tree, path: str) -> tuple[str, ...]:
-    """`path`, and the symlinked folder it lies under when it is no entry of `tree` itself (red team 49)."""
-    link = None if path in tree else _holder_of(tree, path, "120000")
-    return (path, link) if link else (path,)
-
-
-def _holder_of(tree: Tree, path: str, mode: str) -> str | None:
-    """The folder of `path` that is a `mode` entry of `tree`, if any: a gitlink (160000; the file CI runs there is the
-    submodule's commit, attack 44) or a symlink (120000; a file through the link, red team 49) moves with it."""
-    folder = path.rpartition("/")[0]
-    while folder:
-        if (entry := tree.get(folder)) is not None and entry.mode == mode:
-            return folder
-        folder = folder.rpartition("/")[0]
-    return None

@@ -24,7 +24,8 @@ the JVM runs the agent first), `ZDOTDIR`'s `.zshenv`, `.zprofile`, `.zshrc` and 
 `MAKEFILES`' makefiles (make reads them before any other), `ENV`'s script (an interactive `sh` sources it; only a
 value with a `/` or a script's type: `ENV: production` is no file), `RUBYOPT`'s `-r` features (`-rtools/boot`: also
 `tools/boot.rb`, below each `RUBYLIB`/`-I` folder too) and `PERL5OPT`'s `-M`/`-m` modules (`-MCI::Hook`:
-`CI/Hook.pm` below the root, `lib/` and each `PERL5LIB`/`-I` folder the text sets). *Limit:* a folder of libraries
+`CI/Hook.pm` below the root, `lib/` and each `PERL5LIB`/`-I` folder the text sets), and the same switches on a
+`perl`/`prove` command line (`perl -Ilib -MFoo::Bar t/x.t`: attack 48). *Limit:* a folder of libraries
 (`LD_LIBRARY_PATH`) and a module path alone (`PERL5LIB`, `RUBYLIB`, `NODE_PATH`) name nothing: what they load is the
 code a test imports, and a folder would be a variable pattern against the walk's MAX_WILD.
 """
@@ -128,6 +129,28 @@ def _preloaded(text: str) -> list[str]:
     return [path for path in found if not path.startswith(("/", "~"))]  # the machine's own files
 
 
+# attack 48: a `perl`/`prove` command line's own `-M`/`-m` switches (`perl -Ilib -MFoo::Bar t/x.t`) and `-I` folders
+_PERL = lazy(r"(?<![\w./-])(?:perl|prove)(?![\w.-])([^\n;&|`)]{0,2048}+)")
+_PERL_SWITCH = lazy(r"""(?:^|[\s'"])-([IMm])[ \t]*+([^\s'"]++)""")
+_PRINTS = lazy(r"\b(?:echo|printf)\b[^;&|(`]*+\Z|\A[ \t]*+#")  # before `perl` on its line: it runs nothing
+
+
+def _perl_switches(text: str) -> list[str]:
+    """The modules (`Foo/Bar.pm` below the root, `lib/` and each `-I` folder) a perl or prove command's `-M`/`-m`
+    switches load before its script (not `-M-warnings`: `no warnings`)."""
+    found: list[str] = []
+    for match in _PERL.finditer(text) if "perl" in text or "prove" in text else []:
+        if _PRINTS.search(text[text.rfind("\n", 0, match.start()) + 1:match.start()]):
+            continue
+        switches = _PERL_SWITCH.findall(match.group(1))
+        folders = ["", "lib", *(value.removeprefix("./").rstrip("/") for flag, value in switches if flag == "I")]
+        for flag, value in switches:
+            feature = value.partition("=")[0].replace("::", "/")
+            if flag != "I" and not feature.startswith("-"):
+                found += [f"{folder}/{feature}.pm".lstrip("/") for folder in dict.fromkeys(folders)]
+    return found
+
+
 # multibuild (the wheel builders' CI library): its steps scripts source the project's hooks, CONFIG_PATH's file and by
 # default the root `config.sh`, into every build and test step (the sixty-fifth set's onnx/wheel-builder)
 _MULTIBUILD = lazy(r"(?:^|[\s;&|(])(?:source|\.)[ \t]+['\"]?[^\s'\";&|]*multibuild/[\w-]*steps\.sh\b",
@@ -136,8 +159,9 @@ _MULTIBUILD = lazy(r"(?:^|[\s;&|(])(?:source|\.)[ \t]+['\"]?[^\s'\";&|]*multibui
 
 def loaded(text: str) -> list[str]:
     """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting,
-    and the hooks multibuild's steps load (_MULTIBUILD)."""
-    found: list[str] = _preloaded(text) + (["config.sh"] if "multibuild" in text and _MULTIBUILD.search(text) else [])
+    and the hooks multibuild's steps load (_MULTIBUILD); the modules a perl command's `-M` switches load (attack 48)."""
+    found: list[str] = _preloaded(text) + _perl_switches(text) \
+        + (["config.sh"] if "multibuild" in text and _MULTIBUILD.search(text) else [])
     for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text),
                         *_GIT_SETTING.findall(_config_pairs(text))]:
         name = name.lower()

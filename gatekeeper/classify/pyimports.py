@@ -6,6 +6,8 @@
   `conftest.py`, which pytest imports as its package's module, loads its module from that package, where that lands
   in a test folder (a conftest inside the product's package importing the product: the product stays what it is; another
   file's relative import is a package's module's, the product's: redteam12's `package-relative` stays what it is);
+  so does a test folder's module's (one a conftest imports, read in turn: `from .factories import make` in
+  `tests/helpers/db.py`; attack 48);
 - a `conftest.py` is imported with the root on `sys.path` (`python -m pytest`; rootdir-based insertion), so its
   absolute imports resolve from the root as well as from its folder (`import tests.helpers` in `tests/conftest.py`).
 """
@@ -48,8 +50,9 @@ def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] 
         stem = module.replace(".", "/")
         targets = ([stem] if stem and dots else []) + [f"{stem}/{name}" if stem else name
                                                        for name in _NAME.findall(names.lstrip("("))]
-        if dots and not path.endswith("conftest.py"):
-            continue  # a script's or test's relative import: a package's module, the product (redteam12's LEFT)
+        if dots and not (path.endswith("conftest.py") or from_root(folder + "/")):
+            continue  # a product script's relative import: a package's module, the product (redteam12's LEFT); a
+            # test folder's module (one a conftest imports, in turn) loads its package's helpers (attack 48)
         if dots:  # `.`: the file's own package; each further dot one folder up
             parts = folder.split("/") if folder else []
             if len(dots) - 1 > len(parts):

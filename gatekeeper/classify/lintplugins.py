@@ -1,0 +1,145 @@
+"""The project code a linter or type checker CI runs loads from its settings (attack 48).
+
+pylint imports the modules of `load-plugins` and runs `init-hook` (Python code in the settings); mypy imports its
+`plugins` (a module, or a file path from the settings' folder); flake8 imports a `[flake8:local-plugins]` entry point's
+module from `paths`; RuboCop requires the relative paths of `require:`/`plugins:`, and reads the settings files of
+`inherit_from:` as its own. Each runs that code in the CI job before it reads a line of the product, and none of it
+was named: an edit of a plugin was exit 0. Read where a text runs the tool (by name, `python -m`, a `bin/` stub): the
+settings file its flag names (`--rcfile`, `--config-file`, `--config`, `-c`), else the tool's documented ones at the
+root. A module is named with each package `__init__.py` on its way; a settings file with an `init-hook` is named itself
+(its code runs). Section headers and keys are read by lines, so a settings file TOML or INI refuses (an unclosed
+header) is still read; a bare plugin name (`pydantic.mypy`, `rubocop-rails`) with no file in the tree names nothing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.classify import gobuilds
+from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["Settings", "loaded", "settings_loads"]
+
+_DEFAULTS = {"pylint": ("pylintrc", ".pylintrc", "pyproject.toml", "setup.cfg", "tox.ini"),
+             "mypy": ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"),
+             "flake8": (".flake8", "setup.cfg", "tox.ini"), "rubocop": (".rubocop.yml",)}
+_FLAGS = {"pylint": ("--rcfile",), "mypy": ("--config-file",), "flake8": ("--config",), "rubocop": ("-c", "--config")}
+_KEYS = {"pylint": ("load-plugins", "init-hook"), "mypy": ("plugins",), "flake8": ("extension", "report", "paths"),
+         "rubocop": ("require", "plugins", "inherit_from")}
+_TOOL = lazy(r"(?<![\w./-])(?:[\w.-]*+/)*+(pylint|d?mypy|flake8|rubocop)(?![\w.-])([^\n;&|`)]*+)")
+_HEADER = lazy(r"[ \t]*+\[([^\]\n]*+)\]?")
+_KEY = lazy(r"([ \t]*+)([\w.-]++)[ \t]*+[=:][ \t]*+(.*+)")
+_MODULE = lazy(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)*+")
+_IMPORT = lazy(r"\b(?:import|from)[ \t]++([\w.]++)")
+_STRING = lazy(r"""["']([\w./-]++)["']""")
+_SPLIT = lazy(r"[\s,\[\]\"'()]++")
+_SHARED = ("pyproject.toml", "setup.cfg", "tox.ini")  # settings files the tools share (and `.flake8`: "flake8")
+_MAX_DEPTH = 3  # RuboCop's `inherit_from:` chains followed this deep
+
+
+class Settings:
+    """A tree's settings files a linter may read (by name: a tool's name in the path, or a shared settings file); its
+    repr is their blob ids, a cache key of what the walk reads (BASE's reading of a text is no answer for HEAD's
+    settings)."""
+
+    def __init__(self, tree: Tree, read_blob: Read) -> None:
+        self.tree = tree
+        self.read_blob = read_blob
+        self.keyed = frozenset(path for path in tree if "pylint" in path or "mypy" in path or "flake8" in path
+                               or "rubocop" in path or path.endswith(_SHARED))
+
+    def __repr__(self) -> str:
+        return repr(sorted((path, self.tree[path].oid) for path in self.keyed))
+
+
+def loaded(text: str, settings: Settings) -> list[str]:
+    """The files (from the root) the linters `text` runs load as code from their settings; and a settings file read
+    whose name the cache key leaves out (`--rcfile ci/lint.cfg`), itself (fail closed: its edit is reviewed)."""
+    if not any(tool in text for tool in ("pylint", "mypy", "flake8", "rubocop")):
+        return []
+    found: list[str] = []
+    for match in _TOOL.finditer(text):
+        if gobuilds.quiet(text, match.start()):
+            continue
+        tool = match.group(1).removeprefix("d")
+        flagged = re.search(rf"(?:{'|'.join(_FLAGS[tool])})(?:=|[ \t]++)['\"]?([^\s'\"]++)", match.group(2))
+        files = [posixpath.normpath(flagged.group(1))] if flagged else list(_DEFAULTS[tool])
+        found += _read(tool, files, settings, 0)
+    return list(dict.fromkeys(path for path in found if path in settings.tree))
+
+
+def _read(tool: str, files: list[str], settings: Settings, depth: int) -> list[str]:
+    found: list[str] = []
+    for path in files:
+        entry = settings.tree.get(path)
+        if entry is None or entry.mode not in ("100644", "100755") or depth > _MAX_DEPTH:
+            continue
+        found += [] if path in settings.keyed else [path]
+        folder, _, name = path.rpartition("/")
+        whole = "pylintrc" in name or name.endswith((".yml", ".yaml", ".flake8", "mypy.ini"))
+        bases = [""]
+        text = settings.read_blob(entry).decode("utf-8", "replace")
+        loads = [(key, value) for key, section, value in settings_loads(text)
+                 if key in _KEYS[tool] and (whole or tool in section.lower())
+                 and (tool != "flake8" or section.lower() == "flake8:local-plugins")]
+        bases += [posixpath.normpath(posixpath.join(folder, word)).removeprefix(".")
+                  for key, value in loads if key == "paths" for word in _SPLIT.split(value) if word]
+        for key, value in loads:
+            if key == "init-hook":
+                found.append(path)  # its code runs: the settings file is a program
+                hooked = [*bases, *(posixpath.normpath(posixpath.join(folder, at)) for at in _STRING.findall(value))]
+                found += [p for module in _IMPORT.findall(value) for base in hooked for p in _module(module, base)]
+                continue
+            for word in _SPLIT.split(value):
+                word = word.removeprefix("-") if tool == "rubocop" else word
+                if not word or key == "paths":
+                    continue
+                if key == "inherit_from" and word.endswith((".yml", ".yaml")) and "://" not in word:
+                    found += _read(tool, [posixpath.normpath(posixpath.join(folder, word))], settings, depth + 1)
+                elif tool == "rubocop" and word.startswith("."):  # a relative require; a bare name is a gem
+                    file = posixpath.normpath(posixpath.join(folder, word))
+                    found.append(file if file.endswith(".rb") else f"{file}.rb")
+                elif tool == "mypy" and (word.endswith(".py") or "/" in word):
+                    found.append(posixpath.normpath(posixpath.join(folder, word)))
+                elif tool != "rubocop":  # a module, `mod.path:entry` or `X = mod.path:Class`
+                    module = word.partition("=")[2] or word
+                    if _MODULE.fullmatch(module := module.partition(":")[0]):
+                        found += [p for base in bases for p in _module(module, base)]
+    return found
+
+
+def _module(module: str, base: str) -> list[str]:
+    """The files Python imports for `module` from the folder `base`: each package's `__init__.py`, then the module."""
+    parts = module.split(".")
+    packages = [posixpath.join(base, *parts[:at], "__init__.py") for at in range(1, len(parts) + 1)]
+    return [*packages, posixpath.join(base, *parts) + ".py"]
+
+
+def settings_loads(text: str) -> list[tuple[str, str, str]]:
+    """[(key, section, value)] of a settings text read by lines: INI and TOML `key = value` (a value continued on
+    the more indented lines below, a TOML list), YAML `key: value` with its list items; `#`/`;` lines are comments."""
+    out: list[tuple[str, str, str]] = []
+    section = ""
+    lines = text.splitlines()
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        at += 1
+        stripped = line.strip()
+        if not stripped or stripped[0] in "#;":
+            continue
+        if stripped[0] == "[" and (header := _HEADER.match(line)) is not None:
+            section = header.group(1).strip().strip('"')
+            continue
+        if (key := _KEY.match(line)) is None:
+            continue
+        indent, value = len(key.group(1)), [key.group(3)]
+        while at < len(lines) and (not lines[at].strip() or len(lines[at]) - len(lines[at].lstrip()) > indent
+                                   or lines[at].lstrip().startswith(("- ", "]"))):
+            if lines[at].strip() and lines[at].lstrip()[0] not in "#;":
+                value.append(lines[at].strip())
+            at += 1
+        out.append((key.group(2), section, " ".join(value)))
+    return out
