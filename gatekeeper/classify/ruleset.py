@@ -103,20 +103,23 @@ class RuleSet:
         globs, built before (load_rules keeps them by digest)."""
         globs: list[Glob] = []
         owner: list[int] = []
+        # The masks are worked out a rule at a time, as "0"/"1" texts read once by int() (bit i is text[-1 - i]): an
+        # `|=` per glob bit copied a mask of up to ~4,800 bits each time (the shipped rules: ~2.9 -> ~1.2 ms of CPU).
+        reviewed_text: list[str] = []
+        typed_text: list[str] = []
+        open_text: list[str] = []
         for position, rule in enumerate(rules):
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))
+            reviewed = rule.bucket in REVIEWED
+            reviewed_text.append("1" * len(rule.globs) if reviewed else "0" * len(rule.globs))
+            for glob in rule.globs:
+                plain = glob.base in (ANY, "*")
+                typed_text.append("1" if reviewed and not plain else "0")
+                open_text.append("1" if not reviewed and not plain and glob.base.endswith("*") else "0")
         first_tag_bit = len(globs)
-        open_bits = typed_bits = reviewed_bits = 0
-        for bit, glob in enumerate(globs):
-            reviewed = rules[owner[bit]].bucket in REVIEWED
-            reviewed_bits |= reviewed << bit
-            if glob.base in (ANY, "*"):
-                continue
-            if reviewed:
-                typed_bits |= 1 << bit
-            elif glob.base.endswith("*"):
-                open_bits |= 1 << bit
+        reviewed_bits, typed_bits, open_bits = (int("0" + "".join(reversed(t)), 2)
+                                                for t in (reviewed_text, typed_text, open_text))
         for position, rule in enumerate(tag_rules):
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))
@@ -136,12 +139,12 @@ class RuleSet:
             _bucket_bits=(1 << first_tag_bit) - 1,
             _decided=decided,
             _open_bits=open_bits,
-            _is_open=tuple(bool(open_bits >> bit & 1) for bit in range(len(globs))),
+            _is_open=tuple(flag == "1" for flag in open_text) + (False,) * (len(globs) - first_tag_bit),
             _typed_bits=typed_bits,
             _reviewed_bits=reviewed_bits,
             _test_data=frozenset(i for i, rule in enumerate(rules) if rule.id.startswith(TEST_DATA)),
-            _yields=_bits_of(rules, owner, first_tag_bit, YIELDS_TO_COPY),
-            _copy_bits=_bits_of(rules, owner, first_tag_bit, COPY_RULES),
+            _yields=_bits_of(rules, YIELDS_TO_COPY),
+            _copy_bits=_bits_of(rules, COPY_RULES),
             context=context or ContextRules(),
         )
 
@@ -286,9 +289,10 @@ def load_rules(bundle_dir: str | Path) -> RuleSet:
     return built
 
 
-def _bits_of(rules: tuple[Rule, ...], owner: list[int], bucket_bits: int, ids: tuple[str, ...]) -> int:
+def _bits_of(rules: tuple[Rule, ...], ids: tuple[str, ...]) -> int:
     """The glob bits of the bucket rules whose id is or starts with one of `ids`."""
-    return sum(1 << bit for bit in range(bucket_bits) if rules[owner[bit]].id.startswith(ids))
+    text = "".join(("1" if rule.id.startswith(ids) else "0") * len(rule.globs) for rule in rules)
+    return int("0" + text[::-1], 2)
 
 
 def combined_digest(rules_digest_hex: str, context_data: bytes | None) -> str:
