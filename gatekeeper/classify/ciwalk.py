@@ -18,6 +18,7 @@ from gatekeeper.classify import (
     ciconfigs,
     cidefaults,
     ciforms,
+    ciholders,
     ciimports,
     cireaches,
     ciruns,
@@ -191,16 +192,15 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
-                        for mode, how in (("160000", "inside the submodule"), ("120000", "through the link")):
-                            if named not in tree and (link := _holder_of(tree, named, mode)) is not None:
-                                found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, {how} {link}"))
+                        for link, how in ciholders.holders(tree, named):
+                            found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, {how} {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
                     elif tasks is not None and (named in names.tasks or tasktexts.is_makefile(path.rpartition("/")[2])):
                         queue.ask(named, origin, names.tasks.get(named))  # its own other tasks (`npm run lint` in a
                         # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
-                        for marked in _with_link(tree, dockerfile):
+                        for marked in ciholders.with_link(tree, dockerfile):
                             found.setdefault(marked, ("iac.context.ci-build", f"{origin} builds an image from "
                                                                              f"{dockerfile}"))
                 # the settings a release tool runs from (issue 12)
@@ -208,6 +208,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} hands {named} to a tool as its settings")
+                        for link, how in ciholders.holders(tree, named):  # hardening 50
+                            found.setdefault(link, ("ci.context.ci-run", f"{origin} hands {named} to a tool as its "
+                                                                         f"settings, {how} {link}"))
                         queue.append((named, origin))  # what its hooks run in turn
                 queue += imports.seen(path, origin, walkpaths.expanded(tree, names.imports),
                                       scripts if ciimports.passes_runs(path) else [],
@@ -215,7 +218,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                           path.endswith("package.json") or ciimports.through_runner(names.runners,
                                                                                                     named))})
                 for named in walkpaths.expanded(tree, names.composed):
-                    for marked in _with_link(tree, named):
+                    for marked in ciholders.with_link(tree, named):
                         found.setdefault(marked, ("iac.context.compose-file",
                                                   f"{origin} names {named} as a Compose file"))
                     entries[origin, "compose", named] = None
@@ -378,20 +381,3 @@ def _ci_script(path: str) -> bool:
     if "jenkinsfile" in name or name.endswith((".star", ".groovy")) or name in ("earthfile", "dangerfile"):
         return True
     return ciruns.may_be_named(path) and (lower[:1] == "." or "/." in lower or "ci/" in lower or "jenkins" in lower)
-
-
-def _with_link(tree: Tree, path: str) -> tuple[str, ...]:
-    """`path`, and the symlinked folder it lies under when it is no entry of `tree` itself (red team 49)."""
-    link = None if path in tree else _holder_of(tree, path, "120000")
-    return (path, link) if link else (path,)
-
-
-def _holder_of(tree: Tree, path: str, mode: str) -> str | None:
-    """The folder of `path` that is a `mode` entry of `tree`, if any: a gitlink (160000; the file CI runs there is the
-    submodule's commit, attack 44) or a symlink (120000; a file through the link, red team 49) moves with it."""
-    folder = path.rpartition("/")[0]
-    while folder:
-        if (entry := tree.get(folder)) is not None and entry.mode == mode:
-            return folder
-        folder = folder.rpartition("/")[0]
-    return None
