@@ -28,7 +28,8 @@ HANDS = {  # a step handing the settings file `LINK/NAME` to a tool
 LINKS = ("cfg", "ci/conf", "deep/a/t")
 
 
-def _repo(root: Path, link: str, tool: str, *, add_target: bool, chained: bool, step_path: str | None = None) -> GitRepo:
+def _repo(root: Path, link: str, tool: str, *, add_target: bool, chained: bool,
+          step_path: str | None = None) -> GitRepo:
     repo = GitRepo(root)
     step, name = HANDS[tool]
     repo.write(".github/workflows/release.yml", "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n"

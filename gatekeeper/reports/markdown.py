@@ -60,11 +60,22 @@ def render(decision: Mapping[str, Any]) -> str:
 def escape(text: object) -> str:
     """Markdown-inert text on one line: markup characters backslash-escaped, `<>&"` as entities; a word GitHub would
     turn into a mention, reference, link or HTML (_LIVE) as a code span."""
-    return " ".join(span(word) if _LIVE.search(word) else _escaped(word) for word in display(text).split())
+    shown = " ".join(display(text).split())
+    if not _LIVE.search(shown):  # most text: one pass
+        return _escaped(shown)
+    return " ".join(span(word) if _LIVE.search(word) else _escaped(word) for word in shown.split(" "))
 
 
-def _escaped(word: str) -> str:
-    return "".join(_ENTITIES.get(c) or ("\\" + c if c in _SPECIAL else c) for c in word)
+def _escaped(text: str) -> str:
+    out = []
+    for char in text:
+        if char in _ENTITIES:
+            out.append(_ENTITIES[char])
+        elif char in _SPECIAL:
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def span(text: str) -> str:
@@ -78,7 +89,7 @@ def span(text: str) -> str:
 def code(text: object) -> str:
     """`text` shown as code: `<code>` around escaped text, or one code span when a word of it is live (_LIVE)."""
     shown = " ".join(display(text).split())
-    return span(shown) if _LIVE.search(shown) else f"<code>{escape(shown)}</code>"
+    return span(shown) if _LIVE.search(shown) else f"<code>{_escaped(shown)}</code>"
 
 
 def _row(item: Finding) -> str:
