@@ -31,9 +31,11 @@ _SPECIAL = frozenset("\\`*_[]|~$!")
 _ENTITIES: Mapping[str, str] = {"<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;"}
 # What GitHub turns live in a comment's text whatever its escapes (its filters read the rendered text, where `\@` and
 # `&#64;` are `@` again): a mention or an e-mail link (`@x`), an issue reference (`#1`, `x/y#1`, `GH-1`), an autolink
-# (`www.`, `http://`, `https://`, `ftp://`, `mailto:`, `xmpp:`). A word holding one is shown as a code span, which
-# GitHub leaves as it is. (`<`, `>`, `&` as entities are text: no tag can start.)
-_LIVE = re.compile(r"@[A-Za-z0-9]|#\d|\bGH-\d|www\.|\b(?:https?|ftp)://|\b(?:mailto|xmpp):", re.IGNORECASE)
+# (`www.`, `http://`, `https://`, `ftp://`, `mailto:`, `xmpp:`), an emoji shortcode (`:white_check_mark:` would
+# spoof a verdict). A word holding one is shown as a code span, which GitHub leaves as it is. (`<`, `>`, `&` as
+# entities are text: no tag can start.)
+_LIVE = re.compile(r"@[A-Za-z0-9]|#\d|\bGH-\d|www\.|\b(?:https?|ftp)://|\b(?:mailto|xmpp):"
+                   r"|:(?:[A-Za-z+-][A-Za-z0-9_+-]*|100|1234):", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
 
 
