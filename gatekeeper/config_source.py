@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from gatekeeper.bounded import Limits, read_bytes
-from gatekeeper.errors import UsageError
+from gatekeeper.errors import RunError, UsageError
+from gatekeeper.gitcmd import NO_FETCH, run_git, scrubbed_git_env
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
 from gatekeeper.policy.bundle import Bundle, load_bundle
 from gatekeeper.policy.selfguard import Guarded, guarded_paths, repository_guards
@@ -123,7 +124,10 @@ class TrackedLog(UsageError):
 def check_log_place(path: Path | None, revs: RevRange | None) -> None:
     """Under --tree, refuse a decision log (or its head file) that BASE's or HEAD's tree holds: its records before
     the gate's would be the change's own, chained as it likes (the chain has no key), and `audit verify` would call
-    the whole file intact. A log the job creates in the checkout, or keeps outside it, is not the change's."""
+    the whole file intact. A log the job creates in the checkout, or keeps outside it, is not the change's.
+    Without --tree: the commit checked out in the log's own repository (its HEAD) is asked (hardening 50)."""
+    if path is not None and revs is None:
+        _check_checked_out(path)
     if path is None or revs is None or revs.top is None:
         return
     inside = repo_path(revs.top, path if path.is_absolute() else Path.cwd() / path)
@@ -137,6 +141,40 @@ def check_log_place(path: Path | None, revs: RevRange | None) -> None:
                 raise TrackedLog(f"the decision log is a file the repository holds ({name}:{printable(held[0])}): "
                                  "records the change wrote would open the chain", where=str(path),
                                  hint="log outside the checkout, or to a file the repository does not track")
+
+
+def _check_checked_out(path: Path) -> None:
+    """Refuse a log (or its head file) that HEAD holds in the repository the log's folder lies in; fail closed when
+    git finds a repository there but cannot say (the nearest folder that exists is asked; `--log-init` makes the
+    rest)."""
+    target = Path(os.path.abspath(path))
+    folder = next((f for f in target.parents if f.is_dir()), Path(target.anchor))
+    env = scrubbed_git_env(GIT_LITERAL_PATHSPECS="1")
+    refused = TrackedLog("the decision log lies in a repository git cannot read", where=str(path),
+                         hint="log outside the checkout, or make the repository readable to git")
+
+    def ask(*args: str, ok: tuple[int, ...] = (0,)) -> str:
+        try:
+            return run_git([*NO_FETCH, *args], cwd=folder, env=env, what="decision log", where=str(path), timeout=60,
+                           ok=ok)
+        except RunError as exc:
+            if "not a git repository" in str(exc).lower():
+                raise LookupError from None
+            raise refused from None
+
+    try:
+        top = ask("rev-parse", "--show-toplevel")
+    except LookupError:
+        return  # no repository holds the folder
+    inside = repo_path(Path(top), target)
+    if not top or inside is None or not ask("rev-parse", "-q", "--verify", "HEAD^{commit}", ok=(0, 1)):
+        return  # no commit yet: nothing is held
+    listed = ask("-C", top, "ls-tree", "-z", "--name-only", "--full-tree", "HEAD", "--", inside, inside + ".head")
+    held = sorted(set(listed.split("\0")) & {inside, inside + ".head"})
+    if held:
+        raise TrackedLog(f"the decision log is a file the checked-out commit holds (HEAD:{printable(held[0])}): "
+                         "records the change wrote would open the chain", where=str(path),
+                         hint="log outside the checkout, or to a file the repository does not track")
 
 
 def _work_tree(revs: RevRange) -> Path:

@@ -24,6 +24,9 @@ SAFE_GIT = (
     "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true",
     "-c", "core.attributesFile=/dev/null", "-c", "core.excludesFile=/dev/null", "-c", "log.showSignature=false",
 )
+# A git command that only reads a folder's history fetches nothing: in a partial clone a missing object makes git
+# fetch it from the promisor remote, and that remote's `uploadpack` (or its ssh command) in .git/config is a program.
+NO_FETCH = ("-c", "protocol.allow=never")
 # git's merge as a hosting service merges: renames followed, into renamed folders too (git's default there is a
 # conflict), whatever the clone's config says (treecheck.py's merge check, mergedcopy.py's merged copies).
 MERGE_FOLLOWING_RENAMES = ("-c", "merge.renames=true", "-c", "diff.renames=true", "-c", "merge.directoryRenames=true")

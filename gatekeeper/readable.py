@@ -25,8 +25,12 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _NONCHARACTERS = frozenset({0xFFFE, 0xFFFF})
 # What CI runners act on in a step's output: Azure Pipelines `##vso[...]` and `##[...]` and TeamCity `##teamcity[...]`
 # anywhere in a line (the agent searches each line), GitHub Actions `::name::` (and `##[`) at a line's start after its
-# blanks. The first `#` of the pair and the first `:` are printed as `\x23`/`\x3a`, which undo like every escape.
-_LOG_COMMAND = lazy(r"#(?=#[A-Za-z]*\[)|^([^\S\n]*):(?=:)", re.MULTILINE)
+# blanks, and Buildkite's group headers `--- `, `+++ `, `~~~ `, `^^^ +++` at a line's start (read after blanks too;
+# a carriage return starts a line as a terminal shows it).
+# The first `#` of the pair, the first `:` or the lead's first character is printed as `\x23`/`\x3a`/`\x2d`..., which
+# undo like every escape.
+_LOG_COMMAND = lazy(r"#(?=#[A-Za-z]*\[)|(?:^|(?<=\r))([^\S\n]*)(?::(?=:)|([-+~^])(?=\2\2(?:[^\S\n]|$)))", re.MULTILINE)
+_GROUP_LEADS = frozenset("-+~^")
 _JSON_COMMAND = lazy(r"#(?=#[A-Za-z]*\[)")  # JSON's own lines never start with `::`
 
 
@@ -42,9 +46,13 @@ def printable(text: str) -> str:
 
 
 def inert(text: str) -> str:
-    """`text` with every CI log command marker broken: `##vso[`, `##[`, `##teamcity[` anywhere, `::` at a line's
-    start (after blanks). The rest is unchanged; names and messages from a change are printed through it."""
-    return _LOG_COMMAND.sub(_break_command, text) if "##" in text or "::" in text else text  # most text: no pass
+    """`text` with every CI log command marker broken: `##vso[`, `##[`, `##teamcity[` anywhere, `::` and a Buildkite
+    group header (`--- `, `+++ `, `~~~ `, `^^^`) at a line's start (after blanks). The rest is unchanged; names and
+    messages from a change are printed through it."""
+    first = text[:1]  # most text, a name on one line that starts with a letter: no pass
+    if "##" in text or "::" in text or first in _GROUP_LEADS or first.isspace() or "\n" in text or "\r" in text:
+        return _LOG_COMMAND.sub(_break_command, text)
+    return text
 
 
 def inert_json(text: str) -> str:
@@ -55,7 +63,7 @@ def inert_json(text: str) -> str:
 
 def _break_command(match: re.Match[str]) -> str:
     lead = match.group(1)
-    return "\\x23" if lead is None else f"{lead}\\x3a"
+    return "\\x23" if lead is None else f"{lead}\\x{ord(match.group()[len(lead)]):02x}"
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -116,8 +116,11 @@ def test_git_is_asked_for_the_commit_wherever_git_finds_a_repository(tmp_path: P
     # truth for each layout), as for a bundle copied out of a checkout or shipped in an installed package.
     folder = _layout(tmp_path, layout, monkeypatch)
     folder.mkdir(parents=True, exist_ok=True)
-    finds = subprocess.run(["git", "-C", str(folder), "rev-parse", "--git-dir"], capture_output=True).returncode == 0
-    assert finds == (layout != "plain")
+    # Hardening 50: the bundle's git runs without the caller's GIT_* variables, so a GIT_DIR finds nothing here.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    finds = subprocess.run(["git", "-C", str(folder), "rev-parse", "--git-dir"], capture_output=True,
+                           env=env).returncode == 0
+    assert finds == (layout not in ("plain", "GIT_DIR"))
     started: list[list[str]] = []
     real_popen = subprocess.Popen
 
@@ -129,7 +132,7 @@ def test_git_is_asked_for_the_commit_wherever_git_finds_a_repository(tmp_path: P
     assert git_state(folder) == (None, None)  # no commit changed the folder in any of them
     # After `-C FOLDER`: the commit, the content filters to turn off (test_redteam15_commits_config.py), the state.
     commands = [args[args.index("-C") + 2:args.index("-C") + 4] for args in started]
-    assert commands == ([] if layout == "plain" else [["log", "-1"], ["config", "-z"], ["status", "--porcelain"]])
+    assert commands == ([] if not finds else [["log", "-1"], ["config", "-z"], ["status", "--porcelain"]])
 
 
 @pytest.mark.parametrize(
@@ -307,13 +310,11 @@ def test_git_never_finds_a_repository_where_the_bundle_skips_asking(tmp_path: Pa
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         for name in _LOCATORS:
             monkeypatch.delenv(name, raising=False)
-        if rng.random() < 0.2:
+        if rng.random() < 0.2:  # set for gatekeeper only: its git runs without the caller's GIT_* (hardening 50)
             name = rng.choice(_LOCATORS)
             repo = tmp_path / "repos" / f"env{case}"
             subprocess.run(["git", "init", "-q", str(repo)], check=True)
-            value = str(repo / ".git") if name != "GIT_WORK_TREE" else str(repo)
-            env[name] = value
-            monkeypatch.setenv(name, value)
+            monkeypatch.setenv(name, str(repo / ".git") if name != "GIT_WORK_TREE" else str(repo))
         finds = subprocess.run(["git", "-C", str(reached), "rev-parse", "--git-dir"], capture_output=True,
                                env=env).returncode == 0
         if finds:

@@ -18,6 +18,7 @@ from gatekeeper.classify import (
     ciconfigs,
     cidefaults,
     ciforms,
+    ciholders,
     ciimports,
     cireaches,
     ciruns,
@@ -200,16 +201,15 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
-                        for mode, how in (("160000", "inside the submodule"), ("120000", "through the link")):
-                            if named not in tree and (link := walkpaths.holder_of(tree, named, mode)) is not None:
-                                found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, {how} {link}"))
+                        for link, how in ciholders.holders(tree, named):
+                            found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, {how} {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
                     elif tasks is not None and (named in names.tasks or tasktexts.is_makefile(path.rpartition("/")[2])):
                         queue.ask(named, origin, names.tasks.get(named))  # its own other tasks (`npm run lint` in a
                         # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
-                        for marked in walkpaths.with_link(tree, dockerfile):
+                        for marked in ciholders.with_link(tree, dockerfile):
                             found.setdefault(marked, ("iac.context.ci-build", f"{origin} builds an image from "
                                                                              f"{dockerfile}"))
                 # the settings a release tool runs from (issue 12)
@@ -217,6 +217,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path:
                         if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} hands {named} to a tool as its settings")
+                        for link, how in ciholders.holders(tree, named):  # hardening 50
+                            found.setdefault(link, ("ci.context.ci-run", f"{origin} hands {named} to a tool as its "
+                                                                         f"settings, {how} {link}"))
                         queue.append((named, origin))  # what its hooks run in turn
                 queue += imports.seen(path, origin, walkpaths.expanded(tree, names.imports),
                                       scripts if ciimports.passes_runs(path) else [],
@@ -224,7 +227,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                           path.endswith("package.json") or ciimports.through_runner(names.runners,
                                                                                                     named))})
                 for named in walkpaths.expanded(tree, names.composed):
-                    for marked in walkpaths.with_link(tree, named):
+                    for marked in ciholders.with_link(tree, named):
                         found.setdefault(marked, ("iac.context.compose-file",
                                                   f"{origin} names {named} as a Compose file"))
                     entries[origin, "compose", named] = None

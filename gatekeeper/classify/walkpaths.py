@@ -1,7 +1,6 @@
 """What a CI definition's named patterns and deploy targets are in a tree (moved out of ciwalk.py, cileft69): a
 variable part expanded over the tree's paths, a deployed folder's files but its documentation, the scripts the
-Dockerfiles a step builds run, what a patch shows a definition names, and the gitlink or symlinked folder a named
-path lies under."""
+Dockerfiles a step builds run, and what a patch shows a definition names."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import PastBound, Read, Tree
 from gatekeeper.gitobjects import TreeEntry
 
-__all__ = ["built", "deployed", "expanded", "holder_of", "reached_in", "reaches", "shown_names", "with_link"]
+__all__ = ["built", "deployed", "expanded", "reached_in", "reaches", "shown_names"]
 
 # Below a folder CI deploys: documentation and its pictures (a kustomize component's diagram), no deploy reads them
 _DOC_TYPES = (".md", ".markdown", ".rst", ".adoc", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
@@ -119,20 +118,3 @@ def reaches(pattern: str, path: str) -> bool:
     if ciruns.ANY not in pattern:
         return pattern == path
     return re.fullmatch(".*".join(map(re.escape, pattern.split(ciruns.ANY))), path, re.DOTALL) is not None
-
-
-def with_link(tree: Tree, path: str) -> tuple[str, ...]:
-    """`path`, and the symlinked folder it lies under when it is no entry of `tree` itself (red team 49)."""
-    link = None if path in tree else holder_of(tree, path, "120000")
-    return (path, link) if link else (path,)
-
-
-def holder_of(tree: Tree, path: str, mode: str) -> str | None:
-    """The folder of `path` that is a `mode` entry of `tree`, if any: a gitlink (160000; the file CI runs there is the
-    submodule's commit, attack 44) or a symlink (120000; a file through the link, red team 49) moves with it."""
-    folder = path.rpartition("/")[0]
-    while folder:
-        if (entry := tree.get(folder)) is not None and entry.mode == mode:
-            return folder
-        folder = folder.rpartition("/")[0]
-    return None

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from gatekeeper.bounded import load_json, no_duplicates, read_bytes
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
-from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
+from gatekeeper.gitcmd import NO_FETCH, SAFE_GIT, filters_off, git_program, scrubbed_git_env
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents, digest_of, fold, parsed_from
 from gatekeeper.policy.metadata import package_of, parse_metadata
@@ -342,14 +342,14 @@ def start_git_state(folder: Path) -> Callable[[], tuple[str | None, bool | None]
     """`git_state` with both git commands running while the caller loads the bundle; call to collect."""
     if not _git_may_find_a_repository(folder):
         return lambda: (None, None)  # what both commands would say, without their two processes
-    env = {**os.environ, "PATH": absolute_path(os.environ.get("PATH", os.defpath)), "GIT_OPTIONAL_LOCKS": "0"}
+    env = scrubbed_git_env()  # the caller's GIT_DIR, GIT_CONFIG_* or HOME must not forge the commit or run a program
     try:
         git = git_program()  # never a `git` a relative PATH entry finds in the checkout
         # The folder may lie in the checkout under review: its .git/config must not start a program (SAFE_GIT, and
-        # no content filter for the files status reads again).
-        running = [subprocess.Popen([git, *SAFE_GIT, "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)]
-        status = [git, *SAFE_GIT, *filters_off(git, folder, env), "-C", str(folder), "status", "--porcelain",
+        # no content filter for the files status reads again, no fetch from a promisor remote).
+        log = [git, *SAFE_GIT, *NO_FETCH, "-C", str(folder), "log", "-1", "--format=%H", "--", "."]
+        running = [subprocess.Popen(log, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)]
+        status = [git, *SAFE_GIT, *NO_FETCH, *filters_off(git, folder, env), "-C", str(folder), "status", "--porcelain",
                   "--untracked-files=all", "--ignore-submodules=all", "--", "."]
         running.append(subprocess.Popen(status, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env))
     except (OSError, RunError):
@@ -357,18 +357,12 @@ def start_git_state(folder: Path) -> Callable[[], tuple[str | None, bool | None]
     return lambda: _git_outputs(running)
 
 
-# Variables that point git at a repository whatever the folder: with any of them set, git is asked.
-_GIT_LOCATORS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY")
-
-
 def _git_may_find_a_repository(folder: Path) -> bool:
-    """False only where `git -C folder` surely finds no repository: none of _GIT_LOCATORS is set, and neither
+    """False only where `git -C folder` surely finds no repository (git runs without the caller's GIT_DIR): neither
     `folder` nor a folder above it (as the kernel resolves it, as git's discovery walks up from its working folder)
     holds a `.git` entry or a `HEAD` entry (any folder git could take for a git folder, bare or linked through a
     `commondir`, has one; a `HEAD` that is not one only costs the two processes). A shipped bundle in an installed
     package, a copied one: the two git processes of every load would only fail (~4 ms of CPU, two process starts)."""
-    if any(name in os.environ for name in _GIT_LOCATORS):
-        return True
     try:
         here = folder.resolve(strict=True)
         for candidate in (here, *here.parents):

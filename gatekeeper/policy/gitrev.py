@@ -12,10 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gatekeeper.errors import AuditError
-from gatekeeper.gitcmd import absolute_path, git_program
+from gatekeeper.gitcmd import NO_FETCH, SAFE_GIT, git_program, scrubbed_git_env
 
-# Keep a user's pager, colour or path quoting settings out of output we parse.
-_GIT = ("-c", "core.quotepath=off", "-c", "color.ui=never", "-c", "log.showSignature=false")
+# The product's safe git (no hooks, fsmonitor or signature programs, no fetch); then keep a repository's colour or
+# path quoting settings out of output we parse.
+_GIT = (*SAFE_GIT, *NO_FETCH, "-c", "core.quotepath=off", "-c", "color.ui=never")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +81,9 @@ def reading(loc: Location) -> Iterator[Location]:
 
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "PATH": absolute_path(os.environ.get("PATH", os.defpath)), "GIT_PAGER": "cat", "LC_ALL": "C",
-            "GIT_OPTIONAL_LOCKS": "0"}
+    # Not the caller's environment: GIT_DIR, GIT_CONFIG_*, a HOME's config or GIT_REPLACE_REF_BASE would show another
+    # history than the repository's, or name a program git runs.
+    return scrubbed_git_env(GIT_PAGER="cat")
 
 
 def _run(repo: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess[bytes]:

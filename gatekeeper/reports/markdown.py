@@ -6,6 +6,7 @@ renders as literal text and can neither inject Markdown, HTML, links nor break t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +29,14 @@ MAX_PATHS = 100
 # only matter at the start of a line, where escaped data never stands.
 _SPECIAL = frozenset("\\`*_[]|~$!")
 _ENTITIES: Mapping[str, str] = {"<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;"}
+# What GitHub turns live in a comment's text whatever its escapes (its filters read the rendered text, where `\@` and
+# `&#64;` are `@` again): a mention or an e-mail link (`@x`), an issue reference (`#1`, `x/y#1`, `GH-1`), an autolink
+# (`www.`, `http://`, `https://`, `ftp://`, `mailto:`, `xmpp:`), an emoji shortcode (`:white_check_mark:` would
+# spoof a verdict). A word holding one is shown as a code span, which GitHub leaves as it is. (`<`, `>`, `&` as
+# entities are text: no tag can start.)
+_LIVE = re.compile(r"@[A-Za-z0-9]|#\d|\bGH-\d|www\.|\b(?:https?|ftp)://|\b(?:mailto|xmpp):"
+                   r"|:(?:[A-Za-z+-][A-Za-z0-9_+-]*|100|1234):", re.IGNORECASE)
+_BACKTICKS = re.compile(r"`+")
 
 
 def render(decision: Mapping[str, Any]) -> str:
@@ -51,9 +60,17 @@ def render(decision: Mapping[str, Any]) -> str:
 
 
 def escape(text: object) -> str:
-    """Markdown-inert text: markup characters backslash-escaped, `<>&"` as entities, no line breaks."""
+    """Markdown-inert text on one line: markup characters backslash-escaped, `<>&"` as entities; a word GitHub would
+    turn into a mention, reference, link or HTML (_LIVE) as a code span."""
+    shown = " ".join(display(text).split())
+    if not _LIVE.search(shown):  # most text: one pass
+        return _escaped(shown)
+    return " ".join(span(word) if _LIVE.search(word) else _escaped(word) for word in shown.split(" "))
+
+
+def _escaped(text: str) -> str:
     out = []
-    for char in " ".join(display(text).split()):
+    for char in text:
         if char in _ENTITIES:
             out.append(_ENTITIES[char])
         elif char in _SPECIAL:
@@ -63,9 +80,18 @@ def escape(text: object) -> str:
     return "".join(out)
 
 
+def span(text: str) -> str:
+    """`text` as a GFM code span: fenced by more backticks than it holds in a row, padded when it starts or ends with
+    one, its pipes escaped (a table cell ends at a bare `|`, even inside a span; GFM reads `\\|` there as `|`)."""
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text.replace('|', chr(92) + '|')}{pad}{fence}"
+
+
 def code(text: object) -> str:
-    """`text` shown as code without a backtick span (a backtick in the data could close one)."""
-    return f"<code>{escape(text)}</code>"
+    """`text` shown as code: `<code>` around escaped text, or one code span when a word of it is live (_LIVE)."""
+    shown = " ".join(display(text).split())
+    return span(shown) if _LIVE.search(shown) else f"<code>{_escaped(shown)}</code>"
 
 
 def _row(item: Finding) -> str:
@@ -80,7 +106,9 @@ def _path_list(item: Finding) -> list[str]:
     noun = "file" if len(item.paths or ()) == 1 else "files"
     lines = [
         "<details>",
-        f"<summary>{code(item.rule)}: {len(item.paths or ())} {noun}</summary>",
+        # An HTML block: GitHub shows it raw (no span, no autolink) and reads no mention inside `<code>`.
+        f"<summary><code>{''.join(_ENTITIES.get(c, c) for c in display(item.rule))}</code>: {len(item.paths or ())} "
+        f"{noun}</summary>",
         "",
     ]
     lines += [f"- {code(path_text(path))}" for path in (item.paths or ())[:MAX_PATHS]]
