@@ -446,6 +446,9 @@ DEPS = [
     ("eng/Version.Details.xml", "nuget", "manifest"),
     ("src/Web/libman.json", "nuget", "manifest"),
     ("timoni/podinfo/cue.mod/module.cue", "other", "manifest"),
+    ("integration/lib/junit-3.8.1.jar", "vendored", None),  # a package archive a build loads (misses 6)
+    ("app/libs/play-services.aar", "vendored", None), ("wheels/numpy-1.26.0-cp311-none-any.whl", "vendored", None),
+    ("LocalPreferences.toml", "other", None), ("Artifacts.toml", "other", None),  # Julia (misses 6)
 ]
 
 

