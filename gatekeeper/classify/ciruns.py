@@ -48,6 +48,7 @@ from gatekeeper.classify import (
     ownfolders,
     pytasks,
     readflows,
+    remoterunners,
     runvars,
     settingsexcludes,
     shellvars,
@@ -207,6 +208,7 @@ def named_tasks(path: str, text: str) \
                           *(toolreads.nix_imports(text) if name.endswith(".nix") else ()),
                           *(toolreads.gradle_applied(text) if name.endswith((".gradle", ".gradle.kts")) else ())])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
+    scripts += remoterunners.runner_files(text) if is_yaml(path) else []  # a remote workflow's tox (misses 6)
     if tasktexts.is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside; a glob's `?` and character
