@@ -8,7 +8,9 @@ Look-alikes keep their bucket: a Kubernetes manifest or a Helm values file a rel
 `$(Build.BuildId)`, a Makefile's `$(BUILD.x)`, a Chart.yaml's or a conda environment's `dependencies:`, a lock of
 another shape. And CUE that renders CloudFormation (srehero/cfn's `schemas/RDS/RDS.cue`: a resource type as a CUE
 field; `stacks/Networking/CoreNetwork.cue`: `Resources:` beside `Ref: "AWS::StackName"`; the seventy-ninth set: `src`);
-look-alikes: another `Type:` value, `Resources:` alone, a CUE module's imported packages in `cue.mod/`."""
+look-alikes: another `Type:` value, `Resources:` alone, a CUE module's imported packages in `cue.mod/`. And
+Nerdbank.GitVersioning's `version.json` (its own repository's, the eightieth set: `src`): `deps`, as the build package
+it configures; a plain `{"version": "1.2.3"}` stays what it was."""
 
 from __future__ import annotations
 
@@ -77,6 +79,24 @@ CUE_LOOK_ALIKES = [
     ("docs/rds.go", RDS),  # not CUE
 ]
 
+SCHEMA = "https://raw.githubusercontent.com/dotnet/Nerdbank.GitVersioning/master/src/NerdBank.GitVersioning/version.schema.json"
+NBGV = [
+    '{\n  "$schema": "' + SCHEMA + '",\n  "version": "3.5-alpha",\n'
+    '  "publicReleaseRefSpec": ["^refs/heads/main$"]\n}\n',
+    '{\n  "$schema": "' + SCHEMA.replace("master", "main").lower() + '",\n  "version": "1.0"\n}\n',
+    '{ "version": "2.1", "publicReleaseRefSpec": [ "^refs/tags/v\\\\d" ] }',
+    '{\r\n  "version": "0.4-beta.{height}",\r\n  "cloudBuild": { "buildNumber": { "enabled": true } }\r\n}\r\n',
+    '{"version": "1.2", "nugetPackageVersion": {"semVer": 2}}',
+    '{"inherit": true, "version": "1.2", "pathFilters": ["./src"]}',
+    '{"version": "5.0", "versionHeightOffset": -1}',
+]
+NBGV_LOOK_ALIKES = [
+    ("version.json", '{"version": "1.2.3"}'),
+    ("version.json", '{"$schema": "https://json.schemastore.org/package", "version": "1.0.0"}'),
+    ("version.json", '{"cloudBuild": true}'),  # no version
+    ("settings.json", NBGV[0]),  # another name
+]
+
 
 @each_case("text", AZURE)
 def test_an_azure_definition_known_by_its_macros_is_ci(text: str) -> None:
@@ -122,6 +142,19 @@ def test_a_cue_cloudformation_edit_is_reviewed(tmp_path: Path) -> None:
     case = committed(tmp_path, {path: RDS, "README.md": "x\n"}, {path: RDS.replace("DBCluster", "DBInstance")})
     code, named = gated_rules(case, True)
     assert code == 3 and path in [p for paths in named.values() for p in paths], named  # before: src, exit 0
+
+
+@each_case("text", NBGV)
+def test_a_nerdbank_version_file_is_deps(text: str) -> None:
+    for name in ("version.json", "src/version.json"):
+        signal = sniff(name, text.encode(), RULES.context)
+        assert signal is not None and (signal.bucket, signal.rule) == ("deps", "deps.content.nbgv-version"), signal
+
+
+@each_case("name, text", NBGV_LOOK_ALIKES)
+def test_look_alikes_are_not_nerdbank_version_files(name: str, text: str) -> None:
+    signal = sniff(name, text.encode(), RULES.context)
+    assert signal is None or signal.rule != "deps.content.nbgv-version", (name, signal)
 
 
 def test_an_azure_release_pipeline_edit_is_reviewed(tmp_path: Path) -> None:

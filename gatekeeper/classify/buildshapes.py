@@ -17,7 +17,8 @@ Misses 6: an Azure Pipelines definition or variables template under any name who
 known by a top-level key Azure reads beside one of Azure's own macros (`$(Build.SourcesDirectory)`,
 `${{ parameters.x }}`); and a Helm-shaped lock under any name (helmfile's `helmfiles/app.lock` beside `app.yaml`:
 `dependencies:` of `- name:`/`repository:`/`version:`, `digest: sha256:`, `generated:`), which pins the charts
-installed as Chart.lock does.
+installed as Chart.lock does. Nerdbank.GitVersioning's `version.json` (its `$schema`, or `version` beside a key only
+it reads): the build package's settings that stamp every assembly and package version (`deps`, as the package is).
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ _HELM_LOCK_DEPS = lazy(r"^dependencies[ \t]*:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?
                        r"(?:name|repository|version)[ \t]*:", _FLAGS)
 _HELM_LOCK_DIGEST = lazy(r"^digest[ \t]*:[ \t]*[\"']?sha256:[0-9a-f]{64}", _FLAGS)
 _HELM_LOCK_GENERATED = lazy(r"^generated[ \t]*:", _FLAGS)
+# Nerdbank.GitVersioning's version.json: its schema's address, or a key only it reads
+_NBGV = lazy(r'"\$schema"[ \t]*:[ \t]*"[^"\n]{0,200}?nerdbank\.gitversioning'
+             r'|"(?:publicReleaseRefSpec|nugetPackageVersion|versionHeightOffset|cloudBuild|pathFilters)"[ \t]*:',
+             re.IGNORECASE)
 # CMake: a call that downloads at configure time (command names ignore case), or an argument naming the download.
 _CMAKE_FETCH = lazy(
     r"(?<![\w.])(?i:fetchcontent_declare|fetchcontent_populate|fetchcontent_makeavailable|externalproject_add"
@@ -121,6 +126,8 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "deps", "deps.content.helm-lock", evidence_line(text, m)
     if name.lower().endswith((".yml", ".yaml")):
         return jjb_shape(text)
+    if name.lower() == "version.json" and '"version"' in text and (m := _NBGV.search(text)) is not None:
+        return "deps", "deps.content.nbgv-version", evidence_line(text, m)
     return None
 
 
