@@ -50,6 +50,7 @@ from gatekeeper.classify import (
     readflows,
     remoterunners,
     runvars,
+    scriptgraphs,
     settingsexcludes,
     shellvars,
     submakes,
@@ -234,8 +235,8 @@ def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str],
     scripts = manifest.get("scripts")
     # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67);
     # and what semantic-release's plugins run (`release`'s `prepareCmd`: ciforms.release_commands)
-    lines = [*(scripts.values() if isinstance(scripts, dict) else ()),
-             *ciforms.release_commands(manifest.get("release"))]
+    lines = [*(scripts.values() if isinstance(scripts, dict) else ()),  # wireit's commands too (misses 6)
+             *ciforms.release_commands(manifest.get("release")), *scriptgraphs.wireit_commands(manifest.get("wireit"))]
     found = named("\n".join(str(value) for value in lines), strings=False, tasked=tasked) if lines else ([], [], [])
     workspaces = manifest.get("workspaces")
     workspaces = workspaces.get("packages") if isinstance(workspaces, dict) else workspaces
