@@ -35,6 +35,7 @@ from gatekeeper.classify import (
     ciimports,
     ciloops,
     commandlines,
+    compiledruns,
     composerefs,
     daggermods,
     datawords,
@@ -281,7 +282,8 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         if index < len(sources) - copies:
             source = commandlines.printed(ciloops.rooted(runvars.expanded(source, known)))  # attack 46: printf
             source = ownfolders.DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
-        globs += ciloops.globbed(source) + gorun.packages(source) + dotnetrun.projects(source) if commands else []
+        globs += ciloops.globbed(source) + gorun.packages(source) + dotnetrun.projects(source) \
+            + compiledruns.sources(source) if commands else []  # misses 6: compiled, then run
         absolute += checkoutpaths.commanded(source) if commands else []
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
