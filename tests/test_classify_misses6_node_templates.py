@@ -2,7 +2,9 @@
 be (ciimports._templates). highlight.js' release workflow runs `tools/build.js`, which does
 `require(`./build_${target}`)`: `tools/build_cdn.js` and `tools/build_node.js` are what the job runs, and were `src`
 (the eighty-first set), an edit allowed (exit 0). The substitution is any part of the name; a last part that is all
-substitution (`./${name}`, `./plugins/${p}`, `./${name}.js`) names nothing, as a word that is all variable does."""
+substitution (`./${name}`, `./plugins/${p}`, `./${name}.js`) names nothing, as a word that is all variable does, and
+so does a folder part that is (`./${rule}/index.mjs`: stylelint's every rule module, the product's, became `ci` in the
+first re-measure of the fourteen sets)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ LOOK_ALIKES = [
     "const m = require(`./${name}.js`);",
     "console.log(`./build_${target}`);",  # no require
     "const m = require(`../build_${target}`);",  # leaves the folder: not followed
+    "const rule = await import(`./${ruleName}/index.mjs`);",  # stylelint's every rule: a folder all substitution
+    "const rule = require(`./rules/${name}/index.js`);",
 ]
 
 

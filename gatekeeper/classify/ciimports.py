@@ -44,8 +44,8 @@ _NODE_DIRNAME = lazy(r"""\b(?:require|import)[ \t]*\([ \t]*(?:__dirname[ \t]*\+[
                            r"""((?:[ \t]*,[ \t]*['"][^'"\n]*['"]){1,8})[ \t]*\))""")
 _NODE_PART = lazy(r"""['"]([^'"\n]*)['"]""")
 # a template literal's relative name with a substitution (highlight.js' tools/build.js: `require(`./build_${target}`)`,
-# which its release workflow runs): the substitution is any part; a last part that is all substitution names nothing
-# (every module of the folder). Misses 6.
+# which its release workflow runs): the substitution is any part; a part that is all substitution names nothing
+# (every module or folder of the folder). Misses 6.
 _NODE_TEMPLATE = lazy(r"""\b(?:require|import)[ \t]*+\([ \t]*+`(\.{1,2}/[^`\n$]{0,256}+"""
                       r"""(?:\$\{[^`}\n]{0,128}+\}[^`\n$]{0,256}+)*+)`""")
 _SUBSTITUTION = lazy(r"\$\{[^}\n]*\}")
@@ -182,11 +182,19 @@ def json_loads(path: str, text: str) -> list[str]:
 
 def _templates(text: str) -> list[str]:
     """The relative names of template literals with substitutions a module requires or imports, each substitution
-    any part (ANY); none whose last part is all substitution (but its extension: `./${name}.js`)."""
+    any part (ANY); none with a part that is all substitution (the last one but its extension: `./${name}.js`,
+    `./${rule}/index.mjs`: every rule module of stylelint's `lib/rules/`, the product's)."""
     if "`" not in text:
         return []
     specs = [_SUBSTITUTION.sub(ANY, spec) for spec in _NODE_TEMPLATE.findall(text)[:MAX_IMPORTS]]
-    return [spec for spec in specs if _EXTENSION.sub("", spec.rstrip("/").rpartition("/")[2].replace(ANY, ""))]
+    return [spec for spec in specs if _named_parts(spec.rstrip("/").split("/"))]
+
+
+def _named_parts(parts: list[str]) -> bool:
+    """Whether each part holding a substitution keeps a literal of its own (the last one besides its extension)."""
+    last = len(parts) - 1
+    return all(_EXTENSION.sub("", part.replace(ANY, "")) if at == last else part.replace(ANY, "")
+               for at, part in enumerate(parts) if ANY in part)
 
 
 def _suffixes(spec: str) -> tuple[str, ...]:
