@@ -13,6 +13,13 @@ A CMake file (CMakeLists.txt, `*.cmake`, their `.in` templates) that downloads c
 30): FetchContent, ExternalProject, CPM's calls or `file(DOWNLOAD`, or, in a hunk that shows no call, the arguments
 that name what is downloaded (`GIT_REPOSITORY`, `GIT_TAG`, `URL`, ...), or a repository's or an archive's URL (a
 wrapper function's call). Such a file is a dependency manifest, read whole with --tree.
+Misses 6: an Azure Pipelines definition or variables template under any name whose steps are not (yet) in it
+(mimalloc's `contrib/nuget/nuget-release-pipeline.yml`: `trigger:`, `pr:`, `parameters:` and `variables:` only),
+known by a top-level key Azure reads beside one of Azure's own macros (`$(Build.SourcesDirectory)`,
+`${{ parameters.x }}`); and a Helm-shaped lock under any name (helmfile's `helmfiles/app.lock` beside `app.yaml`:
+`dependencies:` of `- name:`/`repository:`/`version:`, `digest: sha256:`, `generated:`), which pins the charts
+installed as Chart.lock does. Nerdbank.GitVersioning's `version.json` (its `$schema`, or `version` beside a key only
+it reads): the build package's settings that stamp every assembly and package version (`deps`, as the package is).
 """
 
 from __future__ import annotations
@@ -54,6 +61,22 @@ _AZURE_STEP = lazy(r"^[ \t]*-[ \t]+(?:script|bash|pwsh|powershell|checkout|publi
                    r"|getPackage|reviewApp)[ \t]*:", _FLAGS)
 _AZURE_STEP_KEY = lazy(r"^[ \t]+(?:displayName|condition|workingDirectory|failOnStderr|env|continueOnError"
                        r"|timeoutInMinutes|artifact|clean|fetchDepth|persistCredentials)[ \t]*:", _FLAGS)
+# Azure Pipelines by its macros: a top-level key a pipeline or template has, and a predefined variable's macro
+# (`$(Build.SourcesDirectory)`) or a template expression on its parameters or variables (`${{ parameters.x }}`).
+# Not `resources:`: a Helm values file has one, and a release's token replacement writes `$(Build.BuildId)` into it.
+_AZURE_ANY_TOP = lazy(r"^(?:trigger|pr|schedules|parameters|variables|pool|extends|stages|jobs|steps)"
+                      r"[ \t]*:", _FLAGS)
+_AZURE_MACRO = lazy(r"\$\((?:Build|System|Agent|Pipeline|Release|Environment|Deployment)\.[A-Za-z]"
+                    r"|\$\{\{[ \t]*(?:parameters|variables)\.[A-Za-z_]")
+# Helm's lock shape (Chart.lock, requirements.lock, helmfile's `<name>.lock`): each top-level key at line start.
+_HELM_LOCK_DEPS = lazy(r"^dependencies[ \t]*:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*-[ \t]+"
+                       r"(?:name|repository|version)[ \t]*:", _FLAGS)
+_HELM_LOCK_DIGEST = lazy(r"^digest[ \t]*:[ \t]*[\"']?sha256:[0-9a-f]{64}", _FLAGS)
+_HELM_LOCK_GENERATED = lazy(r"^generated[ \t]*:", _FLAGS)
+# Nerdbank.GitVersioning's version.json: its schema's address, or a key only it reads
+_NBGV = lazy(r'"\$schema"[ \t]*:[ \t]*"[^"\n]{0,200}?nerdbank\.gitversioning'
+             r'|"(?:publicReleaseRefSpec|nugetPackageVersion|versionHeightOffset|cloudBuild|pathFilters)"[ \t]*:',
+             re.IGNORECASE)
 # CMake: a call that downloads at configure time (command names ignore case), or an argument naming the download.
 _CMAKE_FETCH = lazy(
     r"(?<![\w.])(?i:fetchcontent_declare|fetchcontent_populate|fetchcontent_makeavailable|externalproject_add"
@@ -99,7 +122,16 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
         if "steps" in text and (m := _AZURE_STEPS_TOP.search(text)) is not None \
                 and (step := _AZURE_STEP.search(text, m.end())) is not None and _AZURE_STEP_KEY.search(text, m.end()):
             return "ci", "ci.content.azure-pipelines-template", evidence_line(text, step)
+        if "$" in text and (m := _AZURE_MACRO.search(text)) is not None and _AZURE_ANY_TOP.search(text):
+            return "ci", "ci.content.azure-pipelines", evidence_line(text, m)
+    if name.lower().endswith((".yml", ".yaml", ".lock")) and "digest" in text \
+            and (m := _HELM_LOCK_DEPS.search(text)) is not None and _HELM_LOCK_DIGEST.search(text) \
+            and _HELM_LOCK_GENERATED.search(text):
+        return "deps", "deps.content.helm-lock", evidence_line(text, m)
+    if name.lower().endswith((".yml", ".yaml")):
         return jjb_shape(text)
+    if name.lower() == "version.json" and '"version"' in text and (m := _NBGV.search(text)) is not None:
+        return "deps", "deps.content.nbgv-version", evidence_line(text, m)
     return None
 
 

@@ -21,10 +21,11 @@ docs/make.jl` (DataFrames.jl's docs job; PkgTemplates writes that step), Sentry'
 `getsentry/action-prepare-release`) runs its default pre-release command `bash scripts/bump-version.sh`, Cypress' action
 runs `npx cypress run` (its settings module), and RubyGems' trusted-publishing action `rubygems/release-gem` (and the
 older `cadwallion/publish-rubygems-action`) runs `rake release`, the gem tasks the Rakefile loads (delayed_job's publish
-workflow; the eighty-fifth set). A workflow or action file whose uncommented `uses:` names one is read
-with those commands added (`with_default`), so their own reading names the file. *Limits:* an input that moves the
-file (Cypress' `working-directory:`, a `.craft.yml` `preReleaseCommand:`) is not read: the default is added beside.
-The walk of the definitions a patch shows reads them the same way (patchcontext.py; the eighty-fifth set).
+workflow; the eighty-fifth set). A workflow or action file whose uncommented `uses:` names one is read with those
+commands added (`with_default`), so their own reading names the file; where the step's `with:` moves it
+(`working-directory:`, Cypress' `project:`: misses 6) the command is added again run in that folder (`cd DIR && …`),
+beside the root's. A `.craft.yml` `preReleaseCommand:` is read as the path rule's CI file it is. The walk of the
+definitions a patch shows reads them the same way (patchcontext.py; the eighty-fifth set).
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ _ACTIONS = {"julia-actions/julia-docdeploy": "julia --project=docs/ docs/make.jl
             # the eighty-fifth set: RubyGems' trusted publishing and an older action run Bundler's `rake release`
             "rubygems/release-gem": "bundle exec rake release", "cadwallion/publish-rubygems-action": "rake release"}
 # an uncommented step's `uses:` naming one of them at any version (`@v1`, a SHA), quoted or not
+MAX_STEP_LINES = 64  # lines of a step read for the folder it runs in
+# a step's `with:` input that moves the action's command to another folder of the checkout
+_MOVED = lazy(r"""^[ \t]++(?:working-directory|project)[ \t]*+:[ \t]*+([^#\n]{1,256}?)[ \t]*+(?:#.*)?$""")
 _USES = lazy(r"^[ \t]*+(?:-[ \t]*+)?+uses[ \t]*+:[ \t]*+['\"]?+("
              + "|".join(map(re.escape, _ACTIONS)) + r")@", re.MULTILINE)
 
@@ -86,9 +90,30 @@ def _with_action_defaults(path: str, text: str) -> str:
     steps of a last top-level key (the walk reads a definition's lines: a key's `- run:` is a command)."""
     if "uses" not in text or not path.endswith((".yml", ".yaml")):
         return text
-    commands = dict.fromkeys(_ACTIONS[name] for name in _USES.findall(text))
+    commands = dict.fromkeys(command for hit in _USES.finditer(text) for command in _step_commands(text, hit))
     return f"{text}\n# the commands these actions run by default\nx-action-defaults:\n" + "".join(
         f"  - run: {command}\n" for command in commands) if commands else text
+
+
+def _step_commands(text: str, hit: re.Match[str]) -> list[str]:
+    """The default command of the action `hit` names, and the same run in each folder its step's `with:` moves it to
+    (`working-directory:`, Cypress' `project:`; misses 6): the step's lines are those after the `uses:` line indented
+    as far as its key or further (its `with:` and what is under it), up to MAX_STEP_LINES."""
+    command = _ACTIONS[hit[1]]
+    column = len(hit[0]) - len(hit[0].lstrip(" \t-"))  # the `uses` key's: the step's keys sit there, its values deeper
+    out, start = [command], text.find("\n", hit.end()) + 1
+    for _ in range(MAX_STEP_LINES):  # line by line from the `uses:` line's end: a step's lines only, never the rest
+        if start <= 0 or start >= len(text):
+            break
+        end = text.find("\n", start)
+        line, start = text[start:end if end >= 0 else len(text)], end + 1 if end >= 0 else len(text)
+        body = line.lstrip(" \t")
+        if body and not body.startswith("#") and len(line) - len(body) < column:
+            break
+        if (moved := _MOVED.match(line)) is not None and (folder := moved[1].strip("'\" ").rstrip("/")) \
+                and folder not in (".", "./") and not folder.startswith(("$", "/")):
+            out.append(f"cd {folder} && {command}")
+    return out
 
 
 def _jobs(roots: list[dict[str, list[Node]]]) -> list[tuple[str, bool]]:

@@ -43,6 +43,13 @@ _NODE_DIRNAME = lazy(r"""\b(?:require|import)[ \t]*\([ \t]*(?:__dirname[ \t]*\+[
                            r"""|(?:path\.)?(?:join|resolve)[ \t]*\([ \t]*__dirname"""
                            r"""((?:[ \t]*,[ \t]*['"][^'"\n]*['"]){1,8})[ \t]*\))""")
 _NODE_PART = lazy(r"""['"]([^'"\n]*)['"]""")
+# a template literal's relative name with a substitution (highlight.js' tools/build.js: `require(`./build_${target}`)`,
+# which its release workflow runs): the substitution is any part; a part that is all substitution names nothing
+# (every module or folder of the folder). Misses 6.
+_NODE_TEMPLATE = lazy(r"""\b(?:require|import)[ \t]*+\([ \t]*+`(\.{1,2}/[^`\n$]{0,256}+"""
+                      r"""(?:\$\{[^`}\n]{0,128}+\}[^`\n$]{0,256}+)*+)`""")
+_SUBSTITUTION = lazy(r"\$\{[^}\n]*\}")
+_EXTENSION = lazy(r"\.\w*\Z")
 _RUBY = lazy(r"""\b(?:require_relative[ \t(]*['"]([^'"\n]+)['"]|(?:require|load)[ \t(]*['"](\.{1,2}/[^'"\n]+)"""
                    r"""['"])""")
 _NODE_TYPES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs",
@@ -109,7 +116,8 @@ def imported(path: str, text: str) -> list[str]:
                                      if base == folder or is_test(p)),
                                    *(froms if froms is not None else _joined(folder, [f"{ANY}.py"]))]))
     if kind in _NODE_FILES:
-        names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text)][:MAX_IMPORTS]]
+        names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text), *_templates(text)]
+                 [:MAX_IMPORTS]]
         listed = [f"./{prefix}{ANY}" for prefix in _PREFIX.findall(text)[:8]] if _LISTS_OWN.search(text) else []
         return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)] + listed)
     if kind == "rb":
@@ -170,6 +178,23 @@ def json_loads(path: str, text: str) -> list[str]:
     node = (name.rpartition(".")[2].lower() if "." in name else "") in _NODE_FILES
     return _joined(folder, specs) if node else list(dict.fromkeys(
         joined for base in ("", folder) for joined in _joined(base, specs)))
+
+
+def _templates(text: str) -> list[str]:
+    """The relative names of template literals with substitutions a module requires or imports, each substitution
+    any part (ANY); none with a part that is all substitution (the last one but its extension: `./${name}.js`,
+    `./${rule}/index.mjs`: every rule module of stylelint's `lib/rules/`, the product's)."""
+    if "`" not in text:
+        return []
+    specs = [_SUBSTITUTION.sub(ANY, spec) for spec in _NODE_TEMPLATE.findall(text)[:MAX_IMPORTS]]
+    return [spec for spec in specs if _named_parts(spec.rstrip("/").split("/"))]
+
+
+def _named_parts(parts: list[str]) -> bool:
+    """Whether each part holding a substitution keeps a literal of its own (the last one besides its extension)."""
+    last = len(parts) - 1
+    return all(_EXTENSION.sub("", part.replace(ANY, "")) if at == last else part.replace(ANY, "")
+               for at, part in enumerate(parts) if ANY in part)
 
 
 def _suffixes(spec: str) -> tuple[str, ...]:

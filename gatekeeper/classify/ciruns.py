@@ -35,6 +35,7 @@ from gatekeeper.classify import (
     ciimports,
     ciloops,
     commandlines,
+    compiledruns,
     composerefs,
     daggermods,
     datawords,
@@ -48,7 +49,9 @@ from gatekeeper.classify import (
     ownfolders,
     pytasks,
     readflows,
+    remoterunners,
     runvars,
+    scriptgraphs,
     settingsexcludes,
     shellvars,
     submakes,
@@ -207,6 +210,7 @@ def named_tasks(path: str, text: str) \
                           *(toolreads.nix_imports(text) if name.endswith(".nix") else ()),
                           *(toolreads.gradle_applied(text) if name.endswith((".gradle", ".gradle.kts")) else ())])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
+    scripts += remoterunners.runner_files(text) if is_yaml(path) else []  # a remote workflow's tox (misses 6)
     if tasktexts.is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside; a glob's `?` and character
@@ -232,8 +236,8 @@ def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str],
     scripts = manifest.get("scripts")
     # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67);
     # and what semantic-release's plugins run (`release`'s `prepareCmd`: ciforms.release_commands)
-    lines = [*(scripts.values() if isinstance(scripts, dict) else ()),
-             *ciforms.release_commands(manifest.get("release"))]
+    lines = [*(scripts.values() if isinstance(scripts, dict) else ()),  # wireit's commands too (misses 6)
+             *ciforms.release_commands(manifest.get("release")), *scriptgraphs.wireit_commands(manifest.get("wireit"))]
     found = named("\n".join(str(value) for value in lines), strings=False, tasked=tasked) if lines else ([], [], [])
     workspaces = manifest.get("workspaces")
     workspaces = workspaces.get("packages") if isinstance(workspaces, dict) else workspaces
@@ -278,7 +282,8 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         if index < len(sources) - copies:
             source = commandlines.printed(ciloops.rooted(runvars.expanded(source, known)))  # attack 46: printf
             source = ownfolders.DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
-        globs += ciloops.globbed(source) + gorun.packages(source) + dotnetrun.projects(source) if commands else []
+        globs += ciloops.globbed(source) + gorun.packages(source) + dotnetrun.projects(source) \
+            + compiledruns.sources(source) if commands else []  # misses 6: compiled, then run
         absolute += checkoutpaths.commanded(source) if commands else []
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \

@@ -15,6 +15,9 @@ tests/test_classify_fiftyfourth_classes.py).
   objects the project renders and applies; the API-group rules decide the bucket and name the rule, as for YAML
   (Tekton's are `ci`). Not below
   `cue.mod/` (imported and generated packages: dependencies) and not a schema (no quoted values there).
+  CUE that renders CloudFormation (misses 6: srehero/cfn's `schemas/RDS/RDS.cue`, `stacks/Networking/*.cue`): a
+  resource type as a CUE field (`Type: "AWS::RDS::DBCluster"`), or `Resources:` beside a pseudo parameter
+  (`Ref: "AWS::StackName"`, `"${AWS::Region}-x"`): `iac.content.cue-cloudformation`.
 - Jsonnet that builds a CI object (`apiVersion: 'tekton.dev/v1beta1'` and `kind: 'Pipeline'` as jsonnet fields, the
   fifty-seventh set): the path rules call every jsonnet file `iac` (it renders manifests); the API-group rules raise
   the ones whose objects are `ci` (Tekton, Argo Workflows). A Kubernetes object in jsonnet is `iac` by its path
@@ -52,6 +55,10 @@ _SALTFILE = lazy(r"^salt-(?:call|ssh|run|key|cp|cloud)[ \t]*:[ \t]*\r?\n(?:[ \t]
 
 _CUE_API = lazy(r"""^[ \t]*"?apiVersion"?[ \t]*:[ \t]*"([^"\n]{1,120})"[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""", _FLAGS)
 _CUE_KIND = lazy(r"""^[ \t]*"?kind"?[ \t]*:[ \t]*"([A-Z][A-Za-z0-9]{0,80})"[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""", _FLAGS)
+_CUE_CFN_TYPE = lazy(r"""^[ \t]*"?Type"?[ \t]*:[ \t]*"(?:AWS|Alexa)::\w+::\w""", _FLAGS)
+_CUE_CFN_RESOURCES = lazy(r"""^[ \t]*"?Resources"?[ \t]*:""", _FLAGS)
+_CUE_CFN_PSEUDO = lazy(r"""["{]AWS::(?:StackName|StackId|Region|AccountId|Partition|URLSuffix|NoValue"""
+                       r"""|NotificationARNs)["}]""")
 # Jsonnet fields: an identifier or a quoted name, then a single- or double-quoted string (`apiVersion: 'v1',`).
 _JSONNET_API = lazy(r"""^[ \t]*["']?apiVersion["']?[ \t]*:{1,3}[ \t]*(["'])([^"'\n]{1,120})\1[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""",
                     _FLAGS)
@@ -84,16 +91,16 @@ def loose_shape(path: str, name: str, text: str, rules: ContextRules) -> tuple[s
 
 
 def _cue_object(text: str, rules: ContextRules) -> tuple[str, str, str] | None:
-    """A CUE file's Kubernetes object: a quoted apiVersion and a quoted kind the API-group rules know."""
-    if (api := _CUE_API.search(text)) is None or (kind := _CUE_KIND.search(text)) is None:
-        return None
-    version = api.group(1).strip().lower()
-    if not API_VERSION.match(version):
-        return None
-    rule = rules.api_rule(version.rpartition("/")[0], kind.group(1))
-    if rule is None:
-        return None
-    return rule.bucket, rule.id, f"{evidence_line(text, api)} / {evidence_line(text, kind)}"
+    """A CUE file's Kubernetes object: a quoted apiVersion and a quoted kind the API-group rules know; or CloudFormation
+    it renders (a resource type field, or `Resources:` beside a pseudo parameter)."""
+    if (api := _CUE_API.search(text)) is not None and (kind := _CUE_KIND.search(text)) is not None \
+            and API_VERSION.match(version := api.group(1).strip().lower()) \
+            and (rule := rules.api_rule(version.rpartition("/")[0], kind.group(1))) is not None:
+        return rule.bucket, rule.id, f"{evidence_line(text, api)} / {evidence_line(text, kind)}"
+    if (m := _CUE_CFN_TYPE.search(text)) is not None or (
+            (m := _CUE_CFN_PSEUDO.search(text)) is not None and _CUE_CFN_RESOURCES.search(text)):
+        return "iac", "iac.content.cue-cloudformation", evidence_line(text, m)
+    return None
 
 
 def _jsonnet_ci_object(text: str, rules: ContextRules) -> tuple[str, str, str] | None:
