@@ -14,7 +14,7 @@ from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["restricted"]
+__all__ = ["is_makefile", "restricted", "runs_own_tasks"]
 
 
 # A runner of several scripts by name or pattern (`run-s build:*`, `concurrently "npm:lint"`, `turbo run build`)
@@ -53,6 +53,13 @@ def _package_text(text: str, tasks: Tasks) -> str:
     if any(_LISTS.search(str(value)) for value in kept.values()):
         return text  # a script that runs others by pattern: every one
     return json.dumps({**manifest, "scripts": kept})
+
+
+def runs_own_tasks(path: str) -> bool:
+    """Whether the task file at `path` names itself only through its runner (a sub-make, `just x`, `npm run x` in its
+    own recipes or scripts): one not literal reads it whole again (over-reads 5, 6); pytest's `tox.ini` is settings."""
+    name = path.rpartition("/")[2]
+    return is_makefile(name) or name.lower() in ("justfile", ".justfile") or name == "package.json"
 
 
 def is_makefile(name: str) -> bool:
