@@ -109,6 +109,39 @@ def test_every_script_the_goals_reach_is_ci(tmp_path: Path, call: str, submake: 
     assert printed <= runs, (layout, sorted(printed - runs))
 
 
+# A goal no rule builds stops make; alone it reaches no recipe (what the narrowing lowers: cython's `make install`
+# tried against a Makefile without `install`). A pattern, a variable-valued target or `.DEFAULT` may build it.
+NO_RULE = """all:
+\t./devTools/unasked.sh
+{extra}"""
+MAY_BUILD = [
+    ("%:\n\t./devTools/phar.sh\n", "devTools/phar.sh"),
+    ("$(OUT):\n\t./devTools/phar.sh\n", "devTools/phar.sh"),
+    (".DEFAULT:\n\t./devTools/phar.sh\n", "devTools/phar.sh"),
+    ("ins%:\n\t./devTools/phar.sh\n", "devTools/phar.sh"),
+    ("$(eval $(call RULE,install))\n", "devTools/unasked.sh"),  # a rule made at run time: the whole file
+]
+
+
+def test_a_goal_no_rule_builds_reaches_no_recipe() -> None:
+    makefile = NO_RULE.format(extra="lint:\n\t./devTools/fixer.sh\n")
+    runs = tree_runs({"Makefile": makefile, **SCRIPTS, **_workflows({"ci": ["make install"]})})
+    assert not set(SCRIPTS) & runs
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@each_case("extra, script", MAY_BUILD)
+def test_a_rule_that_may_build_the_goal_stays_reached(tmp_path: Path, extra: str, script: str) -> None:
+    makefile = NO_RULE.format(extra=extra)
+    if "$(eval" not in extra:  # make's own reading (OUT names the goal)
+        (tmp_path / "Makefile").write_text(makefile)
+        printed = subprocess.run(["make", "-n", "install", "OUT=install"], cwd=tmp_path, capture_output=True,
+                                 text=True, check=True).stdout
+        assert f"./{script}" in printed
+    runs = tree_runs({"Makefile": makefile, **SCRIPTS, **_workflows({"ci": ["make install"]})})
+    assert script in runs
+
+
 # The justfile and package.json analogues: a variable sub-task beside a literal one
 JUSTFILE = """target := "build"
 
