@@ -1037,6 +1037,8 @@ OTHER = [
     "git-hooks/hooks/pre-push",
     "git-hooks/.gitleaksignore",
     ".githooks/commit-msg",
+    "devTools/pre-push",  # a git hook by its name, at any depth (over-reads 6)
+    "lib/git/commit-msg.hook",
     "cypress.config.js",
     "playwright.config.ts",
     "frontend/.bazelignore",
