@@ -210,3 +210,16 @@ def test_literal_sub_makes_only_keep_the_unasked_target_source(definition: str) 
     runs = tree_runs({"Makefile": makefile, **SCRIPTS, definition: template.format(line="make autoreview compile")})
     assert {TRAILING, "devTools/fixer.sh", "devTools/phpstan.sh"} <= runs
     assert "devTools/unasked.sh" not in runs
+
+
+def test_literal_sub_tasks_only_keep_the_unasked_recipe_and_script_source() -> None:
+    justfile = JUSTFILE.format(call="just trailing", submake="just build")
+    scripts = {"autoreview": "npm run cs-check && npm run phpstan", "compile": "npm run build",
+               "build": "./devTools/phar.sh", "cs-check": "./devTools/fixer.sh && npm run trailing",
+               "trailing": "./devTools/trailing.sh", "phpstan": "./devTools/phpstan.sh",
+               "unasked": "./devTools/unasked.sh"}
+    package = json.dumps({"name": "x", "version": "1.0.0", "scripts": scripts}, indent=2)
+    for runner, files in (("just", {"justfile": justfile}), ("npm run", {"package.json": package})):
+        runs = tree_runs({**files, **SCRIPTS, **_workflows({"ci": [f"{runner} autoreview", f"{runner} compile"]})})
+        assert set(SCRIPTS) - {"devTools/unasked.sh"} <= runs, (runner, sorted(runs))
+        assert "devTools/unasked.sh" not in runs, runner
