@@ -1039,6 +1039,11 @@ OTHER = [
     ".githooks/commit-msg",
     "devTools/pre-push",  # a git hook by its name, at any depth (over-reads 6)
     "lib/git/commit-msg.hook",
+    ".project/golangci-lint.yml",  # settings named for the one tool that reads them (over-reads 6)
+    "bundlewatch.config.json",
+    "typedoc.config.mjs",
+    ".svu.yml",
+    ".ctags.d/exclusion.ctags",
     "cypress.config.js",
     "playwright.config.ts",
     "frontend/.bazelignore",
