@@ -126,9 +126,10 @@ MAKE_STEPS = [
     ("make lint test", {"scripts/test.sh", "scripts/lint.sh"}), ("make", {"scripts/gen.sh"}),
     ("make all", {"scripts/gen.sh"}), ("make build", {"scripts/gen.sh"}), ("make bench", {"scripts/bench.sh"}),
     ("make docs", {"docs/Makefile"}), ("make test > test.log 2>&1", {"scripts/test.sh"}),
-    # not literal or no rule of that name: the whole file (its prerequisites are still no commands)
+    # not literal: the whole file (its prerequisites are still no commands); a goal no rule builds stops make
+    # (over-reads 4 and 6: tests/test_classify_overreads4_make_goals.py)
     ("make $TARGET", _WHOLE), ("make ${{ matrix.target }}-x", _WHOLE),
-    ("make nope", _WHOLE),
+    ("make nope", set()),
 ]
 
 

@@ -1047,6 +1047,13 @@ OTHER = [
     "git-hooks/hooks/pre-push",
     "git-hooks/.gitleaksignore",
     ".githooks/commit-msg",
+    "devTools/pre-push",  # a git hook by its name, at any depth (over-reads 6)
+    "lib/git/commit-msg.hook",
+    ".project/golangci-lint.yml",  # settings named for the one tool that reads them (over-reads 6)
+    "bundlewatch.config.json",
+    "typedoc.config.mjs",
+    ".svu.yml",
+    ".ctags.d/exclusion.ctags",
     "cypress.config.js",
     "playwright.config.ts",
     "frontend/.bazelignore",

@@ -204,9 +204,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         for link, how in ciholders.holders(tree, named):
                             found.setdefault(link, ("ci.context.ci-run", f"{origin} runs {named}, {how} {link}"))
                         queue.ask(named, origin, names.tasks.get(named))  # what the script runs in turn
-                    elif tasks is not None and (named in names.tasks or tasktexts.is_makefile(path.rpartition("/")[2])):
+                    elif tasks is not None and (named in names.tasks or tasktexts.runs_own_tasks(path)):
                         queue.ask(named, origin, names.tasks.get(named))  # its own other tasks (`npm run lint` in a
-                        # script, `$(MAKE) docs`; not pytest's settings); a sub-make not literal: whole (over-reads 5)
+                        # script, `$(MAKE) docs`; not pytest's settings); one not literal: whole (over-reads 5, 6)
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
                     if dockerfile != path:
                         for marked in ciholders.with_link(tree, dockerfile):

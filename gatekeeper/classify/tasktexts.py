@@ -14,7 +14,7 @@ from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["restricted"]
+__all__ = ["is_makefile", "restricted", "runs_own_tasks"]
 
 
 # A runner of several scripts by name or pattern (`run-s build:*`, `concurrently "npm:lint"`, `turbo run build`)
@@ -55,6 +55,13 @@ def _package_text(text: str, tasks: Tasks) -> str:
     return json.dumps({**manifest, "scripts": kept})
 
 
+def runs_own_tasks(path: str) -> bool:
+    """Whether the task file at `path` names itself only through its runner (a sub-make, `just x`, `npm run x` in its
+    own recipes or scripts): one not literal reads it whole again (over-reads 5, 6); pytest's `tox.ini` is settings."""
+    name = path.rpartition("/")[2]
+    return is_makefile(name) or name.lower() in ("justfile", ".justfile") or name == "package.json"
+
+
 def is_makefile(name: str) -> bool:
     lower = name.lower()
     return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
@@ -65,6 +72,7 @@ _HEADER = re.compile(r"([^\t#=:][^#=:]*)::?(?![=:])(.*)")
 _ASSIGNED = re.compile(r"[ \t]*(?:override[ \t]+|export[ \t]+)?[^\s:#=]*[ \t]*(?:[:+?!]|::)?=")
 _DEFAULT_GOAL = re.compile(r"^[ \t]*\.DEFAULT_GOAL[ \t]*:?=[ \t]*(\S*)[ \t]*$", re.MULTILINE)
 _INCLUDE = re.compile(r"[ \t]*-?s?include[ \t]")
+_EVAL = re.compile(r"\$[({]eval[ \t]")  # a rule made at run time: its targets are known only then
 _CONDITIONAL = re.compile(r"[ \t]*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
 
 
@@ -157,7 +165,9 @@ def _make_text(text: str, tasks: Tasks | None) -> str:
         else:
             names.update(t for t in rules[first_rule].targets if not t.startswith(".") or "/" in t)
     chosen, unmatched = _reached(rules, names)
-    return whole if unmatched else _kept(lines, keep, chosen)  # a target no rule here defines: any
+    # a goal no rule here builds stops make (its variable-valued targets, patterns and .DEFAULT were reached: over-reads
+    # 4); one a rule made at run time may build: the whole file
+    return whole if unmatched and _EVAL.search(text) is not None else _kept(lines, keep, chosen)
 
 
 def _kept(lines: list[str], keep: list[bool], chosen: list[_Rule]) -> str:
@@ -176,16 +186,19 @@ def _kept(lines: list[str], keep: list[bool], chosen: list[_Rule]) -> str:
 
 def _reached(rules: list[_Rule], names: set[str]) -> tuple[list[_Rule], bool]:
     """(the rules that build `names` and their prerequisites, recursively, whether a name of `names` is built by no
-    rule); a prerequisite that is a variable's value reaches every rule whose target is one too (it may be any)."""
+    rule of a literal target or pattern); a prerequisite that is a variable's value reaches every rule whose target is
+    one too (it may be any), and so does a goal no other rule builds, with `.DEFAULT`'s recipe."""
     by_target: dict[str, list[int]] = {}
     patterns: list[tuple[re.Pattern[str], int]] = []
     variable: list[int] = []
+    default: list[int] = []
     for index, rule in enumerate(rules):
         for target in rule.targets:
             by_target.setdefault(target, []).append(index)
             if "%" in target:
                 patterns.append((re.compile(".*".join(map(re.escape, target.split("%")))), index))
             variable += [index] if "$" in target else []
+            default += [index] if target == ".DEFAULT" else []
     chosen: dict[int, None] = {}
     todo = list(names)
     done: set[str] = set()
@@ -197,7 +210,8 @@ def _reached(rules: list[_Rule], names: set[str]) -> tuple[list[_Rule], bool]:
         done.add(name)
         hits = variable if "$" in name else by_target.get(name, []) + [
             index for pattern, index in patterns if pattern.fullmatch(name)]
-        unmatched = unmatched or (not hits and name in names)
+        if not hits and name in names:
+            unmatched, hits = True, variable + default
         for index in hits:
             if index not in chosen:
                 chosen[index] = None
