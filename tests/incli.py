@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
+from gitrepo import two_commits
 
 from gatekeeper.cli import main
 
@@ -73,6 +74,22 @@ def tree_classify(repo: Path, base: str, head: str) -> dict[str, dict[str, Any]]
     done = run_cli(["classify", "--tree", f"{base}..{head}", "--repo", repo, "--format", "json"], text=True)
     assert done.returncode == 0, done.stderr
     return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+
+
+def classify_and_gate(root: Path, base: Mapping[str, str],
+                      head: Mapping[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    """A new repository at `root` with two commits (`base`'s files, then `head`'s edits), classified from inside it
+    (`classify --tree`) and gated (`gate --tree --repo`), in this process: each changed path's bucket and the decision.
+    Classify must succeed; the gate must exit with its outcome's code and print no traceback."""
+    repo, first, last = two_commits(root, dict(base), dict(head))
+    done = run_cli(["classify", "--tree", f"{first}..{last}", "--format", "json"], cwd=repo.root, text=True)
+    assert done.returncode == 0, done.stderr
+    buckets = {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
+    gated = run_cli(["gate", "--tree", f"{first}..{last}", "--repo", repo.root, "--format", "json"], text=True)
+    assert "Traceback" not in str(gated.stderr), gated.stderr
+    decision: dict[str, Any] = json.loads(str(gated.stdout))
+    assert gated.returncode == {"allow": 0, "deny": 1, "review": 3}[decision["outcome"]], decision
+    return buckets, decision
 
 
 def reviewed_paths(decision: Mapping[str, Any], rule: str) -> set[str]:

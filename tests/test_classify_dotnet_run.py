@@ -10,15 +10,12 @@ the product, `dotnet run` of nothing named, an assembly no project of the tree w
 
 from __future__ import annotations
 
-import contextlib
-import json
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
+from incli import classify_and_gate
 
 from gatekeeper.classify.dotnetrun import assemblies, projects
-from gatekeeper.cli import main
 
 TASK = "using Cake.Frosting;\n\npublic sealed class Default : FrostingTask<BuildContext> { }\n"
 EDITED = "using Cake.Frosting;\n\npublic sealed class Default : FrostingTask<BuildContext> { /* curl evil */ }\n"
@@ -63,36 +60,27 @@ CONTROLS = {
 }
 
 
+def _classify_and_gate(tmp_path: Path, base: dict[str, str], folder: str) -> tuple[str, str]:
+    path = f"{folder}/Tasks/Default.cs"
+    buckets, decision = classify_and_gate(tmp_path / "repo", {"README.md": "app\n", "src/App.cs": "class App {}\n",
+                                                              _project(folder): PROJECT, path: TASK, **base},
+                                          {path: EDITED})
+    return buckets[path], decision["outcome"]
+
+
 def _project(folder: str) -> str:
     name = folder.rpartition("/")[2]
     return f"{folder}/{ {'build': 'Build'}.get(folder, name)}.csproj"
 
 
-def _classify_and_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str],
-                       folder: str) -> tuple[str, str]:
-    path = f"{folder}/Tasks/Default.cs"
-    repo, first, last = two_commits(tmp_path / "repo", {"README.md": "app\n", "src/App.cs": "class App {}\n",
-                                                        _project(folder): PROJECT, path: TASK, **base}, {path: EDITED})
-    capsys.readouterr()
-    with contextlib.chdir(repo.root):
-        assert main(["classify", "--tree", f"{first}..{last}", "--format", "json"]) == 0
-    bucket = {f["path"]: f["bucket"] for f in json.loads(capsys.readouterr().out)["files"]}[path]
-    code = main(["gate", "--tree", f"{first}..{last}", "--repo", str(repo.root), "--format", "json"])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err
-    decision = json.loads(out.out)
-    assert code == {"allow": 0, "deny": 1, "review": 3}[decision["outcome"]]
-    return bucket, decision["outcome"]
-
-
 @pytest.mark.parametrize("name", sorted(ATTACKS))
-def test_the_build_project_a_job_runs_is_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
-    assert _classify_and_gate(tmp_path, capsys, *ATTACKS[name]) == ("ci", "review")
+def test_the_build_project_a_job_runs_is_ci(tmp_path: Path, name: str) -> None:
+    assert _classify_and_gate(tmp_path, *ATTACKS[name]) == ("ci", "review")
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
-def test_a_project_no_job_runs_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
-    assert _classify_and_gate(tmp_path, capsys, *CONTROLS[name]) == ("src", "allow")
+def test_a_project_no_job_runs_stays_source(tmp_path: Path, name: str) -> None:
+    assert _classify_and_gate(tmp_path, *CONTROLS[name]) == ("src", "allow")
 
 
 def test_the_globs_named() -> None:
@@ -125,16 +113,15 @@ REFERENCES = {  # name: (the workflow's line, the run project, its text)
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCES))
-def test_the_projects_a_run_project_references_are_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                      name: str) -> None:
+def test_the_projects_a_run_project_references_are_ci(tmp_path: Path, name: str) -> None:
     line, project, text = REFERENCES[name]
     base = {WF: _workflow(line), project: text, COMMON: PROJECT, "build/build/build.csproj": REFERENCING,
             "build/common/Utilities/Models.cs": SHARED}
     base[project] = text
-    assert _classify_and_gate(tmp_path, capsys, base, "build/common") == ("ci", "review")
+    assert _classify_and_gate(tmp_path, base, "build/common") == ("ci", "review")
 
 
-def test_many_assemblies_run_stay_below_the_walks_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_many_assemblies_run_stay_below_the_walks_bound(tmp_path: Path) -> None:
     # GitVersion: twenty workflows and actions run seven build assemblies; named as folder globs they passed the walk's
     # bound of 64 patterns with a variable part, and the walk failed closed (every script ci, no `.cs` file)
     names = ["build", "docker", "artifacts", "config", "docs", "publish", "release"]
@@ -142,10 +129,10 @@ def test_many_assemblies_run_stay_below_the_walks_bound(tmp_path: Path, capsys: 
             for index in range(20)}
     base.update({f"build/{name}/{name}.csproj": REFERENCING for name in names})
     base.update({COMMON: PROJECT, "build/common/Utilities/Models.cs": SHARED, "nuspec/uninstall.ps1": "exit 0\n"})
-    assert _classify_and_gate(tmp_path, capsys, base, "build/common") == ("ci", "review")
-    assert _classify_and_gate(tmp_path / "x", capsys, base, "build/docs") == ("ci", "review")
+    assert _classify_and_gate(tmp_path, base, "build/common") == ("ci", "review")
+    assert _classify_and_gate(tmp_path / "x", base, "build/docs") == ("ci", "review")
 
 
-def test_a_project_no_run_project_references_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_project_no_run_project_references_stays_source(tmp_path: Path) -> None:
     base = {WF: _workflow("dotnet run/build.dll"), "build/build/build.csproj": PROJECT, COMMON: PROJECT}
-    assert _classify_and_gate(tmp_path, capsys, base, "build/common") == ("src", "allow")
+    assert _classify_and_gate(tmp_path, base, "build/common") == ("src", "allow")

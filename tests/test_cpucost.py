@@ -1,9 +1,12 @@
 """tests/cpucost.py: `within_cpu`, which the single-call CPU budgets of the reader tests use (a call that always costs
 past the budget fails it, one slowed once by the machine does not, and a call under it runs once), and
-`assert_linear`'s shape: it still fails a real quadratic reader at its size, and builds or refuses the texts."""
+`assert_linear`'s shape: it still fails a real quadratic reader at its size, passes a linear one whose large runs the
+kernel slowed (user time on the large side), keeps its budget on user and system time, and builds or refuses the
+texts."""
 
 from __future__ import annotations
 
+import mmap
 import time
 
 import pytest
@@ -91,3 +94,39 @@ def test_two_texts_past_the_size_are_refused() -> None:
     with pytest.raises(AssertionError, match="function of the size"):  # sizes that `read` builds its text of
         assert_linear(lambda size: "a" * size, LARGE, 4 * LARGE, budget=1.0)
     assert_linear(len, "a" * SMALL, "a" * LARGE, budget=1.0)  # up to LARGE, two texts are read as given
+
+
+def _fault_in(seconds: float) -> None:
+    """Spend about `seconds` of this process's CPU in the kernel: fresh pages faulted in, what a loaded machine's
+    memory pressure adds to a large text's run (suite round 34: a 15 ms reader measured 32 ms at load 15)."""
+    until = time.process_time() + seconds
+    while time.process_time() < until:
+        pages = mmap.mmap(-1, 1 << 20)
+        for offset in range(0, 1 << 20, mmap.PAGESIZE):
+            pages[offset] = 1
+        pages.close()
+
+
+def _linear(text: str, faulted: float = 0.0) -> int:
+    """A linear reader: Python work a character, no system call (~16 ms at `LARGE`); the large text's runs also fault
+    in `faulted` seconds."""
+    count = 0
+    for _ in range(8 * len(text)):
+        count += 1
+    if len(text) == LARGE:
+        _fault_in(faulted)
+    return count
+
+
+def test_a_linear_reader_whose_large_runs_the_kernel_slowed_passes() -> None:
+    """Kernel time that a busy machine adds to every large run (faulting in memory) is not the reader's: the ratio is
+    on user time, so a linear reader (~4 against ~16 ms) with 25 ms of system time on each large run still passes."""
+    small, large = assert_linear(lambda text: _linear(text, faulted=0.025), lambda size: "a" * size, budget=0.5)
+    assert large < 8 * small
+
+
+def test_the_budget_is_on_user_and_system_time() -> None:
+    """A reading whose kernel time alone is past the budget fails it: the budget holds a hang that the user clock
+    does not see."""
+    with pytest.raises(AssertionError):
+        assert_linear(lambda text: _linear(text, faulted=0.08), lambda size: "a" * size, budget=0.05)

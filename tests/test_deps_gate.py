@@ -81,6 +81,17 @@ def gate(capsys: pytest.CaptureFixture[str], case: Case, tree: bool, *args: str)
     return decision
 
 
+def gate_together(capsys: pytest.CaptureFixture[str], tmp_path: Path, cases: Cases, tree: bool) -> dict[str, Any]:
+    """Every case in a folder of its own of one repository (`together`), one gate: it must review, with each case's
+    files named by a review finding. The decision."""
+    base, head, paths = together(cases)
+    decision = gate(capsys, Case(tmp_path, base, head), tree)
+    assert decision["outcome"] == "review", decision["reasons"]
+    missed = unreviewed(decision, paths)
+    assert not missed, missed
+    return decision
+
+
 # A go.sum before and after `go get google.golang.org/grpc@v1.53.0` (shaped as the go command writes it): the
 # new version's graph brings `/go.mod` lines of older versions of modules already there (minimal version
 # selection read their go.mod files) and code lines of the versions that are built.

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_deps_gate import Case, gate, together, unreviewed
+from test_deps_gate import Case, gate, gate_together, together
 
 GEMFILE = "source 'https://rubygems.org'\n\ngem 'rails', '7.0.1'\ngem 'puma', '6.0.0'\n"
 BUMPED = GEMFILE.replace("6.0.0", "6.0.1")  # an ordinary bump of another gem, which "explains" the file
@@ -191,11 +191,7 @@ ATTACKS = _attacks()
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
 def test_what_rides_on_a_bump_needs_a_human(capsys: pytest.CaptureFixture[str], tmp_path: Path, tree: bool) -> None:
     """Every attack in a folder of its own of one repository, one gate: each must be named by a review finding."""
-    base, head, paths = together(ATTACKS)
-    decision = gate(capsys, Case(tmp_path, base, head), tree)
-    assert decision["outcome"] == "review", decision["reasons"]
-    missed = unreviewed(decision, paths)
-    assert not missed, missed
+    gate_together(capsys, tmp_path, ATTACKS, tree)
 
 
 # What must still queue normally: bumps, with the lines around them that the reader reads whole.

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from cpucost import within_cpu
 from tables import each_case
-from test_deps_gate import Case, gate, together, unreviewed
+from test_deps_gate import Case, gate, gate_together, together
 
 from gatekeeper.deps.residue import xml_residue
 
@@ -160,11 +160,7 @@ ATTACKS = _attacks()
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
 def test_build_logic_beside_a_bump_needs_a_human(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                  tree: bool) -> None:
-    base, head, paths = together(ATTACKS)
-    decision = gate(capsys, Case(tmp_path, base, head), tree)
-    assert decision["outcome"] == "review", decision["reasons"]
-    missed = unreviewed(decision, paths)
-    assert not missed, missed
+    gate_together(capsys, tmp_path, ATTACKS, tree)
 
 
 QUIET = {

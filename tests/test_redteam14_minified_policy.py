@@ -10,14 +10,11 @@ now. Controls: JSON holding the version without a statement, a package.json, sta
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
-
-from gatekeeper.cli import main
+from incli import classify_and_gate
 
 NARROW = [{"Effect": "Allow", "Action": "s3:GetObject", "Resource": "arn:aws:s3:::assets/*"}]
 WIDE = [{"Effect": "Allow", "Action": "*", "Resource": "*"}]
@@ -49,23 +46,16 @@ CONTROLS = {
 }
 
 
-def _tree(tmp_path: Path, capsys: pytest.CaptureFixture[str], path: str, old: str, new: str) -> tuple[str, str]:
-    repo, first, last = two_commits(tmp_path / "repo", {"README.md": "app\n", path: old}, {path: new})
-    capsys.readouterr()
-    with contextlib.chdir(repo.root):
-        assert main(["classify", "--tree", f"{first}..{last}", "--format", "json"]) == 0
-    bucket = {f["path"]: f["bucket"] for f in json.loads(capsys.readouterr().out)["files"]}[path]
-    code = main(["gate", "--tree", f"{first}..{last}", "--repo", str(repo.root), "--format", "json"])
-    decision = json.loads(capsys.readouterr().out)
-    assert code == {"allow": 0, "deny": 1, "review": 3}[decision["outcome"]]
-    return bucket, decision["outcome"]
+def _tree(tmp_path: Path, path: str, old: str, new: str) -> tuple[str, str]:
+    buckets, decision = classify_and_gate(tmp_path / "repo", {"README.md": "app\n", path: old}, {path: new})
+    return buckets[path], decision["outcome"]
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
-def test_a_minified_policy_is_infrastructure(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
-    assert _tree(tmp_path, capsys, *ATTACKS[name]) == ("iac", "review")
+def test_a_minified_policy_is_infrastructure(tmp_path: Path, name: str) -> None:
+    assert _tree(tmp_path, *ATTACKS[name]) == ("iac", "review")
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
-def test_other_json_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
-    assert _tree(tmp_path, capsys, *CONTROLS[name]) == ("src", "allow")
+def test_other_json_stays_source(tmp_path: Path, name: str) -> None:
+    assert _tree(tmp_path, *CONTROLS[name]) == ("src", "allow")

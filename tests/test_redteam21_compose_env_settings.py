@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
+from incli import classify_and_gate
 
 from gatekeeper.cli import main
 
@@ -63,19 +64,6 @@ CONTROLS = {
 }
 
 
-def _gate(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str], head: dict[str, str]
-          ) -> tuple[dict[str, str], str]:
-    repo, first, last = two_commits(tmp_path / "repo", {"README.md": "app\n", **base}, head)
-    capsys.readouterr()
-    with contextlib.chdir(repo.root):
-        assert main(["classify", "--tree", f"{first}..{last}", "--format", "json"]) == 0
-    buckets = {f["path"]: f["bucket"] for f in json.loads(capsys.readouterr().out)["files"]}
-    code = main(["gate", "--tree", f"{first}..{last}", "--repo", str(repo.root), "--format", "json"])
-    decision = json.loads(capsys.readouterr().out)
-    assert code == {"allow": 0, "deny": 1, "review": 3}[decision["outcome"]]
-    return buckets, decision["outcome"]
-
-
 @pytest.mark.parametrize("where", sorted(WHERE))
 def test_every_compose_setting_in_the_env_file_is_iac(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                       where: str) -> None:
@@ -97,17 +85,16 @@ def test_every_compose_setting_in_the_env_file_is_iac(tmp_path: Path, capsys: py
 
 
 @pytest.mark.parametrize("setting", ["COMPOSE_FILE", "COMPOSE_PROFILES"])
-def test_the_gate_reviews_a_compose_file_set_switched_in_the_env(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                                setting: str) -> None:
+def test_the_gate_reviews_a_compose_file_set_switched_in_the_env(tmp_path: Path, setting: str) -> None:
     line = FORMS["plain"].format(k=setting, v=SETTINGS[setting])
-    buckets, outcome = _gate(tmp_path, capsys, {**COMPOSE, ".env": "COMPOSE_PROJECT_NAME=app\n"},
-                             {".env": "COMPOSE_PROJECT_NAME=app\n" + line})
-    assert buckets == {".env": "iac"} and outcome == "review"  # base: src, allow (exit 0)
+    buckets, decision = classify_and_gate(tmp_path / "repo", {"README.md": "app\n", **COMPOSE,
+                                                              ".env": "COMPOSE_PROJECT_NAME=app\n"},
+                                          {".env": "COMPOSE_PROJECT_NAME=app\n" + line})
+    assert buckets == {".env": "iac"} and decision["outcome"] == "review"  # base: src, allow (exit 0)
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
-def test_an_env_file_without_compose_settings_stays_source(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                           name: str) -> None:
+def test_an_env_file_without_compose_settings_stays_source(tmp_path: Path, name: str) -> None:
     base, head = CONTROLS[name]
-    buckets, outcome = _gate(tmp_path, capsys, base, head)
-    assert buckets == {".env": "src"} and outcome == "allow"
+    buckets, decision = classify_and_gate(tmp_path / "repo", {"README.md": "app\n", **base}, head)
+    assert buckets == {".env": "src"} and decision["outcome"] == "allow"

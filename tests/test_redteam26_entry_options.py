@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_deps_gate import Case, Cases, gate, together, unreviewed
+from test_deps_gate import Case, Cases, gate, gate_together, together
 
 # PEP 508 requirement forms: (base entry, head entry) of `flask`, at one version.
 PEP508 = [
@@ -181,10 +181,7 @@ def test_the_attacks_are_what_they_say() -> None:
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
 def test_an_entry_whose_options_moved_needs_a_human(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                     tree: bool) -> None:
-    base, head, paths = together(attacks())
-    decision = gate(capsys, Case(tmp_path, base, head), tree)
-    assert decision["outcome"] == "review", decision["reasons"]
-    assert not unreviewed(decision, paths), unreviewed(decision, paths)
+    gate_together(capsys, tmp_path, attacks(), tree)
 
 
 PEP621 = '[project]\nname = "a"\nversion = "1"\ndependencies = [\n  "flask[{}]=={}",\n]\n'
