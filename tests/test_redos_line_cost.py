@@ -176,10 +176,11 @@ OLD = {
     "_FORMAT_VERB": (tfrefs._FORMAT_VERB, r"%[-+# 0]*\d*(?:\.\d+)?[sdvq]"),
     "_VAGRANT": (shapes._VAGRANT, r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?"""
                                   r"|::Config\.run)[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|"),
-    # the round-49 forms (`.version(...)`, `extra["name"]`) written in the old pattern's plain style
+    # the round-49 forms (`.version(...)`, `extra["name"]`) and round 56's bare variable, in the old pattern's plain style
     "_PLUGIN": (gradle._PLUGIN, r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
                                 r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))(?:\s+|\s*\.\s*)version\s*\(?\s*"""
-                                r"""(?:(?P<vq>["'])(?P<version>[^"']+)(?P=vq)|extra\s*\[\s*"(?P<extra>[\w.-]{1,128})"\s*\])"""),
+                                r"""(?:(?P<vq>["'])(?P<version>[^"']+)(?P=vq)|extra\s*\[\s*"(?P<extra>[\w.-]{1,128})"\s*\]"""
+                                r"""|(?P<ident>[A-Za-z_]\w{0,127})(?![\w.(\[]))"""),
     "_HASHES": (pypi._HASHES, r"\s+--hash(?:=|\s+)\S+"),
     "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
                           r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
@@ -247,7 +248,8 @@ LINES = {
                 'kotlin("jvm") version "1.9.0"', "id 'a'\nversion '1'", 'id "a" version', "bid 'a' version '1'",
                 "id('a')version '1'", 'kotlin ( "x" )\tversion\t"2"', "id 'a' apply false",
                 'id("x.y").version("2")', 'kotlin("jvm") . version(extra["kotlin.version"] as String)',
-                "id('a').version(extra[ \"v\" ])", 'id("a").versions("1")'],
+                "id('a').version(extra[ \"v\" ])", 'id("a").versions("1")', 'id("org.x") version dokkaVersion',
+                "id 'a' version v.x", 'id("a") version libs(1)'],
     "_HASHES": [" a==1 --hash=sha256:ab", " b==2 \t--hash sha256:x --hash=sha256:y", " c==1  --hashx", " d --hash=",
                 " e --hash   ", " f\t--hash=sha256:1 --pre", " --hash=a", " g==1 --global-option x --hash=h:1",
                 " h==1 --hash\tsha256:2\t"],
