@@ -92,10 +92,10 @@ def test_values_swapping_the_untagged_image_beside_a_bump_is_no_upgrade(tmp_path
     """The app's name follows its image at each side: a registry swapped under an appVersion bump is a removed
     and an added application, which the deps policy reviews, never an upgrade within level."""
     files = {"charts/cloudnative-pg/Chart.yaml": CHART, "charts/cloudnative-pg/values.yaml": VALUES}
-    edits = {**BUMP, "charts/cloudnative-pg/values.yaml": {"ghcr.io/cloudnative-pg/": "evil.example/cnpg/"}}
+    edits = {**BUMP, "charts/cloudnative-pg/values.yaml": {"ghcr.io/cloudnative-pg/": "127.0.0.1:9/cnpg/"}}
     delta = _tree(*edited_commits(tmp_path, files, edits))
     assert {(c.name, c.change) for c in delta.changes if c.ecosystem == "tool"} == {
-        ("ghcr.io/cloudnative-pg/cloudnative-pg", "removed"), ("evil.example/cnpg/cloudnative-pg", "added")}
+        ("ghcr.io/cloudnative-pg/cloudnative-pg", "removed"), ("127.0.0.1:9/cnpg/cloudnative-pg", "added")}
 
 
 # A tool a Dockerfile stage downloads by version (grafana/tanka)
