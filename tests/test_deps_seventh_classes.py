@@ -251,7 +251,8 @@ def test_bazel_dep_repo_name_none_is_a_literal() -> None:
 ])
 def test_a_from_that_is_no_instruction_does_not_make_a_global_arg_a_stage_one(tmp_path: Path, above: str) -> None:
     # the FROM-looking line is part of an instruction above the first FROM: ARG GO_VERSION is global
-    body = above + "ARG GO_VERSION=1.22\n" + "LABEL x=y\n" * 8 + "FROM golang:${GO_VERSION}\n"
+    # (the filler is ARG lines, which may stand above a FROM: since round 57 a LABEL below the ARG places it in a stage)
+    body = above + "ARG GO_VERSION=1.22\n" + "ARG PAD=y\n" * 8 + "FROM golang:${GO_VERSION}\n"
     repo, base, head = edited_commits(tmp_path, {"Dockerfile": body},
                                       {"Dockerfile": {"GO_VERSION=1.22": "GO_VERSION=6.66"}})
     delta = _patch(repo, base, head)
