@@ -15,7 +15,7 @@ import re
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
-from gatekeeper.deps.tools import TOOL, VERSIONISH, annotation, read_annotations, shell_default, tool_name
+from gatekeeper.deps.tools import OWN_VERSIONS, TOOL, VERSIONISH, annotation, read_annotations, shell_default, tool_name
 from gatekeeper.lazy_pattern import lazy
 
 _ARG = lazy(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
@@ -173,10 +173,6 @@ def _frontend(body: str) -> list[tuple[str, str, str]]:
     return []
 
 
-# A variable naming the project's own version (`ARG APP_VERSION=0.0.0`, filled in by its release build), no tool
-_OWN = frozenset({"APP", "APPLICATION", "BUILD", "RELEASE", "PROJECT"})
-
-
 def _tools(path: str, body: str) -> list[Dependency]:
     """The `<TOOL>_VERSION` ARG and ENV values no `FROM` reads (an annotated one is read as annotated); a value that
     is one shell default (`ENV BUILDX_VERSION=${BUILDX_VERSION:-v0.6.3}`) pins its default."""
@@ -189,7 +185,7 @@ def _tools(path: str, body: str) -> list[Dependency]:
         value = shell_default(m.group("value")) if m is not None else ""
         if m is not None and VERSIONISH.match(value) and annotation(above) is None:
             key = m.group("arg") or m.group("env")
-            if key.upper() not in _OWN and not re.search(rf"\$\{{?{re.escape(key)}_VERSION\b", froms):
+            if key.lower() not in OWN_VERSIONS and not re.search(rf"\$\{{?{re.escape(key)}_VERSION\b", froms):
                 dep = Dependency(TOOL, tool_name(key.lower().replace("_", "-")), value, path, True, "build")
                 if dep not in out:
                     out.append(dep)
