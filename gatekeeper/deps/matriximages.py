@@ -58,8 +58,8 @@ class _Job:
         if not rest:
             self.listing = (len(m["indent"]), m["key"])
         elif rest.startswith("[") and rest.endswith("]"):
-            for item in rest[1:-1].split(",")[:MAX_VALUES]:
-                self.add(m["key"], _scalar(item))
+            for entry in rest[1:-1].split(",")[:MAX_VALUES]:
+                self.add(m["key"], _scalar(entry))
         else:
             self.add(m["key"], _scalar(rest))
 
