@@ -100,6 +100,15 @@ def test_a_matrix_value_moves_the_image(tmp_path: Path, shape: str, image: str, 
     assert ("docker", name, b + suffix, c + suffix) in moves(delta), delta
 
 
+def test_a_whole_reference_from_the_matrix(tmp_path: Path) -> None:
+    body = ("jobs:\n  t:\n    strategy:\n      matrix:\n        image:\n          - \"ubuntu:22.04\"\n"
+            "          - \"quay.io/centos/centos:stream9\"\n    container: ${{ matrix.image }}\n")
+    repo, base, head = edited_commits(tmp_path, {WF: body}, {WF: {"ubuntu:22.04": "ubuntu:24.04"}})
+    delta = _tree(repo, base, head)
+    assert ("docker", "ubuntu", "22.04", "24.04") in moves(delta), delta
+    assert ("quay.io/centos/centos", "stream9") in [(d.name, d.version) for d in matrix_images(WF, body.splitlines())]
+
+
 # --- look-alikes: nothing named --------------------------------------------------------------------------------------
 
 _ALIKES = {

@@ -15,8 +15,11 @@ from gatekeeper.lazy_pattern import lazy
 _IMAGE = lazy(r"""^\s*(?:-\s+)?(?:image|container)\s*:\s*(?P<q>["']?)(?P<pre>[^"'\s#${}]{0,200})"""
               r"""\$\{\{\s*matrix\.(?P<key>[\w-]{1,100})\s*\}\}(?P<post>[^"'\s#${}]{0,200})(?P=q)\s*(?:#.*)?$""")
 _KEY = lazy(r"""^(?P<indent> *)(?:-\s+)?(?P<key>[\w-]{1,100})\s*:[ \t]*(?P<rest>[^#]*?)\s*(?:#.*)?$""")
-_SCALAR = lazy(r"""^(?P<q>["']?)(?P<value>[\w.+-]{1,100})(?P=q)$""")
+# A tag, or a whole reference where the expression is the whole image (`container: ${{ matrix.image }}` over
+# `image: ["ubuntu:22.04", "fedora:40"]`)
+_SCALAR = lazy(r"""^(?P<q>["']?)(?P<value>[\w.+-][\w.+/:@-]{0,199})(?P=q)$""")
 _ITEM = lazy(r"""^(?P<indent> *)-\s+(?P<value>[^#]*?)\s*(?:#.*)?$""")
+_ENTRY = lazy(r"^[\w-]{1,100}\s*:(?:\s|$)")  # a list item that is a mapping (`- php-version: "8.1"`), no value
 _JOBS = lazy(r"^jobs\s*:\s*(?:#.*)?$")
 MAX_VALUES = 64  # of one key in one job: more is no build matrix a person wrote
 
@@ -44,7 +47,8 @@ class _Job:
             return
         if self.listing is not None:
             item = _ITEM.match(line)
-            if item is not None and len(item["indent"]) >= self.listing[0] and ":" not in item["value"]:
+            if item is not None and len(item["indent"]) >= self.listing[0] \
+                    and not _ENTRY.match(item["value"]):
                 self.add(self.listing[1], _scalar(item["value"]))
                 return
             self.listing = None
