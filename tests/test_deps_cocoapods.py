@@ -96,11 +96,11 @@ def test_renovate_cocoapods_bump(tmp_path: Path) -> None:
     # another commit checked out under the same version: other code under the old label
     ("2ef543ee21d63734e1c004ad6c870255e8716c50", "0000000000000000000000000000000000000bad", {(KINGFISHER, "changed")}),
     # the same pod from another spec repository is another package
-    ("  trunk:\n    - AppAuth\n", "  https://evil.example/Specs.git:\n    - AppAuth\n  trunk:\n",
-     {("AppAuth", "removed"), ("AppAuth@https://evil.example/Specs.git", "added")}),
+    ("  trunk:\n    - AppAuth\n", "  https://127.0.0.1:9/Specs.git:\n    - AppAuth\n  trunk:\n",
+     {("AppAuth", "removed"), ("AppAuth@https://127.0.0.1:9/Specs.git", "added")}),
     # the same pod from a git source instead of trunk
-    ("  Shared:\n    :path:", "  FirebaseCore:\n    :git: https://evil.example/core.git\n  Shared:\n    :path:",
-     {("FirebaseCore", "removed"), ("FirebaseCore@git+https://evil.example/core.git", "added")}),
+    ("  Shared:\n    :path:", "  FirebaseCore:\n    :git: https://127.0.0.1:9/core.git\n  Shared:\n    :path:",
+     {("FirebaseCore", "removed"), ("FirebaseCore@git+https://127.0.0.1:9/core.git", "added")}),
 ])
 def test_podfile_lock_source_moves_are_no_upgrades(tmp_path: Path, old: str, new: str,
                                                    moves: set[tuple[str, str]]) -> None:

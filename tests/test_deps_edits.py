@@ -88,7 +88,7 @@ def test_a_move_from_dev_to_runtime_is_never_no_change(repo: GitRepo) -> None:
 
 
 @pytest.mark.parametrize("value", ["npm:evil-lodash@4.17.22", "github:evil/lodash#main", "file:../lodash",
-                                   "https://evil.example/lodash.tgz", "latest", "4.17.22 && curl x"])
+                                   "https://127.0.0.1:9/lodash.tgz", "latest", "4.17.22 && curl x"])
 def test_an_alias_url_or_tag_swap_fails_closed(repo: GitRepo, value: str) -> None:
     head = json.loads(json.dumps(PACKAGE))
     head["dependencies"]["lodash"] = value
@@ -139,7 +139,7 @@ def test_cargo_toml_bumps(repo: GitRepo, old: str, new: str, want: list[tuple[st
 
 @pytest.mark.parametrize(("old", "new"), [
     ('regex = "1.10.2"', 'regex = { version = "1.10.3", package = "evil-regex" }'),
-    ('regex = "1.10.2"', 'regex = { git = "https://evil.example/regex" }'),
+    ('regex = "1.10.2"', 'regex = { git = "https://127.0.0.1:9/regex" }'),
     ('regex = "1.10.2"', 'regex = { version = "1.10.3", registry = "evil" }'),
     ('version = "0.3.1"', 'version = "0.3.2"'),
     ('lto = "fat"', 'lto = "thin"'),
@@ -182,7 +182,7 @@ def test_pyproject_list_and_poetry_bumps(repo: GitRepo) -> None:
 @pytest.mark.parametrize(("old", "new"), [
     ("line-length = 100", "line-length = 120"),
     ('select = ["E", "F"]', 'select = ["E", "F", "B"]'),
-    ('"rich>=13.7",', '"rich @ https://evil.example/rich.whl",'),
+    ('"rich>=13.7",', '"rich @ https://127.0.0.1:9/rich.whl",'),
     ('version = "2.1.0"', 'version = "2.2.0"'),
 ])
 def test_pyproject_edits_that_fail_closed(repo: GitRepo, old: str, new: str) -> None:
@@ -468,7 +468,7 @@ def test_helm_dependency_bump_with_the_charts_own_version(repo: GitRepo) -> None
 
 def test_helm_repository_swap_fails_closed(repo: GitRepo) -> None:
     head = CHART.replace("repository: https://charts.bitnami.com/bitnami\n  - name: zoo",
-                         "repository: https://evil.example/charts\n  - name: zoo")
+                         "repository: https://127.0.0.1:9/charts\n  - name: zoo")
     delta = _patch(repo, "helm/Chart.yaml", CHART, head.replace("version: 26.9.0", "version: 26.9.1"))
     assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
 
@@ -505,7 +505,7 @@ def test_lock_hunk_readers_never_pair_across_hunks(repo: GitRepo) -> None:
     assert all(name in ("p9",) for name, _, _, change in _seen(delta) if change != "changed")
     # A download location moved under an unchanged version is no such neighbour: a problem (red team,
     # tests/test_redteam_lock_sources.py).
-    swapped = head.replace('"license": "l5"', '"resolved": "https://evil.example/p5.tgz"')
+    swapped = head.replace('"license": "l5"', '"resolved": "https://127.0.0.1:9/p5.tgz"')
     delta = _patch(repo, "package-lock.json", base, swapped, 1)
     # The problem makes the deps policy review the file (deps.unreadable); the moves the hunks show are still named,
     # and nothing at the swapped location is read as one.

@@ -187,7 +187,7 @@ def test_kustomize_remote_resources_tree_and_patch(tmp_path: Path) -> None:
     ("ssh://git@github.com/o/r?ref=v1", ("github.com/o/r", "v1")),
     ("https://github.com/o/r/releases/download/v1.6.1/crds.yaml", ("github.com/o/r", "v1.6.1")),
     # not GitHub, not remote, or no ref: not read (a remote without a ref is its default branch: no version)
-    ("github.com.evil.example/o/r?ref=v1", None), ("https://evil.example/github.com/o/r?ref=v1", None),
+    ("github.com.evil.example/o/r?ref=v1", None), ("https://127.0.0.1:9/github.com/o/r?ref=v1", None),
     ("github.com/o/r", None), ("../base", None), ("plans", None),
     ("https://github.com/o/r/releases/latest/download/crds.yaml", None),
     ("github.com/o/r?ref=v1 extra", None),
@@ -260,7 +260,7 @@ def test_pyproject_dependency_group_on_one_line_from_a_patch(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("edit", [
     {'"hatch==1.15.1"': '{include-group = "cibw"}'},  # PEP 735's include: no requirement
-    {'"hatch==1.15.1"': '"hatch @ https://evil.example/hatch.whl"'},  # a URL
+    {'"hatch==1.15.1"': '"hatch @ https://127.0.0.1:9/hatch.whl"'},  # a URL
     {'"pypyp"]': '"pypyp", "hatch==1.15.1"]', '"hatch==1.15.1", ': ""},  # moved between groups
 ])
 def test_pyproject_dependency_group_hostile_lines_fail_closed(tmp_path: Path, edit: dict[str, str]) -> None:

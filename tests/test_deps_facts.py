@@ -13,10 +13,10 @@ def _change(path: str, status: str = "modified") -> FileChange:
 
 
 def test_dockerfile_base_image_swap() -> None:
-    facts = facts_for(_change("Dockerfile"), b"FROM python:3.12-slim\n", b"FROM evil.example/python:3.12-slim\n")
+    facts = facts_for(_change("Dockerfile"), b"FROM python:3.12-slim\n", b"FROM 127.0.0.1:9/python:3.12-slim\n")
     assert facts is not None and facts.to_dict() == {
         "kind": "dockerfile",
-        "images_added": [{"name": "evil.example/python", "tag": "3.12-slim", "digest": ""}],
+        "images_added": [{"name": "127.0.0.1:9/python", "tag": "3.12-slim", "digest": ""}],
         "images_removed": [{"name": "python", "tag": "3.12-slim", "digest": ""}],
     }
 
@@ -106,8 +106,8 @@ def test_facts_are_capped() -> None:
 
 def test_new_package_index_urls() -> None:
     facts = facts_for(_change("requirements.txt"), b"requests==2.31.0\n",
-                      b"--extra-index-url https://evil.example/simple\nrequests==2.31.0\n# https://docs.example\n")
-    assert facts is not None and facts.registries_added == ("https://evil.example/simple",)
+                      b"--extra-index-url https://127.0.0.1:9/simple\nrequests==2.31.0\n# https://docs.example\n")
+    assert facts is not None and facts.registries_added == ("https://127.0.0.1:9/simple",)
     npmrc = facts_for(_change(".npmrc", "added"), None, b"@acme:registry=https://npm.acme.example/\n")
     assert npmrc is not None and npmrc.to_dict() == {"kind": "registries",
                                                      "registries_added": ["https://npm.acme.example/"]}

@@ -178,11 +178,11 @@ def test_a_dep_bump_with_tree_and_from_a_patch(tmp_path: Path) -> None:
 
 # A source moved under the same name is a new dependency, never the old one's bump.
 def test_a_dep_source_swap_is_new(tmp_path: Path) -> None:
-    edit = {"Gopkg.lock": {'source = "https://github.com/golang/crypto.git"': 'source = "https://evil.example/c.git"'}}
+    edit = {"Gopkg.lock": {'source = "https://github.com/golang/crypto.git"': 'source = "https://127.0.0.1:9/c.git"'}}
     repo, base, head = edited_commits(tmp_path, {"Gopkg.lock": GOPKG_LOCK}, edit)
     names = {(c.name, c.from_version is None, c.to_version is None) for c in tree_of(repo, base, head).changes}
     assert names == {("golang.org/x/crypto => https://github.com/golang/crypto.git", False, True),
-                     ("golang.org/x/crypto => https://evil.example/c.git", True, False)}
+                     ("golang.org/x/crypto => https://127.0.0.1:9/c.git", True, False)}
 
 
 @each_case("body", [
@@ -611,7 +611,7 @@ def test_a_gopkg_toml_line_from_a_patch(tmp_path: Path, old: str, new: str, extr
 @each_case("old, new", [
     ('name = "github.com/go-sql-driver/mysql"', 'name = "github.com/evil/mysql"'),
     ('  name = "golang.org/x/crypto"\n  source = "https://github.com/golang/crypto.git"',
-     '  name = "golang.org/x/crypto"\n  source = "https://evil.example/crypto.git"'),
+     '  name = "golang.org/x/crypto"\n  source = "https://127.0.0.1:9/crypto.git"'),
     ('version = "1.0.9"', 'version = "1.0.10"\n  branch = "master"'),
     ('go-tests = true', 'go-tests = false'),
     ('required = ["github.com/cloudflare/cfssl_trust/ca-bundle"]', 'required = ["github.com/evil/x"]'),

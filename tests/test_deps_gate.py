@@ -143,7 +143,7 @@ CASES = {
                    {"Dockerfile": "FROM ghcr.io/x/python:3.12-slim\nRUN true\n"}, "review",
                    ["deps.base_image", "deps.new_direct"]),
     "new index": ({"requirements.txt": "requests==2.31.0\n"},
-                  {"requirements.txt": "--extra-index-url https://pkgs.evil.example/simple\nrequests==2.31.0\n"},
+                  {"requirements.txt": "--extra-index-url https://127.0.0.1:9/simple\nrequests==2.31.0\n"},
                   "review", ["deps.new_registry"]),
     "lockfile checksum only": ({"go.sum": GO_SUM}, {"go.sum": GO_SUM.replace("ScX5", "AAAA")}, "review",
                                ["deps.unexplained"]),
@@ -200,7 +200,7 @@ def test_facts_sit_beside_their_files_and_the_input_fits_its_schema(tmp_path: Pa
           "    steps:\n      - uses: actions/checkout@v4\n")
     case = Case(tmp_path, {"requirements.txt": "a==1\n"},
                 {".github/workflows/new.yml": wf, "Dockerfile": "FROM python:3.13\n",
-                 "requirements.txt": "-i https://evil.example/simple\na==1\n"})
+                 "requirements.txt": "-i https://127.0.0.1:9/simple\na==1\n"})
     derived = derive(case.patch, load_bundle(POLICY_DIR).rules)
     doc = build_input(json.loads(case.packet.read_text()), derived, [])
     validate_input(doc, "input")
@@ -210,7 +210,7 @@ def test_facts_sit_beside_their_files_and_the_input_fits_its_schema(tmp_path: Pa
     assert facts[".github/workflows/new.yml"]["permissions_added"] == ["contents:write"]
     assert facts[".github/workflows/new.yml"]["unpinned_actions"] == 1
     assert facts["Dockerfile"]["images_added"] == [{"name": "python", "tag": "3.13", "digest": ""}]
-    assert facts["requirements.txt"]["registries_added"] == ["https://evil.example/simple"]
+    assert facts["requirements.txt"]["registries_added"] == ["https://127.0.0.1:9/simple"]
     names = {(c["ecosystem"], c["name"]) for c in doc["dependencies"]["changes"]}
     assert names == {("github-actions", "actions/checkout"), ("docker", "python")}
 

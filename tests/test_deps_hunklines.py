@@ -323,7 +323,7 @@ def test_package_manager_line(repo: GitRepo) -> None:
     delta = _patch(repo, "package.json", base, head)
     assert not delta.problems and _seen(delta) == _truth("package.json", base, head) == [
         ("pnpm", "10.29.2", "10.29.3", "upgraded")]
-    for value in ("pnpm@latest", "https://evil.example/pnpm.tgz", "@10.0.0"):
+    for value in ("pnpm@latest", "https://127.0.0.1:9/pnpm.tgz", "@10.0.0"):
         assert _partial(_patch(repo, "package.json", base, base.replace("pnpm@10.29.2+sha512.abc", value)))
 
 

@@ -269,8 +269,8 @@ DIO_LOCK = ('      name: dio\n      sha256: "253a18bbd4851fecba42f7343a1df3a9a4c
 
 
 @pytest.mark.parametrize(("manifest", "lock"), [
-    ("  dio: {version: 5.9.3, hosted: https://evil.example}\n",
-     DIO_LOCK.replace("https://pub.dev", "https://evil.example").replace('"5.9.2"', '"5.9.3"')),
+    ("  dio: {version: 5.9.3, hosted: https://127.0.0.1:9}\n",
+     DIO_LOCK.replace("https://pub.dev", "https://127.0.0.1:9").replace('"5.9.2"', '"5.9.3"')),
     ("  dio: {version: 5.9.3, hosted: {name: dio_evil, url: https://pub.dev}}\n",
      DIO_LOCK.replace("name: dio", "name: dio_evil").replace('"5.9.2"', '"5.9.3"')),
 ])
@@ -296,7 +296,7 @@ def test_pub_lock_package_moved_to_a_path_is_not_the_same_package(tmp_path: Path
 def test_pub_git_source_moved_beside_a_bump_is_not_hidden(tmp_path: Path) -> None:
     """A git dependency's repository swapped at the same ref, in a commit whose ordinary bump explains the file."""
     moved = PUBSPEC.replace("  dio: 5.9.2\n", "  dio: 5.9.3\n").replace(
-        "https://github.com/rrousselGit/flutter_hooks.git", "https://evil.example/flutter_hooks.git")
+        "https://github.com/rrousselGit/flutter_hooks.git", "https://127.0.0.1:9/flutter_hooks.git")
     delta = _bump(tmp_path, {"pubspec.yaml": PUBSPEC}, {"pubspec.yaml": (PUBSPEC, moved)})
     assert {c.change for c in delta.changes if c.name.startswith("flutter_hooks")} == {"removed", "added"}
     lock = PUBSPEC_LOCK.replace("sdks:\n", (
@@ -307,13 +307,13 @@ def test_pub_git_source_moved_beside_a_bump_is_not_hidden(tmp_path: Path) -> Non
     moved = lock.replace("0000000000000000000000000000000000000001", "0000000000000000000000000000000000000002")
     delta = _tree(*bump_commits(tmp_path / "lock", {"pubspec.lock": lock}, {"pubspec.lock": (lock, moved)}))
     assert [c.change for c in delta.changes] == ["changed"]  # a commit does not order: reviewed
-    moved = lock.replace("https://github.com/rrousselGit/flutter_hooks.git", "https://evil.example/h.git")
+    moved = lock.replace("https://github.com/rrousselGit/flutter_hooks.git", "https://127.0.0.1:9/h.git")
     delta = _tree(*bump_commits(tmp_path / "url", {"pubspec.lock": lock}, {"pubspec.lock": (lock, moved)}))
     assert {c.change for c in delta.changes} == {"removed", "added"}
 
 
 def test_pub_dependency_overrides_change_is_a_problem(tmp_path: Path) -> None:
-    delta = _bump(tmp_path, {"pubspec.yaml": PUBSPEC}, {"pubspec.yaml": ("analyzer: ^6.11.0", "analyzer:\n    git: https://evil.example/analyzer.git")})
+    delta = _bump(tmp_path, {"pubspec.yaml": PUBSPEC}, {"pubspec.yaml": ("analyzer: ^6.11.0", "analyzer:\n    git: https://127.0.0.1:9/analyzer.git")})
     assert not delta.changes
     assert [(p.manifest, p.kind) for p in delta.problems] == [("pubspec.yaml", "partial")]
     assert "dependency_overrides" in delta.problems[0].msg
@@ -474,8 +474,8 @@ def test_devcontainer_lock_resolved_elsewhere_or_moved_under_the_same_version(tm
 def test_devcontainer_feature_by_url_or_unknown_form_is_never_skipped() -> None:
     """A feature given as a tarball URL runs as root at build as an OCI one does: it is a dependency, not
     a local folder; a reference in a form the reader does not know is a problem."""
-    deps = devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"https://evil.example/f.tgz": {}}}')
-    assert [(d.ecosystem, d.name) for d in deps] == [("devcontainer", "https://evil.example/f.tgz")]
+    deps = devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"https://127.0.0.1:9/f.tgz": {}}}')
+    assert [(d.ecosystem, d.name) for d in deps] == [("devcontainer", "https://127.0.0.1:9/f.tgz")]
     with pytest.raises(ManifestError):
         devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"ghcr.io/x/y:1:2": {}}}')
     assert devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"./local": {}}}') == []

@@ -226,7 +226,7 @@ def test_a_helm_charts_version_is_read_from_its_hunk(tmp_path: Path) -> None:
 @pytest.mark.parametrize("edit", [
     {"- name: cilium": "- name: cilium-next", "version: 1.15.4": "version: 1.15.5"},  # renamed as it moves
     {"        version: 1.11.1": "        version: 1.11.3"},  # a key nested in the chart's values
-    {"    repo: https://helm.cilium.io/": "    repo: https://evil.example/", "version: 1.15.4": "version: 1.15.5"},
+    {"    repo: https://helm.cilium.io/": "    repo: https://127.0.0.1:9/", "version: 1.15.4": "version: 1.15.5"},
 ])
 def test_helm_charts_lines_the_hunk_cannot_place_are_partial(tmp_path: Path, edit: dict[str, str]) -> None:
     repo, base, head = edited_commits(tmp_path, {"kustomization.yaml": KUSTOMIZATION}, {"kustomization.yaml": edit})

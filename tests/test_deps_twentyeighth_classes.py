@@ -353,7 +353,7 @@ def test_a_dropped_timestamp_comment_rides_with_the_bump(tmp_path: Path) -> None
 @pytest.mark.parametrize(("old", "new"), [
     ("distributionBase=GRADLE_USER_HOME", "distributionBase=PROJECT"),  # a setting moved beside the bump
     ("validateDistributionUrl=true", "validateDistributionUrl=false"),  # the check turned off
-    ("#Fri Dec 19 09:04:47 CET 2025\n", "distributionUrl=https\\://evil.example/gradle.zip\\\n#not a comment\n"),
+    ("#Fri Dec 19 09:04:47 CET 2025\n", "distributionUrl=https\\://127.0.0.1:9/gradle.zip\\\n#not a comment\n"),
 ])
 def test_other_wrapper_edits_beside_the_bump_stay_problems(tmp_path: Path, old: str, new: str) -> None:
     _, from_patch = _bumped(tmp_path, {_PATH: WRAPPER}, {_PATH: {old: new, _URL: _URL.replace("8.13", "8.14.3")}})

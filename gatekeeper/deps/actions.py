@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
+from gatekeeper.deps.matriximages import matrix_images
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.runlines import installs, releases
 from gatekeeper.deps.scalamatrix import scala_versions
@@ -135,7 +136,8 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     anchor, alias, merge key, flow mapping, quoted key, JSON, tag, block scalar: yamlforms.py), every `uses`,
     `image` and `container` value of the file read as YAML (red team 21, tests/test_redteam21_workflow_yaml.py).
     An action file's or a reusable workflow's `${{ inputs.NAME }}` is read as the input's default (input_defaults),
-    `${{ env.NAME }}` as the value the file's `env:` blocks give it (env_values)."""
+    `${{ env.NAME }}` as the value the file's `env:` blocks give it (env_values), an image at `${{ matrix.KEY }}` at
+    each value its job's matrix gives KEY (matriximages.py)."""
     body = text(data)
     lines = body.splitlines()
     action = path.rpartition("/")[2] in ("action.yml", "action.yaml")
@@ -148,6 +150,8 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
         lines = [_ENV_REF.sub(lambda m: values.get(m["name"], m[0]), line) if "env." in line else line
                  for line in lines]
     out = _workflow_lines(path, lines)
+    if "matrix." in body:
+        out += [dep for dep in matrix_images(path, lines) if dep not in out]
     if not yamlforms.has_form(body, _KEYS):
         return out
     seen = {(d.ecosystem, d.name, d.version) for d in out}

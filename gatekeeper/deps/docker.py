@@ -15,7 +15,7 @@ import re
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
-from gatekeeper.deps.tools import TOOL, VERSIONISH, annotation, read_annotations, shell_default, tool_name
+from gatekeeper.deps.tools import OWN_VERSIONS, TOOL, VERSIONISH, annotation, read_annotations, shell_default, tool_name
 from gatekeeper.lazy_pattern import lazy
 
 _ARG = lazy(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
@@ -185,7 +185,7 @@ def _tools(path: str, body: str) -> list[Dependency]:
         value = shell_default(m.group("value")) if m is not None else ""
         if m is not None and VERSIONISH.match(value) and annotation(above) is None:
             key = m.group("arg") or m.group("env")
-            if not re.search(rf"\$\{{?{re.escape(key)}_VERSION\b", froms):
+            if key.lower() not in OWN_VERSIONS and not re.search(rf"\$\{{?{re.escape(key)}_VERSION\b", froms):
                 dep = Dependency(TOOL, tool_name(key.lower().replace("_", "-")), value, path, True, "build")
                 if dep not in out:
                     out.append(dep)
@@ -220,13 +220,50 @@ def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
         + _tools(path, body) + _installed(path, body)
 
 
-def _stage_arg(above: list[str]) -> bool:
-    """The hunk lines above an ARG show a FROM instruction: one whose previous line the hunk shows and does not
-    continue (`\\`), with no heredoc (`<<`) above that could hold a line reading `FROM`."""
-    if any("<<" in line for line in above):
-        return False
-    return any(_FROM.match(line.strip()) and not above[n - 1].rstrip().endswith("\\")
-               for n, line in enumerate(above) if n > 0)
+# The instructions only a stage holds: nothing but ARG, comments and parser directives may stand above the first FROM,
+# which is the only one that reads ARGs. One of these that starts an instruction shows the hunk is inside a stage.
+_STAGE_ONLY = lazy(r"^(?:RUN|CMD|LABEL|MAINTAINER|EXPOSE|ENV|ADD|COPY|ENTRYPOINT|VOLUME|USER|WORKDIR|ONBUILD"
+                   r"|STOPSIGNAL|HEALTHCHECK|SHELL)(?:\s|$)", re.IGNORECASE)
+_USED = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _starts(lines: list[str]) -> list[bool]:
+    """Whether each hunk line starts an instruction: the nearest line above it that is neither blank nor a comment
+    (BuildKit drops those inside a continuation) is in the hunk and does not continue (`\\`)."""
+    out: list[bool] = []
+    last = None
+    for line in lines:
+        out.append(last is not None and not last.endswith("\\"))
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            last = stripped
+    return out
+
+
+def _stage_args(lines: list[str]) -> tuple[list[bool], list[bool]]:
+    """For each line of a hunk (CHANGED markers removed), whether it stands inside a stage, after the first FROM, so
+    that no FROM reads an ARG there: (a FROM the hunk shows above it, one whose previous line does not continue; an
+    instruction only a stage holds, _STAGE_ONLY, starting above it, or below it with no FROM between). Never past a
+    heredoc (`<<`), whose body could hold a line reading `FROM` or `RUN`. Linear in the hunk."""
+    starts = _starts(lines)
+    after_from, inside = [False] * len(lines), [False] * len(lines)
+    seen_from, seen_stage, heredoc = False, False, False
+    for n, line in enumerate(lines):
+        after_from[n], inside[n] = seen_from and not heredoc, seen_stage and not heredoc
+        stripped = line.strip()
+        heredoc = heredoc or "<<" in line
+        seen_from = seen_from or (n > 0 and _FROM.match(stripped) is not None
+                                  and not lines[n - 1].rstrip().endswith("\\"))
+        seen_stage = seen_stage or (starts[n] and _STAGE_ONLY.match(stripped) is not None)
+    below = False  # the nearest FROM, heredoc or stage instruction below is a stage instruction
+    for n in range(len(lines) - 1, -1, -1):
+        inside[n] = inside[n] or below
+        stripped = lines[n].strip()
+        if "<<" in lines[n] or _FROM.match(stripped):
+            below = False
+        elif starts[n] and _STAGE_ONLY.match(stripped):
+            below = True
+    return after_from, inside
 
 
 def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
@@ -239,20 +276,31 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     lint` in the same hunk (PHP-CS-Fixer) names alpine, and the gate reviews the file for the ARG's unseen uses.
     When every such ARG sits under a Renovate annotation the hunk shows, the annotations name them too (deps27's
     class, runatlantis/atlantis's `# renovate: … depName=opentofu/opentofu`); when one does not, none of their lines
-    is read: what an unannotated one moves is unknown, no tool bump (round 7's class)."""
+    is read: what an unannotated one moves is unknown, no tool bump (round 7's class). An instruction only a stage
+    holds (`RUN`, `ENV`, `COPY`, …) starting in the hunk above the ARG, or below it with no FROM between, places it
+    in a stage too (round 57: `ARG TYPOS_CHECKSTYLE_VERSION=0.2.0` over the `RUN curl` it feeds, far below the
+    file's FROM), so it is read as the file reads it."""
     body = text(data)
     unseen: list[str] = []
     annotated = True
     for hunk in body.split(HUNK):
         lines = hunk.splitlines()
+        plain = [line.removeprefix(CHANGED) for line in lines]
+        (after_from, inside), starts = _stage_args(plain), _starts(plain)
+        last_use: dict[str, int] = {}  # each variable's last FROM in the hunk
+        for index, line in enumerate(plain):
+            if _FROM.match(line.strip()):
+                for name in _USED.findall(line):
+                    last_use[name] = index
         for index, raw in enumerate(lines):
             arg = _ARG.match(raw.removeprefix(CHANGED).strip()) if raw.startswith(CHANGED) else None
             if arg is None:
                 continue
-            use = re.compile(rf"\$(?:\{{)?{re.escape(arg.group(1))}\b")
-            if _stage_arg([line.lstrip(CHANGED) for line in lines[:index]]):
+            if after_from[index]:
                 continue  # a stage's ARG (ARG GO_VERSION after FROM golang AS build) no FROM can read
-            if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
+            if inside[index] and starts[index] and not raw.rstrip().endswith("\\"):
+                continue  # a stage's too, beside a RUN: read whole, as the file reads it (a continued one may not be)
+            if last_use.get(arg.group(1), -1) <= index:
                 unseen.append(raw)
                 annotated = annotated and index > 0 and annotation(lines[index - 1].lstrip(CHANGED)) is not None
     left_out = set() if annotated else set(unseen)

@@ -106,6 +106,13 @@ VERSIONISH = lazy(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v
 # as `version:` belongs to its step's action.
 _ENV_VERSION = lazy(r"""^\s+(?P<tool>[A-Z][A-Z0-9_]*?)_VERSION\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                     r"""\s*(?:#.*)?$""")
+# The same under a lower-case key, read only right under an `env:` key (round 57: unison's `racket_version: "8.14"`,
+# pyheck's `python_version: "3.9"`): anywhere else a lower-case key is a step's input or a job's output.
+_ENV_LOWER = lazy(r"""^\s+(?P<tool>[a-z][a-z0-9]{0,40}(?:_[a-z0-9]{1,40}){0,3}?)_version\s*:\s*(?P<q>["']?)"""
+                  r"""(?P<value>[^"'\s#]+)(?P=q)\s*(?:#.*)?$""")
+_ENV_KEY = lazy(r"^(?P<indent>\s*)env\s*:\s*(?:#.*)?$")
+# A variable naming the project's own version (`APP_VERSION: 2.0.0`, `ARG BUILD_VERSION=0.0.0`), no tool
+OWN_VERSIONS = frozenset({"app", "application", "build", "release", "project"})
 # A released tool's version assigned on a shell line, for the command after it or the lines below
 # (`curl https://mise.run | MISE_VERSION=v2025.8.1 sh`, apollographql/apollo-server's CircleCI config, which its
 # Renovate custom manager bumps; `export HELM_VERSION=3.15.2`): only a tool _RELEASED names, at a digit-led value.
@@ -247,6 +254,7 @@ class WorkflowTools:
         self.named: tuple[str, str] | None = None
         self.os_list = -1  # the column of an `os:` key whose block list the next lines may be
         self.keyed_list = (-1, "")  # the column and tool of a setup input's key whose block list they may be
+        self.env = (-1, -1)  # the column of an `env:` key whose entries the next lines may be, and of its entries
 
     def _runners(self, items: list[str]) -> list[Dependency]:
         """The GitHub-hosted runners of a matrix's `os:` items (a label at a version; any other item names none)."""
@@ -260,10 +268,32 @@ class WorkflowTools:
         return [Dependency(TOOL, tool_name(tool), value, self.path, True, "build")
                 for value in values if VERSIONISH.match(value)]
 
+    def _env_entry(self, line: str) -> Dependency | None:
+        """The tool a lower-case `<tool>_version:` entry right under an `env:` key pins; None for any other line."""
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#"):
+            return None
+        column = len(line) - len(stripped)
+        if (key := _ENV_KEY.match(line)) is not None:
+            self.env = (len(key.group("indent")), -1)
+            return None
+        env, entries = self.env
+        if env < 0 or column <= env or entries >= 0 and column != entries:
+            if column <= env:
+                self.env = (-1, -1)  # a key as shallow as `env:`: its block has ended
+            return None
+        self.env = (env, column)
+        m = _ENV_LOWER.match(line)
+        if m is None or not VERSIONISH.match(m.group("value")) or m.group("tool") in OWN_VERSIONS:
+            return None
+        return Dependency(TOOL, tool_name(m.group("tool").replace("_", "-")), m.group("value"), self.path, True,
+                          "build")
+
     def line(self, line: str) -> list[Dependency]:
         """The tool versions `line` pins (after the lines before it)."""
         out: list[Dependency] = []
         named, self.named = self.named, annotation(line)
+        lower = self._env_entry(line)  # every line moves the `env:` block's bounds
         if self.named is not None:
             return out
         stripped = line.lstrip()
@@ -299,7 +329,10 @@ class WorkflowTools:
             self.os_list = len(os_key.group("indent"))
             return out
 
-        if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
+        if lower is not None:
+            return [lower]
+        if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")) \
+                and env.group("tool").lower() not in OWN_VERSIONS:
             env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
             return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
         if "_VERSION=" in line:
