@@ -22,6 +22,7 @@ from gatekeeper.classify import (
     ciimports,
     cireaches,
     ciruns,
+    composerscripts,
     composeruns,
     deployruns,
     devcontainers,
@@ -150,6 +151,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *npmbins.named(text, path, folders, npms),  # `npx ./tools/x`, a workspace's bin
                                   *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
+                                  *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
