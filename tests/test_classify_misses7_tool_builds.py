@@ -26,6 +26,11 @@ VARIANTS = [  # (steps, the tool's file, its text)
      "          ./out/lint/lint .\n", "tools/lint/CMakeLists.txt", "add_executable(lint lint.cpp)\n"),
     ("      - run: cmake -Stools/gen -Bbuild-gen\n      - run: ./build-gen/gen > x.h\n", "tools/gen/gen.cc",
      "int main(){}\n"),
+    ("      - run: |-\n          cmake -S build/la-lint -B /tmp/lint-build -GNinja\n"
+     "          cmake --build /tmp/lint-build\n          cmake --install /tmp/lint-build\n",
+     "build/la-lint/main.cpp", "int main(){}\n"),
+    ("      - run: cmake -S tools/fmt -B $RUNNER_TEMP/fmt && cmake --build $RUNNER_TEMP/fmt --target install\n",
+     "tools/fmt/CMakeLists.txt", "project(fmt)\n"),
     ("      - run: dotnet build ./tools/Explicit.NuGet.Versions/Explicit.NuGet.Versions.slnx\n"
      "      - run: .\\tools\\Explicit.NuGet.Versions\\build\\nev.exe build\n",
      "tools/Explicit.NuGet.Versions/Program.cs", "class P { static void Main() {} }\n"),
@@ -43,6 +48,7 @@ LOOK_ALIKES = [
     "run: cmake -S . -B build && build/app --version\n",  # the root: every file
     "run: cmake -S src -B build\n- run: ctest --test-dir build\n",  # tested, not run by path
     "run: cmake -S src -B build\n- run: tar czf x.tgz build/bin\n",
+    "run: cmake -S src -B build && cmake --build build --target all\n",
     "run: cmake -S $SRC -B b && b/x\n",
     "run: cmake -S ../other -B b && b/x\n",
     "run: dotnet build src/App/App.csproj\n- run: cp src/App/bin/Release/App.dll out/\n",
