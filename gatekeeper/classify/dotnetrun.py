@@ -34,6 +34,7 @@ MAX_SOURCES = 4_096  # source files a text's projects hold, named one by one (pa
 MAX_ASSEMBLIES = 64  # assemblies a text runs that are looked up in the tree (past it: the first ones)
 MAX_REFERENCES = 32  # project files read for their references, per text (past it: the ones found)
 MAX_NAMES = 128  # project files read for their `<AssemblyName>`, per text that runs an unmatched one (misses 7)
+NAME_READ = 16_384  # of each: its first 16 KiB (the property group that names the assembly opens an SDK project)
 _ASSEMBLY_NAME = lazy(r"<AssemblyName>([^<$\n]{1,256}+)</AssemblyName>")
 # a program run by its path (`.\\tools\\X\\build\\nev.exe`, `& $dir/x.exe`, `mono x.exe`): its stem
 _EXE = lazy(r"(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+(?:run:[ \t]*+(?:[|>][-+]?+[ \t]*+)?+)?+"
@@ -95,12 +96,12 @@ def assemblies(text: str, paths: Mapping[str, Entry], read: Callable[[Entry], by
 
 def _by_assembly_name(stems: set[str], paths: Mapping[str, Entry], read: Callable[[Entry], bytes]) -> list[str]:
     """The projects of `paths` whose `<AssemblyName>` is one of `stems` (Castle Core's `nev.exe` is built by
-    `Explicit.NuGet.Versions.csproj`): the first MAX_NAMES project files read, a project's first 64 KiB."""
+    `Explicit.NuGet.Versions.csproj`): the first MAX_NAMES project files read, a project's first NAME_READ bytes."""
     if not stems:
         return []
     found = []
     for project in [path for path in paths if path.lower().endswith(_PROJECTS)][:MAX_NAMES]:
-        named = _ASSEMBLY_NAME.search(read(paths[project])[:65_536].decode("utf-8", "replace"))
+        named = _ASSEMBLY_NAME.search(read(paths[project])[:NAME_READ].decode("utf-8", "replace"))
         if named is not None and named[1].strip().lower() in stems:
             found.append(project)
     return found
