@@ -27,7 +27,7 @@ import re
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["TAILS", "checked_out", "commanded", "is_kokoro_config", "tails", "unprefixed"]
+__all__ = ["TAILS", "checked_out", "commanded", "is_kokoro_config", "tails", "unfoldered", "unprefixed"]
 
 TAILS = 4  # parts of an absolute path tried (as runvars' absolute folders)
 _KOKORO_FOLDERS = (".kokoro/", "kokoro/")
@@ -50,6 +50,12 @@ _RUN_WORD = lazy(r"\brun\b")
 _ITEM = lazy(r"([ \t]*+)-[ \t]")
 _CHECKOUT = lazy(r"[ \t]*+(?:-[ \t]++)?+uses[ \t]*+:[ \t]*+['\"]?+actions/checkout@")
 _KEY = lazy(r"[ \t]*+(path|repository)[ \t]*+:[ \t]*+['\"]?+([^'\"#\s]*+)")
+
+
+def unfoldered(path: str, text: str, scripts: list[str], folders: list[str]) -> tuple[list[str], list[str]]:
+    """`scripts` and `folders` (a `cd`, `working-directory:`), each with its copies read without the folder the
+    workflow checks its own repository out into (or a Kokoro job's prefix): `cd repo/tools && make` (misses 7)."""
+    return [*scripts, *checked_out(path, text, scripts)], [*folders, *checked_out(path, text, folders)]
 
 
 def checked_out(path: str, text: str, patterns: list[str]) -> list[str]:

@@ -55,6 +55,9 @@ _RUBY = lazy(r"""\b(?:require_relative[ \t(]*['"]([^'"\n]+)['"]|(?:require|load)
 _NODE_TYPES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs",
                "/index.cjs", "/index.ts", "/index.tsx", "/package.json")
 _NODE_TYPES_AFTER_JSON = tuple(suffix for suffix in _NODE_TYPES if suffix not in ("", ".json"))
+# a Rust module's file by `#[path = "…"]`, or a file `include!` compiles in (misses 7): at a line's or item's start
+_RUST = lazy(r'(?:^|[;}\]])[ \t]*+(?:#\[[ \t]*+path[ \t]*+=[ \t]*+"([^"\n]{1,512}+)"[ \t]*+\]'
+             r'|include![ \t]*+[(\[{][ \t]*+"([^"\n]{1,512}+)")', re.MULTILINE)
 _NODE_FILES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
 # a module that lists its own folder and loads the names a prefix picks (npm's template-oss `.eslintrc.js`:
 # `readdir(__dirname).filter((file) => file.startsWith('.eslintrc.local.'))` into `extends`; over-reads 5)
@@ -120,6 +123,8 @@ def imported(path: str, text: str) -> list[str]:
                  [:MAX_IMPORTS]]
         listed = [f"./{prefix}{ANY}" for prefix in _PREFIX.findall(text)[:8]] if _LISTS_OWN.search(text) else []
         return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)] + listed)
+    if kind == "rs":
+        return _rust(path, text)
     if kind == "rb":
         names = [relative or dotted for relative, dotted in _RUBY.findall(text)[:MAX_IMPORTS]]
         return _joined(folder, [name if name.endswith(".rb") else f"{name}.rb" for name in names])
@@ -225,6 +230,23 @@ def _python(module: str) -> list[str]:
     parts = module.strip().split(".")
     stem = "/".join(parts)
     return [f"{stem}.py", f"{stem}/__init__.py", *([f"{parts[0]}/__init__.py"] if len(parts) > 1 else [])]
+
+
+def _rust(path: str, text: str) -> list[str]:
+    """The files `#[path]` and `include!` of the Rust file at `path` name, from the root: from its folder, and a
+    `#[path]` of a file that is no `main.rs`/`lib.rs`/`mod.rs` from its module's folder too (either may be meant)."""
+    folder, _, name = path.rpartition("/")
+    found = []
+    for attribute, included in _RUST.findall(text)[:MAX_IMPORTS]:
+        named = attribute or included
+        bases = [folder]
+        if attribute and name not in ("main.rs", "lib.rs", "mod.rs"):
+            bases.append(posixpath.join(folder, name.removesuffix(".rs")))
+        for base in bases:
+            joined = posixpath.normpath(posixpath.join(base, named))
+            if not joined.startswith(("../", "/")) and joined != ".." and not named.startswith("/"):
+                found.append(joined)
+    return list(dict.fromkeys(found))
 
 
 def _joined(folder: str, names: list[str]) -> list[str]:

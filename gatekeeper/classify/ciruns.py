@@ -196,7 +196,7 @@ def named_tasks(path: str, text: str) \
     # build"`); a script's or a Jenkinsfile's text is no YAML (its lines folded into one ran nothing: cileft66)
     strings = is_yaml(path) or name.lower().endswith(".json")
     scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known, strings, tasked)
-    scripts += checkoutpaths.checked_out(path, text, scripts)  # below a checkout's folder, a Kokoro job's prefix
+    scripts, folders = checkoutpaths.unfoldered(path, text, scripts, folders)  # below a checkout's folder (misses 7)
     scripts += modules
     ran = len(scripts)
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from gatekeeper.classify import (
     autorun,
+    bumphooks,
     cargobins,
     cargorun,
     ciconfigs,
@@ -22,6 +23,7 @@ from gatekeeper.classify import (
     ciimports,
     cireaches,
     ciruns,
+    composerscripts,
     composeruns,
     deployruns,
     devcontainers,
@@ -150,6 +152,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *npmbins.named(text, path, folders, npms),  # `npx ./tools/x`, a workspace's bin
                                   *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
+                                  *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
+                                  *bumphooks.hook_scripts(text, tree, read_blob),  # its manifests' hooks (misses 7)
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads

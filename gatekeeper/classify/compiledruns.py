@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify import toolbuilds
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_BUILDS", "sources"]
@@ -35,7 +36,11 @@ _WORD = lazy(r"['\"]?+([^\s'\"]{1,1024}+)")
 
 def sources(text: str) -> list[str]:
     """The paths (and Go package globs) of the sources of each program `text` compiles and then runs, or runs at
-    once (`crystal run x.cr`, `zig run x.zig`)."""
+    once (`crystal run x.cr`, `zig run x.zig`), and the folders of the tools it builds and runs (toolbuilds.py)."""
+    return _compiled(text) + toolbuilds.folders(text)
+
+
+def _compiled(text: str) -> list[str]:
     if not any(name in text for name in ("crystal", "cc", "clang", "rustc", "go", "nim", "zig", "swiftc", "ldc2",
                                          "dmd", "gcc", "g++")):
         return []

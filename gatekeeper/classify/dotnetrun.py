@@ -7,8 +7,10 @@ Their source files are the job's code, as `go run ./cmd/release`'s are (gorun.py
 project folder's `.cs`/`.fs`/`.vb` files (the glob matches below the folder too: a build's `Tasks/`). Not named: a
 project by a variable no assignment gives (`$BuildProjectFile`), the root's own project (`dotnet run`: every source
 file of the repository, as `go run .` names nothing), `dotnet build`/`dotnet test` (the product's compile and tests),
-and an assembly no project of the tree is named after (its `AssemblyName` is not read). The projects a run project
-references are its code too (read from the tree: a built assembly's project, or one `--project` names literally).
+and an assembly no project of the tree builds. An assembly (`dotnet x.dll`) or a program (`x.exe` run by its path,
+misses 7) is matched by a project's file name or its `<AssemblyName>` (Castle Core's `nev.exe`). The projects a
+run project references are its code too (read from the tree: a built assembly's project, or one `--project` names
+literally).
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ _SOURCE_TYPES = tuple(f".{ext}" for ext in SOURCES)
 MAX_SOURCES = 4_096  # source files a text's projects hold, named one by one (past it: their folders' globs)
 MAX_ASSEMBLIES = 64  # assemblies a text runs that are looked up in the tree (past it: the first ones)
 MAX_REFERENCES = 32  # project files read for their references, per text (past it: the ones found)
+MAX_NAMES = 128  # project files read for their `<AssemblyName>`, per text that runs an unmatched one (misses 7)
+NAME_READ = 16_384  # of each: its first 16 KiB (the property group that names the assembly opens an SDK project)
+_ASSEMBLY_NAME = lazy(r"<AssemblyName>([^<$\n]{1,256}+)</AssemblyName>")
+# a program run by its path (`.\\tools\\X\\build\\nev.exe`, `& $dir/x.exe`, `mono x.exe`): its stem
+_EXE = lazy(r"(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+(?:run:[ \t]*+(?:[|>][-+]?+[ \t]*+)?+)?+"
+            r"(?:(?:call|mono|start)[ \t]++)?+['\"]?+([^\s'\";|&`]*?)\.exe(?![\w.])", re.IGNORECASE | re.MULTILINE)
 _REFERENCE = lazy(r"""<ProjectReference[ \t\r\n]++Include[ \t]*+=[ \t]*+['"]([^'"\n]++)['"]""")
 # `dotnet run` (or `"$DOTNET_EXE" run`: NUKE's bootstrap) and the rest of its command
 _RUN = lazy(r"(?i:[^\s;&|]*dotnet[^\s;&|]*)[ \t]++run(?=[ \t])([^\n;&|]*)")
@@ -71,16 +79,32 @@ def assemblies(text: str, paths: Mapping[str, Entry], read: Callable[[Entry], by
     of the projects those, or a project `text` runs by `--project`, reference (`<ProjectReference Include=...>`:
     the build's shared code, GitVersion's `build/common/`), read with `read`."""
     lowered = text.lower()
-    if ".dll" not in lowered and "--project" not in lowered and "-p " not in lowered:
+    if ".dll" not in lowered and ".exe" not in lowered and "--project" not in lowered and "-p " not in lowered:
         return []
-    stems = {stem.rpartition("/")[2].lower() for stem in _ASSEMBLY.findall(text)[:MAX_ASSEMBLIES]} - {""}
+    runs = [*_ASSEMBLY.findall(text)[:MAX_ASSEMBLIES], *_EXE.findall(text)[:MAX_ASSEMBLIES]]
+    stems = {stem.replace("\\", "/").rpartition("/")[2].lower() for stem in runs} - {""}
     started = [path for path in paths if path.lower().endswith(_PROJECTS)
                and posixpath.splitext(path.rpartition("/")[2])[0].lower() in stems] if stems else []
+    started += _by_assembly_name(stems - {posixpath.splitext(path.rpartition("/")[2])[0].lower() for path in started},
+                                 paths, read)
     literal = [posixpath.normpath(named) for rest in _RUN.findall(text) if "dotnet" in lowered
                and (project := _PROJECT.search(_ARGUMENTS.sub("", rest))) is not None
                and (named := project.group(1)).lower().endswith(_PROJECTS)]
     referenced = _references([path for path in literal if path in paths] + started, paths, read)
     return _sources([*started, *referenced], paths)
+
+
+def _by_assembly_name(stems: set[str], paths: Mapping[str, Entry], read: Callable[[Entry], bytes]) -> list[str]:
+    """The projects of `paths` whose `<AssemblyName>` is one of `stems` (Castle Core's `nev.exe` is built by
+    `Explicit.NuGet.Versions.csproj`): the first MAX_NAMES project files read, a project's first NAME_READ bytes."""
+    if not stems:
+        return []
+    found = []
+    for project in [path for path in paths if path.lower().endswith(_PROJECTS)][:MAX_NAMES]:
+        named = _ASSEMBLY_NAME.search(read(paths[project])[:NAME_READ].decode("utf-8", "replace"))
+        if named is not None and named[1].strip().lower() in stems:
+            found.append(project)
+    return found
 
 
 def _sources(projects: list[str], paths: Mapping[str, Entry]) -> list[str]:

@@ -3,12 +3,14 @@
 pylint imports the modules of `load-plugins` and runs `init-hook` (Python code in the settings); mypy imports its
 `plugins` (a module, or a file path from the settings' folder); flake8 imports a `[flake8:local-plugins]` entry point's
 module from `paths`; RuboCop requires the relative paths of `require:`/`plugins:`, and reads the settings files of
-`inherit_from:` as its own. Each runs that code in the CI job before it reads a line of the product, and none of it
+`inherit_from:` as its own; coverage.py (`coverage`, pytest-cov's `--cov`) imports the modules of its `[run] plugins`
+(misses 7); `golangci-lint custom` builds the Go files of each local `path:` of `.custom-gcl.yml`'s `plugins` into the
+linter the job runs (misses 7). Each runs that code in the CI job before it reads a line of the product, and none of it
 was named: an edit of a plugin was exit 0. Read where a text runs the tool (by name, `python -m`, a `bin/` stub): the
 settings file its flag names (`--rcfile`, `--config-file`, `--config`, `-c`), else the tool's documented ones at the
 root. A module is named with each package `__init__.py` on its way; a settings file with an `init-hook` is named itself
-(its code runs). Section headers and keys are read by lines, so a settings file TOML or INI refuses (an unclosed
-header) is still read; a bare plugin name (`pydantic.mypy`, `rubocop-rails`) with no file in the tree names nothing.
+(its code runs). Section headers and keys are read by lines, so a settings file TOML or INI refuses (an unclosed header)
+is still read; a bare plugin name (`pydantic.mypy`, `rubocop-rails`) with no file in the tree names nothing.
 """
 
 from __future__ import annotations
@@ -23,12 +25,20 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["Settings", "loaded", "settings_loads"]
 
 _DEFAULTS = {"pylint": ("pylintrc", ".pylintrc", "pyproject.toml", "setup.cfg", "tox.ini"),
+             "coverage": (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"),
              "mypy": ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"),
-             "flake8": (".flake8", "setup.cfg", "tox.ini"), "rubocop": (".rubocop.yml",)}
-_FLAGS = {"pylint": ("--rcfile",), "mypy": ("--config-file",), "flake8": ("--config",), "rubocop": ("-c", "--config")}
-_KEYS = {"pylint": ("load-plugins", "init-hook"), "mypy": ("plugins",), "flake8": ("extension", "report", "paths"),
-         "rubocop": ("require", "plugins", "inherit_from")}
-_TOOL = lazy(r"(?<![\w./-])(?:[\w.-]*+/)*+(pylint|d?mypy|flake8|rubocop)(?![\w.-])([^\n;&|`)]*+)")
+             "flake8": (".flake8", "setup.cfg", "tox.ini"), "rubocop": (".rubocop.yml",),
+             "golangci-lint": (".custom-gcl.yml", ".custom-gcl.yaml")}
+_FLAGS = {"pylint": ("--rcfile",), "coverage": ("--rcfile", "--cov-config"),
+          "mypy": ("--config-file",), "flake8": ("--config",), "rubocop": ("-c", "--config"), "golangci-lint": ()}
+_KEYS = {"pylint": ("load-plugins", "init-hook"), "coverage": ("plugins",),
+         "mypy": ("plugins",), "flake8": ("extension", "report", "paths"),
+         "rubocop": ("require", "plugins", "inherit_from"), "golangci-lint": ("plugins",)}
+_TOOL = lazy(r"(?<![\w./-])(?:[\w.-]*+/)*+(pylint|d?mypy|flake8|rubocop|coverage|--cov|golangci-lint)(?![\w.-])"
+             r"([^\n;&|`)]*+)")
+_PLUGIN_PATH = lazy(r"(?<![\w-])path[ \t]*+:[ \t]*+['\"]?+([^\s'\"]++)")
+_GO_FILES = (".go", "go.mod", "go.sum")
+_CUSTOM = lazy(r"(?:@[^\s]*+)?+[ \t]++custom(?![\w-])")
 _HEADER = lazy(r"[ \t]*+\[([^\]\n]*+)\]?")
 _KEY = lazy(r"([ \t]*+)([\w.-]++)[ \t]*+[=:][ \t]*+(.*+)")
 _MODULE = lazy(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)*+")
@@ -48,7 +58,8 @@ class Settings:
         self.tree = tree
         self.read_blob = read_blob
         self.keyed = frozenset(path for path in tree if "pylint" in path or "mypy" in path or "flake8" in path
-                               or "rubocop" in path or path.endswith(_SHARED))
+                               or "rubocop" in path or "coverage" in path or "custom-gcl" in path
+                               or path.endswith(_SHARED))
 
     def __repr__(self) -> str:
         return repr(sorted((path, self.tree[path].oid) for path in self.keyed))
@@ -57,14 +68,17 @@ class Settings:
 def loaded(text: str, settings: Settings) -> list[str]:
     """The files (from the root) the linters `text` runs load as code from their settings; and a settings file read
     whose name the cache key leaves out (`--rcfile ci/lint.cfg`), itself (fail closed: its edit is reviewed)."""
-    if not any(tool in text for tool in ("pylint", "mypy", "flake8", "rubocop")):
+    if not any(tool in text for tool in ("pylint", "mypy", "flake8", "rubocop", "coverage", "--cov", "golangci")):
         return []
     found: list[str] = []
     for match in _TOOL.finditer(text):
         if gobuilds.quiet(text, match.start()):
             continue
-        tool = match.group(1).removeprefix("d")
-        flagged = re.search(rf"(?:{'|'.join(_FLAGS[tool])})(?:=|[ \t]++)['\"]?([^\s'\"]++)", match.group(2))
+        tool = "coverage" if match.group(1) == "--cov" else match.group(1).removeprefix("d")
+        if tool == "golangci-lint" and _CUSTOM.match(match.group(2)) is None:
+            continue  # only `golangci-lint custom` builds the module plugins into a linter (misses 7)
+        flagged = re.search(rf"(?:{'|'.join(_FLAGS[tool])})(?:=|[ \t]++)['\"]?([^\s'\"]++)", match.group(2)) \
+            if _FLAGS[tool] else None
         files = [posixpath.normpath(flagged.group(1))] if flagged else list(_DEFAULTS[tool])
         found += _read(tool, files, settings, 0)
     return list(dict.fromkeys(path for path in found if path in settings.tree))
@@ -78,7 +92,8 @@ def _read(tool: str, files: list[str], settings: Settings, depth: int) -> list[s
             continue
         found += [] if path in settings.keyed else [path]
         folder, _, name = path.rpartition("/")
-        whole = "pylintrc" in name or name.endswith((".yml", ".yaml", ".flake8", "mypy.ini"))
+        whole = "pylintrc" in name or name.endswith((".yml", ".yaml", ".flake8", "mypy.ini", ".coveragerc")) \
+            or (tool == "coverage" and not name.endswith(_SHARED))  # `--rcfile ci/cov.ini`: its `[run]`
         bases = [""]
         text = settings.read_blob(entry).decode("utf-8", "replace")
         loads = [(key, value) for key, section, value in settings_loads(text)
@@ -91,6 +106,10 @@ def _read(tool: str, files: list[str], settings: Settings, depth: int) -> list[s
                 found.append(path)  # its code runs: the settings file is a program
                 hooked = [*bases, *(posixpath.normpath(posixpath.join(folder, at)) for at in _STRING.findall(value))]
                 found += [p for module in _IMPORT.findall(value) for base in hooked for p in _module(module, base)]
+                continue
+            if tool == "golangci-lint":  # each module plugin's local folder: its Go files and go.mod
+                below = [posixpath.normpath(posixpath.join(folder, at)) + "/" for at in _PLUGIN_PATH.findall(value)]
+                found += [p for p in settings.tree if p.startswith(tuple(below)) and p.endswith(_GO_FILES)]
                 continue
             for word in _SPLIT.split(value):
                 word = word.removeprefix("-") if tool == "rubocop" else word

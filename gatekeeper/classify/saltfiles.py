@@ -26,6 +26,7 @@ from gatekeeper.classify.codedeployhooks import CODEDEPLOY
 from gatekeeper.classify.docdeploys import DOCS
 from gatekeeper.classify.heatfiles import HEAT, Shipper
 from gatekeeper.classify.markers import against_ancestors
+from gatekeeper.classify.userdata import USER_DATA
 from gatekeeper.classify.vagrantfiles import VAGRANT
 from gatekeeper.lazy_pattern import lazy
 
@@ -57,5 +58,5 @@ SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's
 # Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
 # provisioning (vagrantfiles.py), the programs a `.bazelrc` makes Bazel run (bazelhooks.py, classes52: `ci`) and the
 # files a README's deploy commands name (docdeploys.py, label51), the scripts CodeDeploy's hooks run
-# (codedeployhooks.py, the seventy-fourth set).
-SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL, DOCS, CODEDEPLOY)
+# (codedeployhooks.py, the seventy-fourth set) and those a server's user data runs from a clone (userdata.py, misses 7).
+SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL, DOCS, CODEDEPLOY, USER_DATA)

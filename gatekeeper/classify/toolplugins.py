@@ -1,6 +1,7 @@
 """The local code a Node tool's settings name by a string: Babel's `plugins`/`presets` (`'./tools/babel-plugin-x'`,
 `[['./preset', {...}]]`), Jest's `transform`, `setupFiles`, `setupFilesAfterEnv`, `globalSetup`, `globalTeardown`,
-`testEnvironment`, `reporters`, `resolver`, `runner`, ... (`<rootDir>/tools/setup.js`), Mocha's `require` (cileft69).
+`testEnvironment`, `reporters`, `resolver`, `runner`, ... (`<rootDir>/tools/setup.js`), Mocha's `require` (cileft69),
+AVA's `require` (`ava.config.js`, package.json's `ava`: misses 7).
 
 The tool loads each such module and runs it before any work, as it runs its settings module (nodeconfigs.py); a name
 of no relative path (`@babel/preset-env`, `ts-node/register`) is a package. Read from a settings module of those tools
@@ -27,7 +28,7 @@ __all__ = ["DATA_SETTINGS", "KEYS_ONLY", "beside", "is_settings", "loaded", "man
 # the JSON and YAML settings read beside a package.json (each tool's documented names)
 DATA_SETTINGS = (".babelrc", ".babelrc.json", "babel.config.json", "jest.config.json", ".mocharc.json",
                  ".mocharc.jsonc", ".mocharc.yml", ".mocharc.yaml")
-_MODULE_SETTINGS = lazy(r"(?:babel\.config|\.babelrc|jest\.config|\.mocharc)\.[cm]?+[jt]s\Z")
+_MODULE_SETTINGS = lazy(r"(?:babel\.config|\.babelrc|jest\.config|\.mocharc|ava\.config)\.[cm]?+[jt]s\Z")
 # the settings modules of the test runners whose setup and reporter modules are named under _RUNNER_KEYS alone (their
 # other keys' strings are data or a plugin call's arguments: Vite's `plugins: [x('./src')]`; attack 44)
 _RUNNER_SETTINGS = lazy(r"(?:vitest\.config|vitest\.workspace|vite\.config|playwright\.config|cypress\.config)"
@@ -37,7 +38,7 @@ _RUNNER_KEYS = ("setupFiles", "globalSetup", "globalTeardown", "reporter", "repo
 _KEYS = ("plugins", "presets", "transform", "setupFiles", "setupFilesAfterEnv", "globalSetup", "globalTeardown",
          "testEnvironment", "reporters", "resolver", "runner", "testRunner", "snapshotResolver", "testSequencer",
          "watchPlugins", "dependencyExtractor", "require", "reporter", "supportFile")
-_PACKAGE_KEYS = ("babel", "jest", "mocha")
+_PACKAGE_KEYS = ("babel", "jest", "mocha", "ava")  # AVA's `require` (misses 7)
 # the request a package.json is read with where Babel, Jest or Mocha runs directly (`npx jest`): the tool reads its key
 # there, npm runs none of the scripts (ciwalk drops what such a read names but these keys' modules; attack 44)
 KEYS_ONLY = Tasks(frozenset({"\0tool-keys"}))
