@@ -37,6 +37,7 @@ X/*.yaml`) is a target. Review 55: helm reading its values there (`-f -`) too; a
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from gatekeeper.classify import ansiblenames, ciconfigs, wrappers
@@ -101,6 +102,10 @@ _INPUT_KEY = lazy(r"^([ \t]*)(?:-[ \t]+)?[\"']?(manifests|chart|chart[-_]?path|h
                         r"[\"']?[ \t]*:(?![^ \t\n])"
                         r"[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
 _PATH_WORDS = lazy(r"[^\s,'\"\[\]]+")
+# review 67a: a YAML anchor and tags before a value (`manifests: &m !!str |`), an alias for a value anchored elsewhere
+_PROPERTIES = lazy(r"\A(?:[&!][^\s]*+[ \t]*+)++")
+_ANCHOR = lazy(r"(?:^|(?<=[ \t:!-]))&([^\s,\[\]{}]++)(?=[ \t]|$)")  # `key: &name`, `- &name`
+_ALIAS = lazy(r"\A\*([^\s,\[\]{}]++)[ \t]*+(?:#.*+)?+\Z")
 _HELM_DEPLOYS = frozenset({"install", "upgrade", "template"})
 # helm's options that take a value (the value is no chart); `-f`/`--values`/`--set-file` values are files it reads
 _HELM_VALUED = frozenset({
@@ -220,11 +225,20 @@ def _inputs(text: str) -> list[str]:
     `value-files: a.yaml,b.yaml`): each word a path."""
     found: list[str] = []
     lines = text.splitlines()
+    anchors: dict[str, list[int]] | None = None  # read at the first alias
+    read: set[int] = set()  # the anchored lines read (each once: its words are named already)
     for at, line in enumerate(lines):
         hit = _INPUT_KEY.match(line)
         if hit is None:
             continue
-        value = hit.group(3).strip()
+        value, indent = _PROPERTIES.sub("", hit.group(3).strip()), len(hit.group(1))
+        if (alias := _ALIAS.match(value)) is not None:  # the anchored value: its line's rest, or its block below
+            anchors = _anchors(lines) if anchors is None else anchors
+            at, value = _anchored(lines, anchors.get(alias.group(1), []), at)
+            indent = len(lines[at]) - len(lines[at].lstrip())
+            if at in read:
+                continue
+            read.add(at)
         if value[:1] in ("|", ">", ""):  # a block scalar or a list below: the lines indented deeper
             if hit.group(2).lower() == "metadata":  # Cloud Run's takes one path, inline; below: a manifest's block
                 continue
@@ -232,7 +246,7 @@ def _inputs(text: str) -> list[str]:
             if not value and not first.startswith("-") and (": " in first or first.endswith(":")):
                 continue  # a mapping below: a job of that id (`jobs: manifests:`), not a list (the eighty-fourth set)
             for below in lines[at + 1:]:
-                if below.strip() and len(below) - len(below.lstrip()) <= len(hit.group(1)):
+                if below.strip() and len(below) - len(below.lstrip()) <= indent:
                     break
                 item = below.strip().removeprefix("- ")
                 # a mapping's keys (`name: web`, `labels:` opening a block below it): no path
@@ -242,6 +256,26 @@ def _inputs(text: str) -> list[str]:
         else:  # up to a comment (`chart: ./web  # the app`)
             found += _PATH_WORDS.findall(re.split(r"\s#", value, maxsplit=1)[0].strip("[]"))
     return [word for word in found if not word.startswith("#") and not word.endswith(":")]  # a comment, a key
+
+
+def _anchors(lines: list[str]) -> dict[str, list[int]]:
+    """Each anchor's name and the lines that set it, in order (one pass)."""
+    found: dict[str, list[int]] = {}
+    for index, line in enumerate(lines):
+        for name in _ANCHOR.findall(line) if "&" in line else ():
+            found.setdefault(name, []).append(index)
+    return found
+
+
+def _anchored(lines: list[str], places: list[int], at: int) -> tuple[int, str]:
+    """(the line, the value after the anchor) of the last of `places` before line `at` (YAML's alias rule); else
+    (at, ""): the lines below `at`, a fail-wide read."""
+    index = bisect.bisect_left(places, at) - 1
+    if index < 0:
+        return at, ""
+    line = lines[places[index]]
+    rest = _ANCHOR.split(line, maxsplit=1)[-1]
+    return places[index], _PROPERTIES.sub("", rest.strip())
 
 
 def _named(command: str, args: list[str]) -> list[str]:

@@ -32,6 +32,7 @@ code a test imports, and a folder would be a variable pattern against the walk's
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from gatekeeper.classify.wrappers import PLAIN, command_start
@@ -157,10 +158,53 @@ _MULTIBUILD = lazy(r"(?:^|[\s;&|(])(?:source|\.)[ \t]+['\"]?[^\s'\";&|]*multibui
                          re.MULTILINE)
 
 
+# review 67a: what a step copies or links into git's own hooks folder git runs at the job's next commit, push or merge:
+# `.git/hooks`, also spelled through `git rev-parse` or `$GIT_DIR`, and the commands that put files there
+_GIT_DIR = lazy(r"""\$\([ \t]*+git[ \t]++rev-parse[ \t]++--(?:absolute-)?+git-(?:common-)?+dir[ \t]*+\)"""
+                r"""|`git[ \t]++rev-parse[ \t]++--git-(?:common-)?+dir`|\$\{?+GIT_DIR\b\}?+""")
+_HOOKS_PATH = lazy(r"\$\([ \t]*+git[ \t]++rev-parse[ \t]++--git-path[ \t]++hooks[ \t]*+\)")
+_INSTALL_SEGMENTS = lazy(r"&&|\|\||[;|\n]")
+_INSTALLERS = frozenset({"cp", "mv", "install", "ln", "rsync"})
+_HOOKS_DEST = lazy(r"(?:\./)?+\.git/hooks(?:/[^/\s]*+)?+/?+")
+
+
+def _hooks_installed(text: str) -> list[str]:
+    """The files (a folder's: `folder/${x}`) a copy, move, install or link puts into `.git/hooks/` (review 67a)."""
+    if "hooks" not in text:
+        return []
+    text = _HOOKS_PATH.sub(".git/hooks", _GIT_DIR.sub(".git", text))
+    found: list[str] = []
+    for segment in _INSTALL_SEGMENTS.split(text) if ".git/hooks" in text else ():
+        if ".git/hooks" not in segment:
+            continue
+        words = _shell_words(segment)
+        keys = next((at for at, word in enumerate(words) if word not in _KEYS and word not in PLAIN), len(words))
+        start = command_start(words[keys:])
+        words = words[keys + start:] if start >= 0 else []
+        if not words or words[0].rpartition("/")[2] not in _INSTALLERS:
+            continue
+        target = next((word.partition("=")[2] or after for word, after in zip(words, [*words[1:], ""], strict=True)
+                       if word in ("-t", "--target-directory") or word.startswith("--target-directory=")), "")
+        operands = [word for word in words[1:] if not word.startswith("-") and not word.isdigit() and word != target]
+        target = target or (operands.pop() if operands else "")
+        if _HOOKS_DEST.fullmatch(target) is None:
+            continue
+        folder = target if target.rstrip("/").endswith("hooks") else target.rpartition("/")[0]
+        for source in operands:
+            if source.startswith("../"):  # a link's target, read from the hooks folder
+                source = posixpath.normpath(posixpath.join(folder, source))
+            source = source.removeprefix("$PWD/").removeprefix("${PWD}/").removeprefix("./")
+            if source.startswith(("$", "/", ".git/")) or not source.strip("./"):
+                continue
+            whole = source.endswith(("/", "/.")) or {"-r", "-R", "-a", "--recursive"} & set(words)
+            found.append(f"{source.removesuffix('.').rstrip('/')}/${{x}}" if whole else source)
+    return found
+
+
 def loaded(text: str) -> list[str]:
     """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting,
     and the hooks multibuild's steps load (_MULTIBUILD); the modules a perl command's `-M` switches load (attack 48)."""
-    found: list[str] = _preloaded(text) + _perl_switches(text) \
+    found: list[str] = _preloaded(text) + _perl_switches(text) + _hooks_installed(text) \
         + (["config.sh"] if "multibuild" in text and _MULTIBUILD.search(text) else [])
     for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text),
                         *_GIT_SETTING.findall(_config_pairs(text))]:

@@ -28,13 +28,15 @@ _DEFAULTS = {"pylint": ("pylintrc", ".pylintrc", "pyproject.toml", "setup.cfg", 
              "coverage": (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"),
              "mypy": ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"),
              "flake8": (".flake8", "setup.cfg", "tox.ini"), "rubocop": (".rubocop.yml",),
-             "golangci-lint": (".custom-gcl.yml", ".custom-gcl.yaml")}
+             "golangci-lint": (".custom-gcl.yml", ".custom-gcl.yaml"),
+             "phpstan": ("phpstan.neon", "phpstan.neon.dist", "phpstan.dist.neon")}
 _FLAGS = {"pylint": ("--rcfile",), "coverage": ("--rcfile", "--cov-config"),
-          "mypy": ("--config-file",), "flake8": ("--config",), "rubocop": ("-c", "--config"), "golangci-lint": ()}
+          "mypy": ("--config-file",), "flake8": ("--config",), "rubocop": ("-c", "--config"), "golangci-lint": (),
+          "phpstan": ("-c", "--configuration")}
 _KEYS = {"pylint": ("load-plugins", "init-hook"), "coverage": ("plugins",),
          "mypy": ("plugins",), "flake8": ("extension", "report", "paths"),
-         "rubocop": ("require", "plugins", "inherit_from"), "golangci-lint": ("plugins",)}
-_TOOL = lazy(r"(?<![\w./-])(?:[\w.-]*+/)*+(pylint|d?mypy|flake8|rubocop|coverage|--cov|golangci-lint)(?![\w.-])"
+         "rubocop": ("require", "plugins", "inherit_from"), "golangci-lint": ("plugins",), "phpstan": ()}
+_TOOL = lazy(r"(?<![\w./-])(?:[\w.-]*+/)*+(pylint|d?mypy|flake8|rubocop|coverage|--cov|golangci-lint|phpstan)(?![\w.-])"
              r"([^\n;&|`)]*+)")
 _PLUGIN_PATH = lazy(r"(?<![\w-])path[ \t]*+:[ \t]*+['\"]?+([^\s'\"]++)")
 _GO_FILES = (".go", "go.mod", "go.sum")
@@ -59,7 +61,7 @@ class Settings:
         self.read_blob = read_blob
         self.keyed = frozenset(path for path in tree if "pylint" in path or "mypy" in path or "flake8" in path
                                or "rubocop" in path or "coverage" in path or "custom-gcl" in path
-                               or path.endswith(_SHARED))
+                               or "phpstan" in path or path.endswith(_SHARED))
 
     def __repr__(self) -> str:
         return repr(sorted((path, self.tree[path].oid) for path in self.keyed))
@@ -68,7 +70,8 @@ class Settings:
 def loaded(text: str, settings: Settings) -> list[str]:
     """The files (from the root) the linters `text` runs load as code from their settings; and a settings file read
     whose name the cache key leaves out (`--rcfile ci/lint.cfg`), itself (fail closed: its edit is reviewed)."""
-    if not any(tool in text for tool in ("pylint", "mypy", "flake8", "rubocop", "coverage", "--cov", "golangci")):
+    if not any(tool in text for tool in ("pylint", "mypy", "flake8", "rubocop", "coverage", "--cov", "golangci",
+                                         "phpstan")):
         return []
     found: list[str] = []
     for match in _TOOL.finditer(text):
@@ -96,6 +99,9 @@ def _read(tool: str, files: list[str], settings: Settings, depth: int) -> list[s
             or (tool == "coverage" and not name.endswith(_SHARED))  # `--rcfile ci/cov.ini`: its `[run]`
         bases = [""]
         text = settings.read_blob(entry).decode("utf-8", "replace")
+        if tool == "phpstan":
+            found += _phpstan(folder, text, settings, depth)
+            continue
         loads = [(key, value) for key, section, value in settings_loads(text)
                  if key in _KEYS[tool] and (whole or tool in section.lower())
                  and (tool != "flake8" or section.lower() == "flake8:local-plugins")]
@@ -126,6 +132,35 @@ def _read(tool: str, files: list[str], settings: Settings, depth: int) -> list[s
                     module = word.partition("=")[2] or word
                     if _MODULE.fullmatch(module := module.partition(":")[0]):
                         found += [p for base in bases for p in _module(module, base)]
+    return found
+
+
+# review 67a: PHPStan runs the PHP files of `parameters: bootstrapFiles:` (and the old `bootstrap:`) before it analyses,
+# and reads the settings files `includes:` lists as its own; a NEON list, block or flow, a value read to its line's end
+_NEON_KEY = lazy(r"^([ \t]*+)(bootstrapFiles|bootstrap|includes)[ \t]*+:[ \t]*+([^\n#]*+)", re.MULTILINE)
+_NEON_ITEM = lazy(r"[^\s'\"\[\],]++")
+_NEON_ROOTS = ("%currentWorkingDirectory%/", "%rootDir%/../../../")
+
+
+def _phpstan(folder: str, text: str, settings: Settings, depth: int) -> list[str]:
+    """The bootstrap files (from the root) a PHPStan settings text and the settings files it includes name."""
+    found: list[str] = []
+    lines = text.splitlines()
+    for key in _NEON_KEY.finditer(text):
+        words = _NEON_ITEM.findall(key.group(3))
+        at = text.count("\n", 0, key.start()) + 1
+        while not words and at < len(lines) and lines[at].strip().startswith("-"):  # a block list below the key
+            words += _NEON_ITEM.findall(lines[at].strip()[1:])
+            at += 1
+        for word in words:
+            rooted = next((word.removeprefix(root) for root in _NEON_ROOTS if word.startswith(root)), None)
+            if rooted is None and word.startswith("%"):
+                continue  # another parameter's value
+            path = posixpath.normpath(rooted if rooted is not None else posixpath.join(folder, word))
+            if key.group(2) == "includes":
+                found += _read("phpstan", [path], settings, depth + 1)
+            else:
+                found.append(path)
     return found
 
 

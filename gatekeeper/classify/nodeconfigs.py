@@ -51,6 +51,8 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "commitlint": ("commitlint.config", ".commitlintrc"), "lint-staged": ("lint-staged.config", ".lintstagedrc"),
     "hardhat": ("hardhat.config",), "truffle": ("truffle-config", "truffle"), "storybook": (".storybook/main",),
     "knip": ("knip.config", "knip"), "electron-builder": ("electron-builder.config",),
+    # review 67a: TypeDoc's settings module (its JSON settings are `other`; a module runs in the job)
+    "typedoc": ("typedoc.config", "typedoc", ".config/typedoc.config", ".config/typedoc"),
 }
 # tools whose first operand is the folder they build (`vite build web`, `next build site`, `unbuild pkg`)
 _ROOTED = frozenset({"vite", "unbuild", "next", "nuxt", "nuxi", "astro", "docusaurus"})
@@ -63,7 +65,7 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command|entry)\b:?+[
              r"[ \t]++)?+(?:\./)?+(?:node_modules/(?:\.bin/)?+(?:@[\w.-]++/)?+)?+"
              r"(" + _NAMES + r")(?=[ \t;&|)'\"/]|$)([^;&|\n]*+)")
 # names other files hold (`main.js`: only in `.storybook/`, `e2e.js`: only in `cypress/support/`)
-_UNSURE = ("truffle", "knip", ".storybook/main", *_CYPRESS_SUPPORT)
+_UNSURE = ("truffle", "knip", "typedoc", ".config/typedoc", ".storybook/main", *_CYPRESS_SUPPORT)
 _SETTINGS_NAME = lazy(r"(?:" + "|".join(sorted({re.escape(base.rpartition("/")[2]) for bases in CONFIGS.values()
                                                    for base in bases if base not in _UNSURE
                                                    and not base.endswith("/index")}))

@@ -74,6 +74,9 @@ _DEFAULT_GOAL = re.compile(r"^[ \t]*\.DEFAULT_GOAL[ \t]*:?=[ \t]*(\S*)[ \t]*$", 
 _INCLUDE = re.compile(r"[ \t]*-?s?include[ \t]")
 _EVAL = re.compile(r"\$[({]eval[ \t]")  # a rule made at run time: its targets are known only then
 _CONDITIONAL = re.compile(r"[ \t]*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+# make drops a leading `./` (with the slashes after it, repeated) from every goal, target and prerequisite it reads:
+# `make ./deploy` runs `deploy:`'s recipe, `make deploy` runs `./deploy:`'s (review 67a)
+_DOT_SLASH = re.compile(r"\A(?:\./+)+(?=.)")
 
 
 # A recipe's automatic variable for its prerequisites (`$<`, `$^`, `$+`, `$?`, `$(<F)`, `${^}`): `run: gen.sh` then
@@ -193,18 +196,19 @@ def _reached(rules: list[_Rule], names: set[str]) -> tuple[list[_Rule], bool]:
     variable: list[int] = []
     default: list[int] = []
     for index, rule in enumerate(rules):
-        for target in rule.targets:
+        for target in map(_made, rule.targets):
             by_target.setdefault(target, []).append(index)
             if "%" in target:
                 patterns.append((re.compile(".*".join(map(re.escape, target.split("%")))), index))
             variable += [index] if "$" in target else []
             default += [index] if target == ".DEFAULT" else []
     chosen: dict[int, None] = {}
+    names = {_made(name) for name in names}
     todo = list(names)
     done: set[str] = set()
     unmatched = False
     while todo:
-        name = todo.pop()
+        name = _made(todo.pop())
         if name in done:
             continue
         done.add(name)
@@ -217,6 +221,11 @@ def _reached(rules: list[_Rule], names: set[str]) -> tuple[list[_Rule], bool]:
                 chosen[index] = None
                 todo.extend(rules[index].prerequisites)
     return [rules[index] for index in chosen], unmatched
+
+
+def _made(name: str) -> str:
+    """The name make reads for `name`: without a leading `./` (`.//./deploy` is `deploy`)."""
+    return _DOT_SLASH.sub("", name) if name.startswith("./") else name
 
 
 # A justfile recipe's header: `@`? name, parameters (`mode='debug'`, `*args`), `:` (not `:=`), its dependencies
