@@ -54,7 +54,8 @@ def test_a_symlinked_go_mod_is_read_where_it_points(files: dict[str, str], links
     assert TARGET in _named(files, links)
 
 
-@each_case("gomod", ["module example.com/x\nmodule example.com/y\n", "module (\n)\n", "module\n", "module (\n\ta\n\tb\n)\n",
+@each_case("gomod", ["module example.com/x\nmodule example.com/y\n", "module (\n)\n", "module\n",
+                     "module (\n\ta\n\tb\n)\n",
                      "module example.com/x extra\n", "module \"example.com/x\n", "module (example.com/x\n",
                      "\ufeffmodule example.com/x\n", "\x00\udcff\n"])
 def test_a_module_directive_go_refuses_is_unreadable(gomod: str) -> None:

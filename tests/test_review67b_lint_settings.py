@@ -88,13 +88,15 @@ LINKED = [
     ("flake8", {"conf/f8": "[flake8:local-plugins]\nextension = X = plug:P\npaths = ./tools\n"},
      {".flake8": "conf/f8"}, "tools/plug.py"),
     ("rubocop", {"conf/cops.yml": "require:\n  - ./lib/cop\n"}, {".rubocop.yml": "conf/cops.yml"}, "lib/cop.rb"),
-    ("rubocop", {"conf/cops.yml": "require:\n  - ./lib/cop\n"}, {".rubocop.yml": "l1", "l1": "l2", "l2": "conf/cops.yml"},
+    ("rubocop", {"conf/cops.yml": "require:\n  - ./lib/cop\n"},
+     {".rubocop.yml": "l1", "l1": "l2", "l2": "conf/cops.yml"},
      "lib/cop.rb"),  # a chain of links
     ("pylint --rcfile conf/pylintrc src", {"real/pylintrc": "[MASTER]\nload-plugins=tools.plug\n"}, {"conf": "real"},
      "tools/plug.py"),  # a symlinked folder on the way
     ("mypy --config-file conf/m.ini .", {"real/m.ini": "[mypy]\nplugins = ../mp/p.py\n"}, {"conf": "real"},
      "mp/p.py"),
-    ("rubocop", {".rubocop.yml": "inherit_from: shared/base.yml\n", "vendor/style/base.yml": "require:\n  - ../../lib/cop\n"},
+    ("rubocop", {".rubocop.yml": "inherit_from: shared/base.yml\n",
+                 "vendor/style/base.yml": "require:\n  - ../../lib/cop\n"},
      {"shared": "vendor/style"}, "lib/cop.rb"),  # relative to its name's folder (`shared/`), or its target's
     ("rubocop", {".rubocop.yml": "inherit_from: base.yml\n", "vendor/base.yml": "require:\n  - ../lib/cop\n"},
      {"base.yml": "vendor/base.yml"}, "lib/cop.rb"),

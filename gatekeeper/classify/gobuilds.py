@@ -14,7 +14,6 @@ below it; a `go.mod` that is a symlink is read where it points, and several modu
 from __future__ import annotations
 
 import posixpath
-import re
 import shlex
 from collections.abc import Callable
 from typing import NamedTuple
