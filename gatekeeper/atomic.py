@@ -6,6 +6,7 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,22 @@ def withdraw_output(path: str | os.PathLike[str] | None) -> None:
             os.unlink(path)
     except OSError:
         pass  # absent, or not ours to remove: the exit status still says no decision was made
+
+
+def named_input(outputs: Sequence[Path | None], inputs: Sequence[Path | None]) -> Path | None:
+    """The input whose directory entry one of `outputs` names (however its folder is spelled: `./`, `..`, absolute, a
+    symlinked folder), which a report written there would replace and withdraw_output would remove (review 67b); None
+    when none does. A link at the output to an input, or a hard link, is its own entry: replacing it leaves the
+    input."""
+    taken = {spelling for input_ in inputs if input_ is not None for spelling in (_entry(input_),
+                                                                                  os.path.realpath(input_))}
+    return next((output for output in outputs if output is not None and _entry(output) in taken), None)
+
+
+def _entry(path: Path) -> str:
+    """The directory entry `path` names: its folder resolved, its last name as given."""
+    absolute = os.path.abspath(path)
+    return os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
 
 
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> Path:

@@ -124,19 +124,23 @@ class TrackedLog(UsageError):
 def check_log_place(path: Path | None, revs: RevRange | None) -> None:
     """Under --tree, refuse a decision log (or its head file) that BASE's or HEAD's tree holds: its records before
     the gate's would be the change's own, chained as it likes (the chain has no key), and `audit verify` would call
-    the whole file intact. A log the job creates in the checkout, or keeps outside it, is not the change's.
+    the whole file intact; as is a log in a submodule the trees pin, and a log named through a symlinked folder
+    (each spelling is asked: repo_paths). A log the job creates in the checkout, or keeps outside it, is not the
+    change's.
     Without --tree: the commit checked out in the log's own repository (its HEAD) is asked (hardening 50)."""
     if path is not None and revs is None:
         _check_checked_out(path)
     if path is None or revs is None or revs.top is None:
         return
-    inside = repo_path(revs.top, path if path.is_absolute() else Path.cwd() / path)
-    if inside is None:
+    insides = repo_paths(revs.top, path if path.is_absolute() else Path.cwd() / path)
+    if not insides:
         return
     with GitObjects(revs.repo, git_dir=revs.git_dir) as objects:
         for commit, name in ((revs.head_commit, revs.head), (revs.base_commit, revs.base)):
             tree = objects.tree(commit)
-            held = [p for p in (inside, inside + ".head") if p in tree]
+            held = [p for inside in insides for p in (inside, inside + ".head") if p in tree] \
+                + [folder for inside in insides for folder in _folders(inside)
+                   if (entry := tree.get(folder)) is not None and entry.is_gitlink]  # a submodule the change pins
             if held:
                 raise TrackedLog(f"the decision log is a file the repository holds ({name}:{printable(held[0])}): "
                                  "records the change wrote would open the chain", where=str(path),
@@ -166,11 +170,12 @@ def _check_checked_out(path: Path) -> None:
         top = ask("rev-parse", "--show-toplevel")
     except LookupError:
         return  # no repository holds the folder
-    inside = repo_path(Path(top), target)
-    if not top or inside is None or not ask("rev-parse", "-q", "--verify", "HEAD^{commit}", ok=(0, 1)):
+    insides = repo_paths(Path(top), target) if top else []
+    if not insides or not ask("rev-parse", "-q", "--verify", "HEAD^{commit}", ok=(0, 1)):
         return  # no commit yet: nothing is held
-    listed = ask("-C", top, "ls-tree", "-z", "--name-only", "--full-tree", "HEAD", "--", inside, inside + ".head")
-    held = sorted(set(listed.split("\0")) & {inside, inside + ".head"})
+    named = {p for inside in insides for p in (inside, inside + ".head")}
+    listed = ask("-C", top, "ls-tree", "-z", "--name-only", "--full-tree", "HEAD", "--", *sorted(named))
+    held = sorted(set(listed.split("\0")) & named)
     if held:
         raise TrackedLog(f"the decision log is a file the checked-out commit holds (HEAD:{printable(held[0])}): "
                          "records the change wrote would open the chain", where=str(path),
@@ -199,6 +204,26 @@ def repo_path(top: Path, path: Path) -> str | None:
             if rel != os.pardir and not rel.startswith(os.pardir + os.sep):
                 return PurePath(rel).as_posix()
     return None
+
+
+def _folders(path: str) -> list[str]:
+    """The folders on the way to `path` (`a`, `a/b` for `a/b/c`)."""
+    parts = path.split("/")
+    return ["/".join(parts[:at]) for at in range(1, len(parts))]
+
+
+def repo_paths(top: Path, path: Path) -> list[str]:
+    """Each spelling of `path` inside the work tree at `top`: as given (normalized) and as the kernel resolves it
+    (a symlinked folder of the checkout on the way: `logs -> data`, review 67b); none when it lies outside."""
+    tops = {os.path.abspath(top), os.path.realpath(top)}
+    found: list[str] = []
+    for candidate in (os.path.normpath(os.path.abspath(path)), os.path.realpath(path)):
+        for root in tops:
+            rel = os.path.relpath(candidate, root)
+            if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+                continue
+            found.append(PurePath(rel).as_posix())
+    return list(dict.fromkeys(found))
 
 
 def _config_at(objects: GitObjects, commit: str, base: str, prefix: str, cwd: Path,

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
-from gatekeeper.atomic import withdraw_output
+from gatekeeper.atomic import named_input, withdraw_output
 from gatekeeper.attest.binding import Binding, bind, check_options, ci_repository, repository_name
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
@@ -75,6 +75,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     The cyclic garbage collector is paused for the run (`bulk_allocation`): a 10,000-file gate allocates
     ~1,000,000 objects that live until it ends, which collections would walk again and again (~10 % of its CPU). The
     gate's readers of the repository share one `git cat-file` process, ended with the run (`shared_processes`)."""
+    _check_output_place(options)  # before anything is written or withdrawn: no report may replace an input
     try:
         with bulk_allocation(), shared_processes():
             return _run_gate(options, env=env)
@@ -88,6 +89,17 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             log_failure(exc, file=log_file, git=options.log_git, url=options.log_url, tree=options.tree,
                         env=os.environ if env is None else env, sign=options.sign, dry_run=options.dry_run)
         raise
+
+
+def _check_output_place(options: GateOptions) -> None:
+    """Refuse an --output (or the signed summary beside it) that names a file the gate reads: the packet, the patch,
+    the decision log or its head file, the trust or key file (review 67b)."""
+    log_head = None if options.log is None else options.log.with_name(options.log.name + ".head")
+    outputs = [options.output, summary_path(options.output) if options.sign is not None else None]
+    taken = named_input(outputs, [options.packet, options.patch, options.log, log_head, options.trust, options.sign])
+    if taken is not None:
+        raise UsageError("the report would replace a file the gate reads (the packet, the patch, the decision log, "
+                         "a key or trust file)", where=f"--output {taken}", hint="write the report to another file")
 
 
 def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[Decision, str]:

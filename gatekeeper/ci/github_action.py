@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from gatekeeper.atomic import withdraw_output
+from gatekeeper.atomic import named_input, withdraw_output
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, LimitError, UsageError
 from gatekeeper.reports import FORMATS, emit
@@ -84,6 +84,11 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
     report_file = _get(env, "OUTPUT") or None
     if report_format and not report_file:
         report_file = f"gatekeeper-report.{_EXTENSIONS.get(report_format, report_format)}"
+    log = _get(env, "LOG") or None
+    read = [Path(name) for name in (packet, patch, log, log and f"{log}.head") if name]
+    if report_format and report_file and named_input([Path(report_file)], read) is not None:
+        raise UsageError("the extra report would replace a file the gate reads (the packet, the patch, the decision "
+                         "log)", where="input output", hint="write the report to another file")  # review 67b
     bounds = _tree_bounds(env)
     if not packet and not (bounds["base"] and bounds["head"]):
         raise UsageError("without packet and patch the gate judges a pull request's commits, and there are none",
@@ -98,7 +103,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         dry_run=_boolean(env, "DRY_RUN"),
         report_format=report_format,
         report_file=report_file if report_format else None,
-        log=_get(env, "LOG") or None,
+        log=log,
         **bounds,
     )
 

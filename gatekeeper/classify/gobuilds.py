@@ -7,25 +7,29 @@ its import path: the `go.mod` files of the tree say which folder). A build or in
 (the package folder's last name, or `-o`'s) is a word of the text after the command; a build nothing runs is the
 product's. `go run` counts always. Not named: `.` and `...` patterns (the product), a path with `@version` (fetched:
 the deps reader's), a path of no module the tree declares. Fail closed: a `go.mod` without a readable `module` line
-makes each tail of the path a candidate folder below it.
+(none, two, or one Go refuses; its block form and a quoted path are read) makes each tail of the path a candidate folder
+below it; a `go.mod` that is a symlink is read where it points, and several modules of one path are each named.
 """
 
 from __future__ import annotations
 
 import posixpath
-import re
 import shlex
+from collections.abc import Callable
 from typing import NamedTuple
 
 from gatekeeper.classify import ciruns
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_DEPTH", "Module", "Modules", "packages", "quiet"]
+__all__ = ["MAX_DEPTH", "Module", "Modules", "module_path", "packages", "quiet"]
 
 MAX_DEPTH = 4  # `go.mod` files read this many folders deep (`deep/mods/sub/go.mod`)
 _MAX_WORDS = 2048  # characters of one command's words split (shlex costs more than linear on one long word)
+_FILES = ("100644", "100755", "120000")  # a `go.mod` a checkout opens (a link: where it points)
 _MAX_MODULES = 64  # more `go.mod` files than this: the first ones, in the tree's order
 
 # `go run|build|install` at a command's start (not `echo go …`, `cargo`, `pgo`), then its words to the command's end
@@ -33,7 +37,8 @@ _GO = lazy(r"(?<![\w./-])go[ \t]++(run|build|install)\b([^\n;&|`)]*+)")
 # what comes before a `go` on its line when it runs nothing: a command that prints it, a comment line
 _QUIET = lazy(r"(?:\A|[;&|(`])[^;&|(`]*\b(?:echo|printf)\b[^;&|(`]*\Z|\A[ \t]*#")
 _WORD = lazy(r"[^\s;&|()`'\"=]++")  # a word that may run a program (by its name, or a path that ends with it)
-_MODULE = lazy(r"^[ \t]*module[ \t]+\"?([^\s\"/]+(?:/[^\s\"]+)?)\"?[ \t]*(?://.*)?$", re.MULTILINE)
+_DIRECTIVE = lazy(r"[ \t]*+module(?![\w.-])(.*+)")  # a line's `module` directive, and its rest
+_PATH = lazy(r"[^\s\"`'()/\\][^\s\"`'()\\]*+")  # a module path Go reads (unquoted)
 # the build flags whose value may be the next word (any other flag: a switch, or `-flag=value`)
 _VALUED = frozenset({"o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "gccgoflags", "mod", "modfile", "pkgdir",
                      "toolexec", "exec", "overlay", "pgo", "buildmode", "compiler", "installsuffix", "covermode",
@@ -54,7 +59,7 @@ class Modules:
         self._tree = tree
         self._read_blob = read_blob
         self._files = [path for path in tree if (path == "go.mod" or path.endswith("/go.mod"))
-                       and path.count("/") <= MAX_DEPTH and tree[path].mode in ("100644", "100755")][:_MAX_MODULES]
+                       and path.count("/") <= MAX_DEPTH and tree[path].mode in _FILES][:_MAX_MODULES]
         self._read: tuple[Module, ...] | None = None
 
     def __repr__(self) -> str:
@@ -62,14 +67,45 @@ class Modules:
 
     def read(self) -> tuple[Module, ...]:
         """The modules: the unreadable ones first, then the longest module path first (the one Go builds a package
-        of both from)."""
+        of both from). A `go.mod` that is a symlink is read where it points (review 67b)."""
         if self._read is None:
             found = []
+            text: Callable[[TreeEntry], str] = lambda entry: (  # noqa: E731
+                self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
             for path in self._files:
-                hit = _MODULE.search(self._read_blob(self._tree[path])[:FULL_READ].decode("utf-8", "replace"))
-                found.append(Module(hit.group(1) if hit else None, path.rpartition("/")[0]))
+                entry = opened(self._tree, path, text)
+                found.append(Module(module_path(text(entry)) if entry else None, path.rpartition("/")[0]))
             self._read = tuple(sorted(found, key=lambda module: (module.path is not None, -len(module.path or ""))))
         return self._read
+
+
+def module_path(text: str) -> str | None:
+    """The module path of a `go.mod` text: its one `module` directive (a line, or a block of one line; the path bare,
+    quoted or a raw string); None when it holds none, more than one, or one Go refuses (fail closed)."""
+    lines = text.splitlines()
+    found: list[str] = []
+    at = 0
+    while at < len(lines):
+        directive = _DIRECTIVE.fullmatch(lines[at])
+        at += 1
+        if directive is None:
+            continue
+        rest = directive.group(1).split("//", 1)[0].strip()
+        if rest != "(":
+            found.append(rest)
+            continue
+        block = []
+        while at < len(lines) and lines[at].split("//", 1)[0].strip() != ")":
+            block += [line] if (line := lines[at].split("//", 1)[0].strip()) else []
+            at += 1
+        at += 1
+        found += block if len(block) == 1 else ["", ""]
+    if len(found) != 1:
+        return None
+    path = found[0]
+    if len(path) >= 2 and path[0] == path[-1] and path[0] in "\"`":
+        path = path[1:-1]
+    return path if _PATH.fullmatch(path) else None
 
 
 def packages(text: str, definition: str, folders: list[str], mods: Modules | tuple[Module, ...]) -> list[str]:
@@ -143,13 +179,16 @@ def _folders(package: str, definition: str, folders: list[str], mods: Modules | 
     if package.startswith(("./", "../")):
         return ciruns.resolved(f"{posixpath.join(chdir, package)}/{ciruns.ANY}.go", definition, folders)
     out = []
+    longest = -1  # the deepest module path it starts with: the one Go builds it from (each module of that path)
     for module in mods.read() if isinstance(mods, Modules) else mods:
         if module.path is None:  # fail closed: each tail of the path below that folder
             parts = package.split("/")
             out += [posixpath.join(module.folder, *parts[at:], f"{ciruns.ANY}.go") for at in range(1, len(parts))]
+        elif len(module.path) < longest:
+            break
         elif package == module.path or package.startswith(f"{module.path}/"):
             rest = package[len(module.path):].strip("/")
+            longest = len(module.path)
             if rest or module.folder:
                 out.append(posixpath.join(module.folder, rest, f"{ciruns.ANY}.go"))
-            break  # the deepest module whose path it starts with: the one Go builds it from
     return out

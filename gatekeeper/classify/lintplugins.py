@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 
 from gatekeeper.classify import gobuilds
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import folder_at, physical_target
 from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["Settings", "loaded", "settings_loads"]
@@ -48,7 +52,9 @@ _IMPORT = lazy(r"\b(?:import|from)[ \t]++([\w.]++)")
 _STRING = lazy(r"""["']([\w./-]++)["']""")
 _SPLIT = lazy(r"[\s,\[\]\"'()]++")
 _SHARED = ("pyproject.toml", "setup.cfg", "tox.ini")  # settings files the tools share (and `.flake8`: "flake8")
-_MAX_DEPTH = 3  # RuboCop's `inherit_from:` chains followed this deep
+_MAX_LINKS = 40  # links followed to a settings file (the kernel's bound, ELOOP)
+_REGULAR = ("100644", "100755")
+_LINK = "120000"
 
 
 class Settings:
@@ -74,6 +80,7 @@ def loaded(text: str, settings: Settings) -> list[str]:
                                          "phpstan")):
         return []
     found: list[str] = []
+    done: set[tuple[str, str]] = set()  # (tool, file): each settings file read once, however often it is named
     for match in _TOOL.finditer(text):
         if gobuilds.quiet(text, match.start()):
             continue
@@ -83,51 +90,61 @@ def loaded(text: str, settings: Settings) -> list[str]:
         flagged = re.search(rf"(?:{'|'.join(_FLAGS[tool])})(?:=|[ \t]++)['\"]?([^\s'\"]++)", match.group(2)) \
             if _FLAGS[tool] else None
         files = [posixpath.normpath(flagged.group(1))] if flagged else list(_DEFAULTS[tool])
-        found += _read(tool, files, settings, 0)
+        found += _read(tool, files, settings, done)
     return list(dict.fromkeys(path for path in found if path in settings.tree))
 
 
-def _read(tool: str, files: list[str], settings: Settings, depth: int) -> list[str]:
+def _read(tool: str, files: list[str], settings: Settings, done: set[tuple[str, str]]) -> list[str]:
+    """What the settings `files` (and the ones they inherit, to the chain's end) load; a file read through a symlink
+    is read where it points, its relative paths resolved from both folders (review 67b)."""
     found: list[str] = []
-    for path in files:
-        entry = settings.tree.get(path)
-        if entry is None or entry.mode not in ("100644", "100755") or depth > _MAX_DEPTH:
+    queue = list(reversed(files))
+    while queue:
+        path = queue.pop()
+        physical = _opened(settings, path)
+        if physical is None or (tool, physical) in done:
             continue
-        found += [] if path in settings.keyed else [path]
-        folder, _, name = path.rpartition("/")
+        done.add((tool, physical))
+        found += [file for file in dict.fromkeys((path, physical)) if file not in settings.keyed]
+        data = settings.read_blob(settings.tree[physical])
+        found += [physical] if len(data) > FULL_READ else []  # past the read: the file itself (fail closed)
+        name = path.rpartition("/")[2]
+        folders = list(dict.fromkeys((path.rpartition("/")[0], physical.rpartition("/")[0])))
         whole = "pylintrc" in name or name.endswith((".yml", ".yaml", ".flake8", "mypy.ini", ".coveragerc")) \
             or (tool == "coverage" and not name.endswith(_SHARED))  # `--rcfile ci/cov.ini`: its `[run]`
         bases = [""]
-        text = settings.read_blob(entry).decode("utf-8", "replace")
+        text = data[:FULL_READ].decode("utf-8", "replace")
         if tool == "phpstan":
-            found += _phpstan(folder, text, settings, depth)
+            found += [p for folder in folders for p in _phpstan(folder, text, settings, done)]
             continue
         loads = [(key, value) for key, section, value in settings_loads(text)
                  if key in _KEYS[tool] and (whole or tool in section.lower())
                  and (tool != "flake8" or section.lower() == "flake8:local-plugins")]
-        bases += [posixpath.normpath(posixpath.join(folder, word)).removeprefix(".")
+        bases += [posixpath.normpath(posixpath.join(folder, word)).removeprefix(".") for folder in folders
                   for key, value in loads if key == "paths" for word in _SPLIT.split(value) if word]
         for key, value in loads:
             if key == "init-hook":
-                found.append(path)  # its code runs: the settings file is a program
-                hooked = [*bases, *(posixpath.normpath(posixpath.join(folder, at)) for at in _STRING.findall(value))]
+                found.append(physical)  # its code runs: the settings file is a program
+                hooked = [*bases, *(posixpath.normpath(posixpath.join(folder, at)) for folder in folders
+                                    for at in _STRING.findall(value))]
                 found += [p for module in _IMPORT.findall(value) for base in hooked for p in _module(module, base)]
                 continue
             if tool == "golangci-lint":  # each module plugin's local folder: its Go files and go.mod
-                below = [posixpath.normpath(posixpath.join(folder, at)) + "/" for at in _PLUGIN_PATH.findall(value)]
+                below = [posixpath.normpath(posixpath.join(folder, at)) + "/" for folder in folders
+                         for at in _PLUGIN_PATH.findall(value)]
                 found += [p for p in settings.tree if p.startswith(tuple(below)) and p.endswith(_GO_FILES)]
                 continue
             for word in _SPLIT.split(value):
                 word = word.removeprefix("-") if tool == "rubocop" else word
                 if not word or key == "paths":
                     continue
+                relative = [posixpath.normpath(posixpath.join(folder, word)) for folder in folders]
                 if key == "inherit_from" and word.endswith((".yml", ".yaml")) and "://" not in word:
-                    found += _read(tool, [posixpath.normpath(posixpath.join(folder, word))], settings, depth + 1)
+                    queue += reversed(relative)
                 elif tool == "rubocop" and word.startswith("."):  # a relative require; a bare name is a gem
-                    file = posixpath.normpath(posixpath.join(folder, word))
-                    found.append(file if file.endswith(".rb") else f"{file}.rb")
+                    found += [file if file.endswith(".rb") else f"{file}.rb" for file in relative]
                 elif tool == "mypy" and (word.endswith(".py") or "/" in word):
-                    found.append(posixpath.normpath(posixpath.join(folder, word)))
+                    found += relative
                 elif tool != "rubocop":  # a module, `mod.path:entry` or `X = mod.path:Class`
                     module = word.partition("=")[2] or word
                     if _MODULE.fullmatch(module := module.partition(":")[0]):
@@ -142,7 +159,7 @@ _NEON_ITEM = lazy(r"[^\s'\"\[\],]++")
 _NEON_ROOTS = ("%currentWorkingDirectory%/", "%rootDir%/../../../")
 
 
-def _phpstan(folder: str, text: str, settings: Settings, depth: int) -> list[str]:
+def _phpstan(folder: str, text: str, settings: Settings, done: set[tuple[str, str]]) -> list[str]:
     """The bootstrap files (from the root) a PHPStan settings text and the settings files it includes name."""
     found: list[str] = []
     lines = text.splitlines()
@@ -158,10 +175,32 @@ def _phpstan(folder: str, text: str, settings: Settings, depth: int) -> list[str
                 continue  # another parameter's value
             path = posixpath.normpath(rooted if rooted is not None else posixpath.join(folder, word))
             if key.group(2) == "includes":
-                found += _read("phpstan", [path], settings, depth + 1)
+                found += _read("phpstan", [path], settings, done)
             else:
                 found.append(path)
     return found
+
+
+def _opened(settings: Settings, path: str) -> str | None:
+    """The path of the regular file a checkout opens at `path` (a symlinked folder on the way, a chain of links at
+    its end: followed as the kernel does); None when there is none, or the walk leaves the tree or loops."""
+    text = _text(settings.read_blob)
+    folder, _, name = path.rpartition("/")
+    folder = (folder_at(settings.tree, folder, text) or folder) if folder else ""
+    path = f"{folder}/{name}" if folder else name
+    for _ in range(_MAX_LINKS):
+        entry = settings.tree.get(path)
+        if entry is None or entry.mode in _REGULAR:
+            return path if entry is not None else None
+        target = physical_target(path, text(entry), settings.tree, text) if entry.mode == _LINK else None
+        if target is None:
+            return None
+        path = target
+    return None
+
+
+def _text(read_blob: Read) -> Callable[[TreeEntry], str]:
+    return lambda entry: read_blob(entry)[:FULL_READ].decode("utf-8", "replace")
 
 
 def _module(module: str, base: str) -> list[str]:

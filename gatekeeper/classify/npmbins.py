@@ -8,7 +8,8 @@ put its `bin` on the PATH, to run by name; and a package of the tree (a workspac
 `"lint": "ptool check"` run its code. None of these named a file, and an edit of the program was exit 0. Named: the
 package's `bin` files and its folder's script files (`*.js`, `*.mjs`, `*.ts`, ...). Not named: the root package (the
 product, as `go run .` is), a spec npm reads as a registry name or a GitHub shorthand (`tools/x`: the deps reader's),
-and `node_modules/`. Fail closed: a folder a command names whose package.json cannot be read is named whole.
+and `node_modules/`. Fail closed: a folder a command names whose package.json cannot be read is named whole. A
+package.json that is a symlink is read where it points, and a symlinked folder's program is named under both names.
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ import shlex
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciruns, gobuilds
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import folder_at, opened
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.errors import LimitError
+from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["Packages", "named"]
 
 MAX_DEPTH = 4  # package.json files read this many folders deep
+_FILES = ("100644", "100755", "120000")  # a package.json a checkout opens (a link: where it points)
 _MAX_PACKAGES = 512  # package.json files read per tree (past it: the first ones, in the tree's order)
 _MAX_WORDS = 2048  # characters of one command's words split (shlex costs more than linear on one long word)
 _MARKERS = ("npx", "npm", "pnpm", "yarn", "bun", "node_modules", '"scripts"')  # a text that may run a package's bin
@@ -50,7 +54,7 @@ class Packages:
         self._tree = tree
         self._read_blob = read_blob
         self._files = [path for path in tree if path.endswith("/package.json") and path.count("/") <= MAX_DEPTH
-                       and "node_modules/" not in path and tree[path].mode in ("100644", "100755")][:_MAX_PACKAGES]
+                       and "node_modules/" not in path and tree[path].mode in _FILES][:_MAX_PACKAGES]
         self._bins: dict[str, list[str]] | None = None
 
     def __repr__(self) -> str:
@@ -67,16 +71,22 @@ class Packages:
 
     def program(self, folder: str) -> list[str]:
         """The globs of the program of the package in `folder`: its bin files and script files; the whole folder
-        when its package.json cannot be read (fail closed)."""
+        when its package.json cannot be read (fail closed). A symlinked folder: under its name and its target's."""
         declared = _declared(self._manifest(f"{folder}/package.json"))
-        if declared is None:
-            return [f"{folder}/{ciruns.ANY}"]
-        return [posixpath.normpath(posixpath.join(folder, file)) for _, file in declared] \
-            + [f"{folder}/{script}".replace("*", ciruns.ANY) for script in _SCRIPTS]
+        physical = folder_at(self._tree, folder, self._text)
+        out: list[str] = []
+        for at in dict.fromkeys((folder, physical or folder)):
+            out += [f"{at}/{ciruns.ANY}"] if declared is None else \
+                [posixpath.normpath(posixpath.join(at, file)) for _, file in declared] \
+                + [f"{at}/{script}".replace("*", ciruns.ANY) for script in _SCRIPTS]
+        return out
+
+    def _text(self, entry: TreeEntry) -> str:
+        return self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace")
 
     def _manifest(self, path: str) -> object:
-        entry = self._tree.get(path)
-        if entry is None or entry.mode not in ("100644", "100755"):
+        entry = opened(self._tree, path, self._text)  # a link: read where it points (review 67b)
+        if entry is None:
             return None
         data = self._read_blob(entry)
         try:

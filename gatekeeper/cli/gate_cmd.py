@@ -34,7 +34,8 @@ _DIR = click.Path(file_okay=False, path_type=Path)
     "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: gatekeeper.yaml, else text)."
 )
 @click.option("--output", type=_FILE, help="Write the report to FILE (atomically) instead of stdout; a file "
-              "already there is removed when the gate cannot decide (exit 2).")
+              "already there is removed when the gate cannot decide (exit 2); a FILE that is the packet, the "
+              "patch, the log or a key is refused (exit 2).")
 @click.option("--log", type=_FILE, help="Append the decision to this hash-chained decision log "
               "(its folder must exist).")
 @click.option("--log-init", is_flag=True, help="Create the --log file's folder when missing (a new chain by intent).")
