@@ -29,7 +29,7 @@ _TYPES = (".yaml", ".yml", ".template")  # Heat's: JSON templates are left out (
 # where user data starts: CloudFormation's `UserData`, Heat's `user_data`, cloud-init's `runcmd`
 _START = lazy(r"""["']?(?:UserData|user_data|runcmd)["']?[ \t]*+:""")
 _CLONE = lazy(r"(?<![\w-])git[ \t]++clone(?:[ \t]++-[-\w=]++(?:[ \t]++[0-9]++)?+)*+[ \t]++['\"]?+([^\s'\"]++)['\"]?+"
-              r"(?:[ \t]++['\"]?+([^\s'\";&|\\]++))?+")
+              r"(?:[ \t]++['\"]?+([^\s'\";&|\\]++))?")  # `?`, not `?+`: a group in a possessive repeat (3.11)
 
 
 def ran(template: str, data: bytes) -> tuple[str, ...]:
