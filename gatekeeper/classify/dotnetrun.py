@@ -40,8 +40,10 @@ _ASSEMBLY_NAME = lazy(r"<AssemblyName>([^<$\n]{1,256}+)</AssemblyName>")
 _EXE = lazy(r"(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+(?:run:[ \t]*+(?:[|>][-+]?+[ \t]*+)?+)?+"
             r"(?:(?:call|mono|start)[ \t]++)?+['\"]?+([^\s'\";|&`]*?)\.exe(?![\w.])", re.IGNORECASE | re.MULTILINE)
 _REFERENCE = lazy(r"""<ProjectReference[ \t\r\n]++Include[ \t]*+=[ \t]*+['"]([^'"\n]++)['"]""")
-# `dotnet run` (or `"$DOTNET_EXE" run`: NUKE's bootstrap) and the rest of its command
-_RUN = lazy(r"(?i:[^\s;&|]*dotnet[^\s;&|]*)[ \t]++run(?=[ \t])([^\n;&|]*)")
+# `dotnet run` (or `"$DOTNET_EXE" run`: NUKE's bootstrap) and the rest of its command. Tried from a word's start only,
+# the word taken whole (possessive) once a lookahead finds `dotnet` in it: `[^\s;&|]*dotnet` tried from each character
+# of a long word scanned to its end each time, quadratic (perf38: 419 CPU-s of redux-toolkit's `classify --tree`).
+_RUN = lazy(r"(?<![^\s;&|])(?i:(?=[^\s;&|]*?dotnet))[^\s;&|]++[ \t]++run(?=[ \t])([^\n;&|]*)")
 _PROJECT = lazy(r"(?:^|[ \t])(?:--project(?:[ \t]++|=)|-p[ \t]++)['\"]?([^\s'\"]+)")
 _ARGUMENTS = lazy(r"[ \t]--(?:[ \t].*)?$")  # after `--`: the program's own arguments
 # `dotnet run/build.dll`, `dotnet exec --runtimeconfig x.json out/tool.dll`: the host runs an assembly by its path
