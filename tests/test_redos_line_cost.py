@@ -176,7 +176,7 @@ OLD = {
     "_FORMAT_VERB": (tfrefs._FORMAT_VERB, r"%[-+# 0]*\d*(?:\.\d+)?[sdvq]"),
     "_VAGRANT": (shapes._VAGRANT, r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?"""
                                   r"|::Config\.run)[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|"),
-    # the round-49 forms (`.version(...)`, `extra["name"]`) and round 56's bare variable, in the old pattern's plain style
+    # the round-49 forms (`.version(...)`, `extra["name"]`) and round 56's bare variable, in the plain style
     "_PLUGIN": (gradle._PLUGIN, r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
                                 r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))(?:\s+|\s*\.\s*)version\s*\(?\s*"""
                                 r"""(?:(?P<vq>["'])(?P<version>[^"']+)(?P=vq)|extra\s*\[\s*"(?P<extra>[\w.-]{1,128})"\s*\]"""
