@@ -43,6 +43,7 @@ from gatekeeper.classify import (
     tasktexts,
     taskunits,
     toolplugins,
+    treeglobs,
     vendoredci,
     walkpaths,
     walkqueue,
@@ -94,6 +95,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
             npms = npmbins.Packages(tree, read_blob)  # the bins of its npm packages (attack 48)
             lints = lintplugins.Settings(tree, read_blob)  # its linters' settings (attack 48)
+            present = treeglobs.Present(tree)  # which of their globs name a file at all (treeglobs.py)
             aliased = repr((cargo, projects, crates, gomods, npms, lints))  # `cargo x` runs what this tree's alias says
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
@@ -148,8 +150,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
-                                  *gobuilds.packages(text, path, folders, gomods),  # `go install ./t && t`
-                                  *npmbins.named(text, path, folders, npms),  # `npx ./tools/x`, a workspace's bin
+                                  *present.kept(gobuilds.packages(text, path, folders, gomods)),  # `go install ./t`
+                                  *present.kept(npmbins.named(text, path, folders, npms)),  # `npx ./t`, a bin
                                   *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
