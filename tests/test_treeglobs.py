@@ -39,8 +39,9 @@ def test_past_the_checked_count_every_glob_is_kept() -> None:
 
 
 def _monorepo(packages: int) -> dict[str, str]:
+    check = " && ".join(f"tool{n} --check" for n in range(packages))
     files = {"package.json": json.dumps({"name": "root", "private": True, "workspaces": ["pkgs/*"],
-                                         "scripts": {"check": " && ".join(f"tool{n} --check" for n in range(packages))}}),
+                                         "scripts": {"check": check}}),
              ".github/workflows/ci.yml": "on: push\njobs:\n  ci:\n    runs-on: ubuntu-latest\n    steps:\n"
                                          "      - uses: actions/checkout@v4\n      - run: npm ci && npm run check\n"
                                          "      - run: go build -o bin/srv ./cmd/srv && ./bin/srv --selftest\n",
