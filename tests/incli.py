@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-from gitrepo import two_commits
+from gitrepo import GitRepo, two_commits
 
 from gatekeeper.cli import main
 
@@ -95,3 +95,20 @@ def classify_and_gate(root: Path, base: Mapping[str, str],
 def reviewed_paths(decision: Mapping[str, Any], rule: str) -> set[str]:
     """The paths the findings of `rule` (`core.iac`) name in a decision."""
     return {path for reason in decision["reasons"] if reason["rule"] == rule for path in reason.get("paths", ())}
+
+
+def packet_patch_and_chain(tmp: Path) -> tuple[Path, Path, bytes]:
+    """In `tmp`: a packet and its patch (one added source file), and the bytes of an intact decision log the gate wrote
+    for them elsewhere (what a change can commit as its own log)."""
+    repo = GitRepo(tmp / "src")
+    repo.write("README.md", "x\n")
+    repo.commit("base")
+    repo.write("src/app.py", "print(1)\n")
+    patch = repo.save_patch(tmp / "change.diff")
+    packet = tmp / "packet.json"
+    done = run_cli(["packet", str(patch), "--out", str(packet), "--run-id", "run-1"], cwd=tmp, text=True)
+    assert done.returncode == 0, done.stderr
+    log = tmp / "chain.jsonl"
+    done = run_cli(["gate", str(packet), "--patch", str(patch), "--log", str(log)], cwd=tmp, text=True)
+    assert done.returncode in (0, 3), done.stderr
+    return packet, patch, log.read_bytes()

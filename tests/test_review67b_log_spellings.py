@@ -13,25 +13,13 @@ import pytest
 
 from gatekeeper.errors import ExitCode
 from tests.gitrepo import GitRepo
-from tests.incli import run_cli
+from tests.incli import packet_patch_and_chain, run_cli
 
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, bytes]:
     """(packet, patch, an intact chain the gate wrote elsewhere: what a change can commit)."""
-    tmp = tmp_path_factory.mktemp("inputs")
-    repo = GitRepo(tmp / "src")
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.write("src/app.py", "print(1)\n")
-    patch = repo.save_patch(tmp / "change.diff")
-    packet = tmp / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--run-id", "run-1"], cwd=tmp, text=True)
-    assert done.returncode == 0, done.stderr
-    log = tmp / "chain.jsonl"
-    done = run_cli(["gate", str(packet), "--patch", str(patch), "--log", str(log)], cwd=tmp, text=True)
-    assert done.returncode in (0, 3), done.stderr
-    return packet, patch, log.read_bytes()
+    return packet_patch_and_chain(tmp_path_factory.mktemp("inputs"))
 
 
 # (the tracked log, the tracked links (path: target), the --log given, the folder the gate runs in)

@@ -25,7 +25,7 @@ from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_DEPTH", "Module", "Modules", "module_path", "packages", "quiet"]
+__all__ = ["MAX_DEPTH", "Module", "Modules", "command_words", "module_path", "packages", "quiet"]
 
 MAX_DEPTH = 4  # `go.mod` files read this many folders deep (`deep/mods/sub/go.mod`)
 _MAX_WORDS = 2048  # characters of one command's words split (shlex costs more than linear on one long word)
@@ -118,7 +118,7 @@ def packages(text: str, definition: str, folders: list[str], mods: Modules | tup
     for match in _GO.finditer(text):
         if quiet(text, match.start()):
             continue
-        words = _words(match.group(2))
+        words = command_words(match.group(2))
         output, chdir, named = "", "", []
         at = 0
         while at < len(words):
@@ -152,8 +152,9 @@ def quiet(text: str, at: int) -> bool:
     return _QUIET.search(text[start:at]) is not None
 
 
-def _words(rest: str) -> list[str]:
-    """The words of one command's arguments, unquoted as a shell reads them (plain splitting past what is split)."""
+def command_words(rest: str) -> list[str]:
+    """The words of one command's arguments, unquoted as a shell reads them (plain splitting past what is split; npmbins
+    reads its commands with it too)."""
     rest = rest[:_MAX_WORDS]
     try:
         return shlex.split(rest, comments=True)

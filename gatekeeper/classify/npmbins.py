@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciruns, gobuilds
@@ -32,7 +31,6 @@ __all__ = ["Packages", "named"]
 MAX_DEPTH = 4  # package.json files read this many folders deep
 _FILES = ("100644", "100755", "120000")  # a package.json a checkout opens (a link: where it points)
 _MAX_PACKAGES = 512  # package.json files read per tree (past it: the first ones, in the tree's order)
-_MAX_WORDS = 2048  # characters of one command's words split (shlex costs more than linear on one long word)
 _MARKERS = ("npx", "npm", "pnpm", "yarn", "bun", "node_modules", '"scripts"')  # a text that may run a package's bin
 
 # the commands that run or install a package spec: `npx`, `pnpm dlx`, `npm install -g`, `yarn global add`, `npm link`
@@ -117,7 +115,7 @@ def named(text: str, definition: str, folders: list[str], packages: Packages) ->
     for match in _HEAD.finditer(text):
         if gobuilds.quiet(text, match.start()):
             continue
-        verb, words = match.group(1).split()[-1], _words(match.group(2))
+        verb, words = match.group(1).split()[-1], gobuilds.command_words(match.group(2))
         values = [word.partition("=")[2] for word in words if word.startswith(("--package=", "-p="))] \
             + [value for flag, value in zip(words, words[1:], strict=False) if flag in ("-p", "--package")]
         given = [word for word in words if not word.startswith("-") and word not in values]
@@ -139,12 +137,3 @@ def named(text: str, definition: str, folders: list[str], packages: Packages) ->
 def _local(spec: str) -> bool:
     """Whether npm reads `spec` as a folder (not a registry name, nor `tools/x`: a GitHub shorthand)."""
     return spec.startswith(("./", "../", "file:"))
-
-
-def _words(rest: str) -> list[str]:
-    """The words of one command's arguments, unquoted as a shell reads them (plain splitting past what is split)."""
-    rest = rest[:_MAX_WORDS]
-    try:
-        return shlex.split(rest, comments=True)
-    except ValueError:
-        return rest.replace('"', " ").replace("'", " ").split()
