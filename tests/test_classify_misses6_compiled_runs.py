@@ -57,4 +57,6 @@ def test_what_is_built_and_not_run_names_nothing(text: str) -> None:
                        repeated("-o ", "gcc "), repeated("./bin/x ", "gcc a.c -o bin/x\n")])
 def test_hostile_texts_are_read_in_linear_time(hostile: object) -> None:
     assert callable(hostile)
-    assert_linear(sources, hostile, budget=0.25)
+    # 64 KiB of 2,600 `crystal build … -o` lines cost 0.20 CPU-s idle once misses 7 read the built folders too
+    # (`toolbuilds`); linear (the ratio holds): the budget has the room CI machines need
+    assert_linear(sources, hostile, budget=0.6)
