@@ -12,7 +12,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_yaml
-from gatekeeper.classify import nodeconfigs, runnersetups, taskunits, toolreads
+from gatekeeper.classify import nodeconfigs, noderuns, runnersetups, taskunits, toolreads
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -82,6 +82,7 @@ def side_files(line: str) -> list[str]:
     files += toolreads.build_configs(line)  # Meson's cross and native files, CMake's toolchain and cache (80th set)
     files += toolreads.ruby_tests(line)  # sus's config/sus.rb, bake-test-external's list (over-reads 5)
     files += toolreads.settings_code(line)  # bump-my-version's hooks, the Steepfile, qlty's plugins (review 66a)
+    files += noderuns.line_files(line)  # `node tools/gen`: the folder's index (the eighty-seventh set)
     return files + toolreads.line_files(line) if "test" in line or "nix" in line or "PYTEST_" in line else files
 
 

@@ -75,6 +75,7 @@ WRAPPERS = {
     "coverage": _w(-1, "--rcfile --source --include --omit --data-file --context --concurrency", "-m", "run"),
     "python": _PYTHON, "py": _PYTHON,
     "direnv": _w(2, "", "", "exec"),
+    "go": _w(1, "-modfile", "", "tool"),  # `go tool mage -v ci`: a module's tool (Go 1.24), the eighty-seventh set
     "xargs": _w(0, "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args -P --max-procs -s --max-chars"),
     "find": _w(-1, "", "-exec -execdir -ok -okdir"), "parallel": _w(0, "-j --jobs -S --sshlogin --joblog"),
     "watch": _w(0, "-n --interval"),

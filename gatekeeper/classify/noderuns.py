@@ -1,0 +1,71 @@
+"""Node run on a folder: `node tools/release` runs the folder's `index.js` (the eighty-seventh set).
+
+Node's module lookup takes a folder operand as a module: it runs the folder's `package.json` `main`, else its
+`index.js`, `index.mjs` or `index.cjs`. cafe24.js's release workflow runs `node ./tools/use-workspace-protocol`; the
+walk looked for a file of the folder's name and found none. The indexes are named (a `main` elsewhere in the folder
+is an import of the package, left to ciimports.py); a script operand with a type (`node tools/gen.js`), Node's code
+options (`-e`, `-p`) and its informational ones (`--version`) name no folder. taskrunners.side_files calls this.
+"""
+
+from __future__ import annotations
+
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["line_files"]
+
+# `node` at a command's start (a line's, after `;`, `&&`, `|`, `(`, `$(`, a YAML `run:`/`script:` key or a Jenkins
+# `sh '…'`), after the shell's assignments (`NODE_OPTIONS=… node x`); its words up to the command's end. Possessive
+# quantifiers: a run of blanks or assignments is taken once.
+_NODE = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
+             r"(?:[A-Za-z_]\w*+=[^\s;&|]*+[ \t]++)*+(?:/usr/(?:local/)?bin/)?+node(?:js)?+[ \t]++([^;&|\n]*+)")
+_NO_FILE = frozenset({"-e", "--eval", "-p", "--print", "-v", "--version", "-h", "--help", "-i", "--interactive",
+                      "--test", "--run", "--check", "-c"})
+# options whose value is the next word (`-r dotenv/config`, `--import ./x.mjs`)
+_VALUED = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
+                     "--env-file", "--input-type", "--title", "--inspect-port", "--redirect-warnings", "--watch-path"})
+_INDEXES = ("index.js", "index.mjs", "index.cjs")
+_WORDS = 64  # words of a command read for its operand
+
+
+def line_files(line: str) -> list[str]:
+    """The index files of the folders `node` runs in `line` (`node tools/gen`: `tools/gen/index.js`, ...)."""
+    if "node" not in line:
+        return []
+    found: list[str] = []
+    for rest in _NODE.findall(line):
+        folder = _folder(rest.split()[:_WORDS])
+        if folder is not None:
+            found += [f"{folder}/{index}" if folder else index for index in _INDEXES]
+    return found
+
+
+def _folder(words: list[str]) -> str | None:
+    """The folder operand of a `node` command's words ("" the working folder), or None: a file, code, or none."""
+    skip = False
+    for at, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if word == "--":
+            return _operand(words[at + 1]) if at + 1 < len(words) else None
+        if word.startswith("-"):
+            if word in _NO_FILE:
+                return None
+            skip = word in _VALUED
+            continue
+        return _operand(word)
+    return None
+
+
+def _operand(word: str) -> str | None:
+    """A folder the operand `word` names, or None (a script with a type, a variable, a URL)."""
+    word = word.strip("'\"")
+    if not word or any(mark in word for mark in ("$", "{", "}", "*", "?", "://", "\\", "`")):
+        return None
+    folder = word.rstrip("/").removeprefix("./")
+    name = folder.rpartition("/")[2]
+    if folder in ("", "."):
+        return ""
+    if "." in name.lstrip(".") or folder.startswith(("/", "../")) or ".." in folder.split("/"):
+        return None
+    return folder
