@@ -90,6 +90,7 @@ WRAPPERS = {
     "heaptrack": _w(0, "-o --output"), "rr": _w(1, "", "", "record"), "sde": _w(0), "sde64": _w(0), "qemu": _QEMU,
     "docker": _CONTAINER, "podman": _CONTAINER, "nerdctl": _CONTAINER,
 }
+_GO_ONLY = frozenset({"go"})  # a wrapper only with its verb `tool`: most Go lines (`go test ./...`) are not read again
 _KEPT = 32  # words of a command kept (a line of 8,000 nested `timeout 1` wrappers must not write each rest again)
 PLAIN = frozenset({"!", "if", "elif", "while", "until", "then", "do", "else", "call", "@", "+", "-"})  # the shell's
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -194,8 +195,9 @@ def behind(words: list[str], at: int) -> int:
 def _named(text: str) -> bool:
     """Does a word of `text` name a wrapper?"""
     words = text.split()
-    if not WRAPPERS.keys().isdisjoint(words):
-        return True  # most lines that name one: a set's test of all words at once
+    named = WRAPPERS.keys() & set(words)  # most lines that name one: a set's test of all words at once
+    if named and ("tool" in words or not _GO_ONLY.issuperset(named)):  # `go` wraps only as `go tool`
+        return True
     return any(spec(word.lstrip(_BEFORE).rpartition("/")[2]) is not None for word in words
                if word[:1] in _BEFORE or "/" in word or word[:1] in "pq")  # `$(timeout`, `/usr/bin/time`, `python3`
 
