@@ -62,9 +62,10 @@ by hand) was measured blind the same way, and so was the eighty-third (eightythi
 weighted to dependency files under ordinary and unusual layouts, 309 files drawn by a fixed rule), and so was the
 eighty-fourth (eightyfourth.tsv, 42 newly fetched repositories of every kind, infrastructure-weighted, 420 files drawn
 by a fixed rule), and so was the eighty-fifth (eightyfifth.tsv, 45 newly fetched repositories weighted to CI in the
-ecosystems the sets hold fewer of, 384 files drawn by a fixed rule), and so was the eighty-seventh (eightyseventh.tsv,
-39 newly fetched repositories weighted to CI whose task runners and build tools hand work to files, 354 files drawn by
-a fixed rule).
+ecosystems the sets hold fewer of, 384 files drawn by a fixed rule), and so was the eighty-sixth (eightysixth.tsv, 46
+newly fetched repositories of every kind and language, 431 files drawn by a fixed rule), and so was the eighty-seventh
+(eightyseventh.tsv, 39 newly fetched repositories weighted to CI whose task runners and build tools hand work to
+files, 354 files drawn by a fixed rule).
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "eightythird.tsv",
               SETS / "eightyfourth.tsv",
               SETS / "eightyfifth.tsv",
+              SETS / "eightysixth.tsv",
               SETS / "eightyseventh.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 

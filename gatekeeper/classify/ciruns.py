@@ -217,7 +217,7 @@ def named_tasks(path: str, text: str) \
         # classes (`scripts/make/[0-9][0-9][0-9]_*.mk`: the seventy-fourth set) stand for any text, as `*` does
         scripts += _patterns([_MAKE_GLOB.sub("*", word) for line in _MAKE_INCLUDE.findall(text)
                               for word in re.split(r"[\s()]+", line) if word and not word.startswith("$")])
-    if taskrunners.is_justfile(name) or taskrunners.is_taskfile(name):  # just's imports, Task's includes
+    if taskrunners.includes_files(name):  # just's imports, Task's includes, a Rakefile's task files
         scripts += _patterns(taskrunners.included(name, text))
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:
         scripts += [_GLOB_PART.sub(ANY, pattern) for pattern in gitlabincludes.included(text)]

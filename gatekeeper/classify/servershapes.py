@@ -1,5 +1,5 @@
-"""Tier 3, continued: nginx's settings under any name (the otherdata1 round). Same contract as shapes.py: (bucket,
-rule id, evidence line) or None.
+"""Tier 3, continued: nginx's settings under any name (the otherdata1 round), and supervisord's (the eighty-sixth
+set). Same contract as shapes.py: (bucket, rule id, evidence line) or None.
 
 nginx reads what an image, an installer or a compose file puts in `/etc/nginx/`, and people keep it under any name:
 `singlepage.conf`, `vouch.yourdomain.com.conf`, `default.template.conf`, `ssl.conf` in an image's `rootfs/defaults/`,
@@ -27,6 +27,14 @@ _DIRECTIVE = lazy(r"^[ \t]*(?:listen|server_name|proxy_pass|proxy_set_header|try
                   r"ssl_certificate(?:_key)?|ssl_protocols|add_header|client_max_body_size|worker_connections|"
                   r"worker_processes|gzip_types|root|return|rewrite|include|error_page|access_log|error_log|"
                   r"sendfile|keepalive_timeout|index)[ \t]+[^ \t;\n][^;\n]{0,1000};", _FLAGS)
+# supervisord's INI settings (the eighty-sixth set: Laravel Sail's `runtimes/8.3/supervisord.conf`, a queue worker's
+# `conf/worker.conf`): its own section (`[supervisord]`, `[program:x]`, `[eventlistener:x]`) beside a key only it reads.
+_SUPERVISOR_NAMES = (".conf", ".ini", ".cfg")
+_SUPERVISOR_SECTION = lazy(r"^[ \t]*\[(?:supervisord|program:[^\]\n]{1,200}|eventlistener:[^\]\n]{1,200})\][ \t]*\r?$",
+                           _FLAGS)
+_SUPERVISOR_KEY = lazy(r"^[ \t]*(?:nodaemon|autostart|autorestart|startsecs|startretries|stopwaitsecs|numprocs|"
+                       r"process_name|stdout_logfile(?:_maxbytes)?|stderr_logfile(?:_maxbytes)?|redirect_stderr|"
+                       r"stopasgroup|killasgroup)[ \t]*=", _FLAGS)
 # Directives no other server's settings write: two of them make a snippet (an included security.conf) nginx's.
 _NGINX_ONLY = lazy(r"^[ \t]*(?:proxy_set_header|proxy_pass|add_header|ssl_certificate(?:_key)?|ssl_protocols|"
                    r"ssl_ciphers|ssl_prefer_server_ciphers|ssl_session_\w{1,40}|fastcgi_pass|fastcgi_param|"
@@ -35,7 +43,11 @@ _NGINX_ONLY = lazy(r"^[ \t]*(?:proxy_set_header|proxy_pass|add_header|ssl_certif
 
 
 def server_settings(name: str, text: str) -> tuple[str, str, str] | None:
-    """(other, rule id, evidence line) when `text` is nginx's settings under a name no path rule knows, or None."""
+    """(other, rule id, evidence line) when `text` is nginx's or supervisord's settings under a name no path rule
+    knows, or None."""
+    if name.lower().endswith(_SUPERVISOR_NAMES) and "[" in text \
+            and (m := _SUPERVISOR_SECTION.search(text)) is not None and _SUPERVISOR_KEY.search(text) is not None:
+        return "other", "other.content.supervisor-config", evidence_line(text, m)
     if not name.lower().endswith(_NAMES) or ";" not in text:
         return None
     if (m := _BLOCK.search(text)) is not None and _DIRECTIVE.search(text) is not None:

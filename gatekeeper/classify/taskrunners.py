@@ -12,7 +12,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_yaml
-from gatekeeper.classify import nodeconfigs, noderuns, runnersetups, taskunits, toolreads
+from gatekeeper.classify import nodeconfigs, noderuns, rakeloads, runnersetups, taskunits, toolreads
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -150,10 +150,23 @@ def is_taskfile(name: str) -> bool:
     return name in _TASKFILES
 
 
+def is_rakefile(name: str) -> bool:
+    """A Rakefile (rake's default names) or a `.rake` task file, which may load others (rakeloads.py)."""
+    return name.lower() in ("rakefile", "rakefile.rb") or name.lower().endswith(".rake")
+
+
+def includes_files(name: str) -> bool:
+    """A runner's file that pulls in others by itself: a justfile, a Taskfile, a Rakefile (included reads them)."""
+    return is_justfile(name) or is_taskfile(name) or is_rakefile(name)
+
+
 def included(name: str, text: str) -> list[str]:
     """The files a justfile imports and declares as modules (a module's path, else `NAME.just`, `NAME/mod.just`,
-    `NAME/justfile`), or a Taskfile's `includes:` (a file, a `taskfile:` key, a folder's Taskfile), each relative to
-    the including file's folder; a Taskfile that does not parse includes every YAML file (fail closed: `*.yml`)."""
+    `NAME/justfile`), a Taskfile's `includes:` (a file, a `taskfile:` key, a folder's Taskfile), or the task files a
+    Rakefile loads (rakeloads.py), each relative to the including file's folder; a Taskfile that does not parse
+    includes every YAML file (fail closed: `*.yml`)."""
+    if is_rakefile(name):
+        return rakeloads.loaded(text)
     if is_justfile(name):
         found = [single or double for single, double in _JUST_IMPORT.findall(text)]
         for module, single, double in _JUST_MOD.findall(text):
