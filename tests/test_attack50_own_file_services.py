@@ -51,6 +51,13 @@ SERVICES = {
     ".reviewpad.yml": "ci", ".zappr.yaml": "ci", ".zappr.yml": "ci", ".rultor.yml": "ci",
     ".allstar/allstar.yaml": "ci", ".allstar/branch_protection.yaml": "ci", ".allstar/binary_artifacts.yaml": "ci",
     ".s2i/bin/assemble": "iac", ".s2i/bin/run": "iac", ".s2i/environment": "iac", "app/.s2i/bin/assemble": "iac",
+    # Platforms that build, start or route the deployed app from a file of their own, as vercel.json and
+    # nixpacks.toml (iac.platforms) already were: AWS App Runner, Capistrano, Kudu (Azure App Service's git deploy),
+    # Zeabur, Nixpacks' JSON form, Railpack, Azure Static Web Apps (routes and the roles each needs), Clever Cloud.
+    "apprunner.yaml": "iac", "services/api/apprunner.yaml": "iac", "Capfile": "iac", "config/deploy.rb": "iac",
+    "config/deploy/production.rb": "iac", ".deployment": "iac", "zbpack.json": "iac", "nixpacks.json": "iac",
+    "railpack.json": "iac", "staticwebapp.config.json": "iac", "app/staticwebapp.config.json": "iac",
+    "clevercloud/python.json": "iac", "clevercloud/cron.json": "iac",
 }
 # Generated: the names as a case-insensitive checkout may spell them (the rules ignore case, as they do for the rest).
 SPELLED = {p.upper(): b for p, b in SERVICES.items()} | {p.title(): b for p, b in SERVICES.items()}
@@ -60,6 +67,8 @@ LOOKALIKES = {
     "src/.policy.yml": "src", "app/.workflow/x.yml": "src", "workflow/pipeline.yml": "src",
     "docs/codeship-steps.md": "src", "lib/brigade.py": "src", "docs/.cirun.yml": "src",
     "space.kts": "src", "src/.space.kts": "src", "docs/cds.md": "src",
+    "lib/capistrano/tasks/x.rb": "src", "config/deployment.rb": "src", "docs/.deployment": "src",
+    "cloud/azure/cmd/cleanup/function.json": "src",  # labelled src (the sets): a function's bindings stay code
 }
 
 
@@ -104,7 +113,8 @@ def test_every_name_in_a_service_folder_is_ci(rules: RuleSet, folder: str) -> No
 
 CASES = [".prow.yaml", ".prow/presubmits.yaml", ".policy.yml", ".pullapprove.yml", ".onedev-buildspec.yml",
          ".ci-operator.yaml", ".space.kts", ".workflow/pr.yml", ".allstar/allstar.yaml", "codeship-steps.yml",
-         ".cirun.yml", ".s2i/bin/assemble", ".rultor.yml", "dinghyfile"]
+         ".cirun.yml", ".s2i/bin/assemble", ".rultor.yml", "dinghyfile", "apprunner.yaml", "config/deploy.rb",
+         ".deployment", "staticwebapp.config.json", "zbpack.json"]
 
 
 def _repo(root: Path, path: str, *, edit: bool) -> GitRepo:
