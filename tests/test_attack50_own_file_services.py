@@ -99,6 +99,29 @@ def test_a_merge_gate_carries_the_guardrail_tag(rules: RuleSet, path: str) -> No
     assert "guardrail" in rules.match(path).tags, path
 
 
+# The suppression and settings files vulnerability, secret and dependency scanners read by their own name, beside
+# gitleaks', Trivy's and Snyk's (guardrail.scanners): an entry added there silences the scanner's CI gate next time.
+SCANNERS = [
+    ".grype.yaml", ".grype.yml", "osv-scanner.toml", "services/api/osv-scanner.toml", ".osv-scanner.toml",
+    ".nancy-ignore", ".safety-policy.yml", ".safety-policy.yaml", "audit-ci.json", "audit-ci.jsonc", ".nsprc",
+    ".retireignore.json", ".retireignore", "dependency-check-suppressions.xml", "owasp-suppressions.xml",
+    ".cargo/audit.toml", "deny.toml", ".secretlintrc", ".secretlintrc.json", ".secretlintrc.yaml",
+    ".secretlintignore", "trivy.yaml", ".dockleignore", ".zap/rules.tsv", ".socket.yml", "socket.yml",
+    "kics.config", "bearer.yml", ".bearer.yml", ".yarn-audit-known-issues", ".iyarc", "audit-resolve.json",
+    ".grype/config.yaml",
+]
+
+
+@each_case("path", SCANNERS)
+def test_a_scanner_suppression_carries_the_guardrail_tag(rules: RuleSet, path: str) -> None:
+    assert "guardrail" in rules.match(path).tags, f"{path}: {rules.match(path)}"
+
+
+@each_case("path", ["src/deny.rs", "docs/trivy.md", "src/audit.json", "config/suppressions.yaml"])
+def test_look_alike_scanner_names_carry_no_tag(rules: RuleSet, path: str) -> None:
+    assert "guardrail" not in rules.match(path).tags, path
+
+
 @each_case("folder", [".prow", ".workflow", ".cds", ".agola", ".werft", ".mint", ".rwx", ".cloudbees", ".brigade",
                       ".bluemix", ".copr", ".allstar", ".space"])
 def test_every_name_in_a_service_folder_is_ci(rules: RuleSet, folder: str) -> None:
@@ -152,3 +175,11 @@ def test_a_source_only_change_still_queues(tmp_path: Path) -> None:
     repo = _repo(tmp_path / "repo", "docs/.prow.yaml", edit=False)
     done = run_cli(["gate", "--tree", "main~1..main", "--repo", str(repo.root)], text=True)
     assert done.returncode == ExitCode.OK, done.stdout
+
+
+@pytest.mark.parametrize("path", [".grype.yaml", "osv-scanner.toml", "deny.toml", ".zap/rules.tsv", ".policy.yml"])
+def test_the_guardrails_policy_reviews_a_scanner_or_merge_gate_edit(tmp_path: Path, path: str) -> None:
+    repo = _repo(tmp_path / "repo", path, edit=True)
+    done = run_cli(["gate", "--tree", "main~1..main", "--repo", str(repo.root), "--enable", "guardrails"], text=True)
+    assert done.returncode != ExitCode.OK, done.stdout
+    assert "guardrail" in str(done.stdout), done.stdout

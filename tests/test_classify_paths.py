@@ -1235,6 +1235,8 @@ GUARDRAIL = [
     ".gitleaks.toml",
     ".gitleaks/config.toml",
     ".trivyignore",
+    ".grype.yaml", "osv-scanner.toml", "deny.toml", "audit-ci.jsonc", ".zap/rules.tsv",  # attack 50
+    ".policy.yml", ".allstar/allstar.yaml",  # attack 50: merge gates
     ".trivyignore.yaml",
     ".snyk",
     ".secrets.baseline",
