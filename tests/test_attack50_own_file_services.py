@@ -50,6 +50,12 @@ SERVICES = {
     ".policy.yml": "ci", ".pullapprove.yml": "ci", ".pullapprove.yaml": "ci", "reviewpad.yml": "ci",
     ".reviewpad.yml": "ci", ".zappr.yaml": "ci", ".zappr.yml": "ci", ".rultor.yml": "ci",
     ".allstar/allstar.yaml": "ci", ".allstar/branch_protection.yaml": "ci", ".allstar/binary_artifacts.yaml": "ci",
+    # Chromium's depot_tools and LUCI run every PRESUBMIT.py of the folders a change touches; Flutter's Cocoon reads
+    # .ci.yaml, KDE's CI .kde-ci.yml, Salsa CI debian/salsa-ci.yml, Launchpad's CI .launchpad.yaml; conda-forge's
+    # feedstock CI reads conda-forge.yml and .ci_support/; React Native Windows keeps its Azure Pipelines in .ado/.
+    "PRESUBMIT.py": "ci", "chrome/browser/PRESUBMIT.py": "ci", ".ci.yaml": "ci", ".kde-ci.yml": "ci",
+    "debian/salsa-ci.yml": "ci", ".launchpad.yaml": "ci", "conda-forge.yml": "ci", ".ci_support/linux_64_.yaml": "ci",
+    ".ci_support/migrations/python312.yaml": "ci", ".ado/build.yml": "ci", ".ado/templates/steps.yml": "ci",
     ".s2i/bin/assemble": "iac", ".s2i/bin/run": "iac", ".s2i/environment": "iac", "app/.s2i/bin/assemble": "iac",
     # Platforms that build, start or route the deployed app from a file of their own, as vercel.json and
     # nixpacks.toml (iac.platforms) already were: AWS App Runner, Capistrano, Kudu (Azure App Service's git deploy),
@@ -69,6 +75,8 @@ LOOKALIKES = {
     "space.kts": "src", "src/.space.kts": "src", "docs/cds.md": "src",
     "lib/capistrano/tasks/x.rb": "src", "config/deployment.rb": "src", "docs/.deployment": "src",
     "cloud/azure/cmd/cleanup/function.json": "src",  # labelled src (the sets): a function's bindings stay code
+    "snap/snapcraft.yaml": "src",  # labelled src (the sets): a package recipe, as a spec file
+    "tools/presubmit_checks.py": "src", "docs/.ci.yaml": "src", "src/.ado/x.yml": "src",
 }
 
 
@@ -123,7 +131,8 @@ def test_look_alike_scanner_names_carry_no_tag(rules: RuleSet, path: str) -> Non
 
 
 @each_case("folder", [".prow", ".workflow", ".cds", ".agola", ".werft", ".mint", ".rwx", ".cloudbees", ".brigade",
-                      ".bluemix", ".copr", ".allstar", ".space"])
+                      ".bluemix", ".copr", ".allstar", ".space", ".ado",
+                      ".ci_support"])
 def test_every_name_in_a_service_folder_is_ci(rules: RuleSet, folder: str) -> None:
     # The service reads whatever the folder holds (a package.json, a Dockerfile, a testdata/ below): no
     # dependency, docs or test-data rule may claim a file there.
@@ -137,7 +146,8 @@ def test_every_name_in_a_service_folder_is_ci(rules: RuleSet, folder: str) -> No
 CASES = [".prow.yaml", ".prow/presubmits.yaml", ".policy.yml", ".pullapprove.yml", ".onedev-buildspec.yml",
          ".ci-operator.yaml", ".space.kts", ".workflow/pr.yml", ".allstar/allstar.yaml", "codeship-steps.yml",
          ".cirun.yml", ".s2i/bin/assemble", ".rultor.yml", "dinghyfile", "apprunner.yaml", "config/deploy.rb",
-         ".deployment", "staticwebapp.config.json", "zbpack.json"]
+         ".deployment", "staticwebapp.config.json", "zbpack.json", "PRESUBMIT.py", ".ci.yaml", ".launchpad.yaml",
+         "debian/salsa-ci.yml"]
 
 
 def _repo(root: Path, path: str, *, edit: bool) -> GitRepo:
