@@ -98,7 +98,14 @@ def test_look_alikes_stay(rules: RuleSet, path: str, bucket: str) -> None:
 
 
 MERGE_GATES = [".policy.yml", ".pullapprove.yml", ".pullapprove.yaml", "reviewpad.yml", ".reviewpad.yml",
-               ".zappr.yaml", ".zappr.yml", ".rultor.yml", ".allstar/allstar.yaml", ".allstar/branch_protection.yaml"]
+               ".zappr.yaml", ".zappr.yml", ".rultor.yml", ".allstar/allstar.yaml", ".allstar/branch_protection.yaml",
+               # Renovate merges its own pull requests when its settings say `automerge` (with `automergeType:
+               # branch`, it pushes to the base branch; `ignoreTests` skips the checks), and a preset its `extends`
+               # names can say so: its settings decide what merges unreviewed, as Kodiak's do. Its bucket stays
+               # `other` (136 labelled files), so only the optional guardrails policy reviews them.
+               "renovate.json", "renovate.json5", ".renovaterc", ".renovaterc.json", ".renovaterc.json5",
+               ".github/renovate.json", ".github/renovate.json5", ".gitlab/renovate.json", ".gitlab/renovate.json5",
+               ".github/renovate/automerge.json", ".github/renovate/presets/default.json5"]
 
 
 @each_case("path", MERGE_GATES)
@@ -187,7 +194,8 @@ def test_a_source_only_change_still_queues(tmp_path: Path) -> None:
     assert done.returncode == ExitCode.OK, done.stdout
 
 
-@pytest.mark.parametrize("path", [".grype.yaml", "osv-scanner.toml", "deny.toml", ".zap/rules.tsv", ".policy.yml"])
+@pytest.mark.parametrize("path", [".grype.yaml", "osv-scanner.toml", "deny.toml", ".zap/rules.tsv", ".policy.yml",
+                                  "renovate.json", ".github/renovate.json5"])
 def test_the_guardrails_policy_reviews_a_scanner_or_merge_gate_edit(tmp_path: Path, path: str) -> None:
     repo = _repo(tmp_path / "repo", path, edit=True)
     done = run_cli(["gate", "--tree", "main~1..main", "--repo", str(repo.root), "--enable", "guardrails"], text=True)
