@@ -56,6 +56,13 @@ SERVICES = {
     "PRESUBMIT.py": "ci", "chrome/browser/PRESUBMIT.py": "ci", ".ci.yaml": "ci", ".kde-ci.yml": "ci",
     "debian/salsa-ci.yml": "ci", ".launchpad.yaml": "ci", "conda-forge.yml": "ci", ".ci_support/linux_64_.yaml": "ci",
     ".ci_support/migrations/python312.yaml": "ci", ".ado/build.yml": "ci", ".ado/templates/steps.yml": "ci",
+    # CodeSandbox CI builds every pull request by its .codesandbox/ci.json; the Jenkins Templating Engine reads a
+    # repository's pipeline_config.groovy; env0, Terrateam and Digger run the commands their files list in the
+    # Terraform job, with its cloud credentials, as Atlantis does (atlantis.yaml); Octopus Deploy keeps a project's
+    # deployment process (its steps and scripts) in .octopus/.
+    ".codesandbox/ci.json": "ci", "pipeline_config.groovy": "ci", "env0.yml": "ci", "infra/env0.yaml": "ci",
+    ".terrateam/config.yml": "ci", ".terrateam/hooks.yml": "ci", "digger.yml": "ci", "digger.yaml": "ci",
+    ".octopus/deployment_process.ocl": "iac", ".octopus/deployment_settings.ocl": "iac",
     ".s2i/bin/assemble": "iac", ".s2i/bin/run": "iac", ".s2i/environment": "iac", "app/.s2i/bin/assemble": "iac",
     # Platforms that build, start or route the deployed app from a file of their own, as vercel.json and
     # nixpacks.toml (iac.platforms) already were: AWS App Runner, Capistrano, Kudu (Azure App Service's git deploy),
@@ -76,6 +83,7 @@ LOOKALIKES = {
     "lib/capistrano/tasks/x.rb": "src", "config/deployment.rb": "src", "docs/.deployment": "src",
     "cloud/azure/cmd/cleanup/function.json": "src",  # labelled src (the sets): a function's bindings stay code
     "snap/snapcraft.yaml": "src",  # labelled src (the sets): a package recipe, as a spec file
+    ".codesandbox/tasks.json": "src", "src/pipeline_config.py": "src", "docs/digger.md": "src",
     "tools/presubmit_checks.py": "src", "docs/.ci.yaml": "src", "src/.ado/x.yml": "src",
 }
 
@@ -154,7 +162,8 @@ CASES = [".prow.yaml", ".prow/presubmits.yaml", ".policy.yml", ".pullapprove.yml
          ".ci-operator.yaml", ".space.kts", ".workflow/pr.yml", ".allstar/allstar.yaml", "codeship-steps.yml",
          ".cirun.yml", ".s2i/bin/assemble", ".rultor.yml", "dinghyfile", "apprunner.yaml", "config/deploy.rb",
          ".deployment", "staticwebapp.config.json", "zbpack.json", "PRESUBMIT.py", ".ci.yaml", ".launchpad.yaml",
-         "debian/salsa-ci.yml"]
+         "debian/salsa-ci.yml", ".codesandbox/ci.json", "env0.yml", ".terrateam/config.yml", "digger.yml",
+         ".octopus/deployment_process.ocl"]
 
 
 def _repo(root: Path, path: str, *, edit: bool) -> GitRepo:
