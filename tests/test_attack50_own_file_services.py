@@ -65,10 +65,10 @@ SERVICES = {
     ".octopus/deployment_process.ocl": "iac", ".octopus/deployment_settings.ocl": "iac",
     ".s2i/bin/assemble": "iac", ".s2i/bin/run": "iac", ".s2i/environment": "iac", "app/.s2i/bin/assemble": "iac",
     # Platforms that build, start or route the deployed app from a file of their own, as vercel.json and
-    # nixpacks.toml (iac.platforms) already were: AWS App Runner, Capistrano, Kudu (Azure App Service's git deploy),
+    # nixpacks.toml (iac.platforms) already were: AWS App Runner, Kudu (Azure App Service's git deploy),
     # Zeabur, Nixpacks' JSON form, Railpack, Azure Static Web Apps (routes and the roles each needs), Clever Cloud.
-    "apprunner.yaml": "iac", "services/api/apprunner.yaml": "iac", "Capfile": "iac", "config/deploy.rb": "iac",
-    "config/deploy/production.rb": "iac", ".deployment": "iac", "zbpack.json": "iac", "nixpacks.json": "iac",
+    "apprunner.yaml": "iac", "services/api/apprunner.yaml": "iac", ".deployment": "iac", "zbpack.json": "iac",
+    "nixpacks.json": "iac",
     "railpack.json": "iac", "staticwebapp.config.json": "iac", "app/staticwebapp.config.json": "iac",
     "clevercloud/python.json": "iac", "clevercloud/cron.json": "iac",
 }
@@ -80,7 +80,8 @@ LOOKALIKES = {
     "src/.policy.yml": "src", "app/.workflow/x.yml": "src", "workflow/pipeline.yml": "src",
     "docs/codeship-steps.md": "src", "lib/brigade.py": "src", "docs/.cirun.yml": "src",
     "space.kts": "src", "src/.space.kts": "src", "docs/cds.md": "src",
-    "lib/capistrano/tasks/x.rb": "src", "config/deployment.rb": "src", "docs/.deployment": "src",
+    "config/deploy.rb": "src",  # Capistrano's Ruby: src by the thirty-first round's decision
+    "config/deployment.rb": "src", "docs/.deployment": "src",
     "cloud/azure/cmd/cleanup/function.json": "src",  # labelled src (the sets): a function's bindings stay code
     "snap/snapcraft.yaml": "src",  # labelled src (the sets): a package recipe, as a spec file
     ".codesandbox/tasks.json": "src", "src/pipeline_config.py": "src", "docs/digger.md": "src",
@@ -160,7 +161,7 @@ def test_every_name_in_a_service_folder_is_ci(rules: RuleSet, folder: str) -> No
 
 CASES = [".prow.yaml", ".prow/presubmits.yaml", ".policy.yml", ".pullapprove.yml", ".onedev-buildspec.yml",
          ".ci-operator.yaml", ".space.kts", ".workflow/pr.yml", ".allstar/allstar.yaml", "codeship-steps.yml",
-         ".cirun.yml", ".s2i/bin/assemble", ".rultor.yml", "dinghyfile", "apprunner.yaml", "config/deploy.rb",
+         ".cirun.yml", ".s2i/bin/assemble", ".rultor.yml", "dinghyfile", "apprunner.yaml",
          ".deployment", "staticwebapp.config.json", "zbpack.json", "PRESUBMIT.py", ".ci.yaml", ".launchpad.yaml",
          "debian/salsa-ci.yml", ".codesandbox/ci.json", "env0.yml", ".terrateam/config.yml", "digger.yml",
          ".octopus/deployment_process.ocl"]

@@ -868,7 +868,7 @@ IAC = [
     "build/prod.Dockerfile",
     "Containerfile",
     ".s2i/bin/assemble", "app/.s2i/environment",  # attack 50: Source-to-Image builds and starts the image
-    "apprunner.yaml", "config/deploy.rb", ".deployment", "staticwebapp.config.json", "zbpack.json",  # attack 50
+    "apprunner.yaml", ".deployment", "staticwebapp.config.json", "zbpack.json",  # attack 50
     ".dockerignore",
     "docker-compose.yml",
     "docker-compose.override.yml",
