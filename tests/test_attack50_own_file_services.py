@@ -211,3 +211,16 @@ def test_the_guardrails_policy_reviews_a_scanner_or_merge_gate_edit(tmp_path: Pa
     done = run_cli(["gate", "--tree", "main~1..main", "--repo", str(repo.root), "--enable", "guardrails"], text=True)
     assert done.returncode != ExitCode.OK, done.stdout
     assert "guardrail" in str(done.stdout), done.stdout
+
+
+# Who may decrypt the repository's secrets: SOPS' creation rules name the keys `sops -e` and `sops updatekeys`
+# encrypt to (at any depth: sops reads the nearest one above the file), git-crypt's .git-crypt/keys/ the GPG users a
+# `git-crypt unlock` works for, BlackBox's admins list the same. A key added there reads every secret encrypted next.
+SECRET_RECIPIENTS = [".sops.yaml", ".sops.yml", "clusters/prod/.sops.yaml", ".git-crypt/keys/default/0/ABCD.gpg",
+                     ".git-crypt/.gitattributes", ".blackbox/blackbox-admins.txt", "keyrings/live/blackbox-admins.txt"]
+
+
+@each_case("path", SECRET_RECIPIENTS)
+def test_who_may_decrypt_the_secrets_carries_the_guardrail_tag(rules: RuleSet, path: str) -> None:
+    assert "guardrail" in rules.match(path).tags, f"{path}: {rules.match(path)}"
+

@@ -1237,6 +1237,7 @@ GUARDRAIL = [
     ".trivyignore",
     ".grype.yaml", "osv-scanner.toml", "deny.toml", "audit-ci.jsonc", ".zap/rules.tsv",  # attack 50
     ".policy.yml", ".allstar/allstar.yaml",  # attack 50: merge gates
+    ".sops.yaml", ".git-crypt/keys/default/0/ABCD.gpg",  # attack 50: who may decrypt the secrets
     ".trivyignore.yaml",
     ".snyk",
     ".secrets.baseline",
