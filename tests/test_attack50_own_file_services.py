@@ -10,7 +10,10 @@ runner machines Cirun starts (`.cirun.yml`), Armory's `dinghyfile`; and the bots
 Palantir's policy-bot (`.policy.yml`), PullApprove, Reviewpad, Zalando's Zappr, Rultor (which runs the merge script
 too), and OpenSSF Allstar's repository settings (`.allstar/`, where a repository opts out of branch protection).
 Each was `src` (or `iac` for one form) and `gate --tree` allowed a pull request adding one (exit 0). OpenShift's
-Source-to-Image scripts (`.s2i/bin/assemble`, `run`) build and start the deployed image as a Dockerfile does: `iac`.
+Source-to-Image scripts (`.s2i/bin/assemble`, `run`) build and start the deployed image as a Dockerfile does: `iac`;
+so do the platform files below (App Runner, Kudu, Zeabur, Nixpacks' JSON, Railpack, Static Web Apps, Clever Cloud,
+Octopus). Later in this file, tags only (the optional guardrails policy): scanners' suppression files, Renovate's
+settings, and who may decrypt the repository's secrets (SOPS, git-crypt, BlackBox).
 """
 
 from __future__ import annotations
