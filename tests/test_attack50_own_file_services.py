@@ -227,3 +227,16 @@ SECRET_RECIPIENTS = [".sops.yaml", ".sops.yml", "clusters/prod/.sops.yaml", ".gi
 def test_who_may_decrypt_the_secrets_carries_the_guardrail_tag(rules: RuleSet, path: str) -> None:
     assert "guardrail" in rules.match(path).tags, f"{path}: {rules.match(path)}"
 
+
+
+# Cloud workspaces that run the repository's commands when a workspace is created or opened, as Gitpod's tasks and
+# a Dev Container's lifecycle commands do (guardrail.autorun): Project IDX / Firebase Studio (`onCreate`, `onStart`
+# in .idx/dev.nix; a template's bootstrap in idx-template.nix), CodeSandbox's setupTasks, Replit's `onBoot`, a
+# devfile's `postStart` events (OpenShift Dev Spaces, Eclipse Che).
+WORKSPACES = [".idx/dev.nix", "dynamic_theme/idx-template.nix", ".codesandbox/tasks.json", ".replit", "devfile.yaml",
+              ".devfile.yaml", "devfile.yml"]
+
+
+@each_case("path", WORKSPACES)
+def test_a_workspace_that_runs_commands_on_open_carries_the_guardrail_tag(rules: RuleSet, path: str) -> None:
+    assert "guardrail" in rules.match(path).tags, f"{path}: {rules.match(path)}"

@@ -1238,6 +1238,7 @@ GUARDRAIL = [
     ".grype.yaml", "osv-scanner.toml", "deny.toml", "audit-ci.jsonc", ".zap/rules.tsv",  # attack 50
     ".policy.yml", ".allstar/allstar.yaml",  # attack 50: merge gates
     ".sops.yaml", ".git-crypt/keys/default/0/ABCD.gpg",  # attack 50: who may decrypt the secrets
+    ".idx/dev.nix", "devfile.yaml",  # attack 50: cloud workspaces that run commands on open
     ".trivyignore.yaml",
     ".snyk",
     ".secrets.baseline",
