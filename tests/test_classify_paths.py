@@ -603,6 +603,8 @@ CI = [
     ".kodiak.toml",
     ".github/kodiak.toml",
     ".github/auto-merge.yml",
+    ".policy.yml", ".pullapprove.yml", ".allstar/allstar.yaml",  # attack 50: merge gates read by their own name
+    ".prow.yaml", ".prow/presubmits.yaml", ".ci-operator.yaml", ".space.kts", "codeship-steps.yml",  # attack 50
     # issue 12, item 5: CI systems and release tools the rules missed
     "Earthfile",
     "services/api/Earthfile",
@@ -681,7 +683,9 @@ def test_every_yaml_file_name_in_a_workflows_folder_is_ci(rules: RuleSet, folder
 
 @each_case(
     "folder", [".circleci", ".gitlab/ci", ".woodpecker", ".buildkite", "ci", ".ci", ".tekton", ".semaphore",
-               ".jenkins", ".azure-pipelines", ".builds", ".travis", "scripts/ci"])
+               ".jenkins", ".azure-pipelines", ".builds", ".travis", "scripts/ci",
+               ".prow", ".workflow", ".cds", ".agola", ".werft", ".mint", ".rwx", ".cloudbees", ".brigade", ".bluemix",
+               ".copr", ".space", ".allstar"])
 def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, folder: str) -> None:
     # Whatever the name (a lock file, a Dockerfile, a template, a README.yml), and in a test-data
     # folder too; only README documents are src.
@@ -865,6 +869,8 @@ IAC = [
     "Dockerfile.dev",
     "build/prod.Dockerfile",
     "Containerfile",
+    ".s2i/bin/assemble", "app/.s2i/environment",  # attack 50: Source-to-Image builds and starts the image
+    "apprunner.yaml", ".deployment", "staticwebapp.config.json", "zbpack.json",  # attack 50
     ".dockerignore",
     "docker-compose.yml",
     "docker-compose.override.yml",
@@ -1231,6 +1237,10 @@ GUARDRAIL = [
     ".gitleaks.toml",
     ".gitleaks/config.toml",
     ".trivyignore",
+    ".grype.yaml", "osv-scanner.toml", "deny.toml", "audit-ci.jsonc", ".zap/rules.tsv",  # attack 50
+    ".policy.yml", ".allstar/allstar.yaml",  # attack 50: merge gates
+    ".sops.yaml", ".git-crypt/keys/default/0/ABCD.gpg",  # attack 50: who may decrypt the secrets
+    ".idx/dev.nix", "devfile.yaml",  # attack 50: cloud workspaces that run commands on open
     ".trivyignore.yaml",
     ".snyk",
     ".secrets.baseline",
