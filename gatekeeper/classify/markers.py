@@ -122,7 +122,7 @@ class MarkerIndex:
         nested: dict[str, list[tuple[str, MarkerRule]]] = {}  # "meta/main.yml": by its file name, with its path
         # "vars/*.groovy": a file-name pattern in a folder, by the folder's name and with the folders above it
         patterned: dict[str, list[tuple[str, str, MarkerRule]]] = {}
-        wild: list[tuple[tuple[str, ...], str, MarkerRule]] = []  # the same with a `*` among the folders
+        wild_rules: list[tuple[tuple[str, ...], str, MarkerRule]] = []  # the same with a `*` among the folders
         folders: list[tuple[tuple[str, ...], MarkerRule]] = []  # folder shapes, last segment first
         by_extension: dict[str, list[MarkerRule]] = {}  # "*.tf": any file of that type marks its folder
         marked: dict[tuple[str, str], str] = {}  # (folder, rule id): the first file of that type in byte order
@@ -133,7 +133,7 @@ class MarkerIndex:
                 elif "/" in name and "*" in name.rpartition("/")[2]:
                     above, _, pattern = name.rpartition("/")
                     if "*" in above:  # "manifests/*/*.pp": any folder at that place, matched segment by segment
-                        wild.append((tuple(above.split("/")), pattern, rule))
+                        wild_rules.append((tuple(above.split("/")), pattern, rule))
                     else:
                         patterned.setdefault(above.rpartition("/")[2], []).append((above, pattern, rule))
                 elif "/" in name:
@@ -142,6 +142,8 @@ class MarkerIndex:
                     by_extension.setdefault(name[2:].lower(), []).append(rule)
                 else:
                     files.setdefault(name, []).append(rule)
+        # fnmatchcase's own test, compiled once: it is asked of every path of both trees
+        wild = [(shape, re.compile(fnmatch.translate(pattern)).match, rule) for shape, pattern, rule in wild_rules]
         roots: dict[str, list[MarkerHit]] = {}
         dirs: set[str] = set()
         # The last part of every key (`hcl` of `pkr.hcl`): a name whose own last part is none of them has none.
@@ -161,8 +163,8 @@ class MarkerIndex:
                 for above, pattern, rule in patterned.get(folder.rpartition("/")[2], ()):
                     if (folder == above or folder.endswith(f"/{above}")) and fnmatch.fnmatchcase(name, pattern):
                         roots.setdefault(folder[: -len(above)].rstrip("/"), []).append(MarkerHit(rule, path))
-            for shape, pattern, rule in wild:
-                if not fnmatch.fnmatchcase(name, pattern):
+            for shape, named, rule in wild:
+                if named(name) is None:
                     continue
                 parts = folder.split("/")
                 if len(parts) >= len(shape) and all(
