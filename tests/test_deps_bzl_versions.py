@@ -193,3 +193,68 @@ def test_records_cost_linear() -> None:
     unit = ('R = version(\n    version = "1.0.0",\n    url_templates = ["https://github.com/o/t/releases/download/'
             'v{version}/t.zip"],\n    sha256 = "x",\n)\n')
     assert_linear(lambda text: parse_repos("v.bzl", text.encode()), repeated(unit, "", ""), budget=4.0)
+
+
+# rules_java's JAVA_TOOLS_CONFIG (2025) and rules_python's coverage_deps.bzl (2024): download URLs as data
+JAVA_CONFIG = '''\
+JAVA_TOOLS_CONFIG = {
+    "version": "v13.17",
+    "release": "true",
+    "artifacts": {
+        "java_tools_linux": {
+            "mirror_url": "https://mirror.bazel.build/bazel_java_tools/releases/java/v13.17/java_tools_linux-v13.17.zip",
+            "github_url": "https://github.com/bazelbuild/java_tools/releases/download/java_v13.17/java_tools_linux-v13.17.zip",
+            "sha": "SHA_A",
+        },
+    },
+}
+'''.replace("SHA_A", SHA_A)
+COVERAGE = '''\
+_coverage_deps = {
+    "cp310": {
+        "aarch64-apple-darwin": (
+            "https://files.pythonhosted.org/packages/ed/2d/db83db65d0c3d457f993830b97271a80f11bdc051d86dd44405c436db147/coverage-7.4.1-cp310-cp310-macosx_11_0_arm64.whl",
+            "SHA_A",
+        ),
+    },
+}
+'''.replace("SHA_A", SHA_A)
+
+
+@pytest.mark.parametrize(("old", "new"), (("13.17", "13.18"), ("12.9", "13.0")))
+def test_a_keyed_github_url_entry_is_named_in_both_modes(tmp_path: Path, old: str, new: str) -> None:
+    before = JAVA_CONFIG.replace("13.17", old)
+    after = before.replace(old, new).replace(SHA_A, SHA_B)
+    tree, patch = both_edited(tmp_path, {"java/repositories.bzl": before}, {"java/repositories.bzl": {before: after}})
+    want = {("tool", "bazelbuild/java_tools", old, new)}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+
+
+@pytest.mark.parametrize(("old", "new"), (("7.4.1", "7.4.3"), ("6.5.0", "7.0.0")))
+def test_a_pypi_wheel_url_is_named_with_tree(tmp_path: Path, old: str, new: str) -> None:
+    """From a patch a bare URL line may be a cut http_archive's: it stays partial, as before."""
+    before = COVERAGE.replace("7.4.1", old)
+    after = before.replace(f"coverage-{old}-", f"coverage-{new}-").replace(SHA_A, SHA_B)
+    tree, patch = both_edited(tmp_path, {"python/private/coverage_deps.bzl": before},
+                              {"python/private/coverage_deps.bzl": {before: after}})
+    assert moves(tree) == {("pip", "coverage", old, new)} and not tree.problems, tree
+    assert not patch.changes and partial(patch, "python/private/coverage_deps.bzl"), patch
+
+
+@pytest.mark.parametrize("url", [
+    "https://127.0.0.1:9/o/t/releases/download/v1.0.0/t.zip",  # another host
+    "https://github.com/o/t/blob/v1.0.0/README.md",  # no download
+    "https://github.com/o/t/releases/download/latest/t.zip",  # no version
+    "https://files.pythonhosted.org/packages/ab/cd/notawheel.txt",
+])
+def test_literal_lookalikes_name_nothing(url: str) -> None:
+    body = f'X = {{\n    "url": "{url}",\n    "b": [\n        "{url}",\n    ],\n}}\n'
+    assert parse_repos("x.bzl", body.encode()) == []
+
+
+def test_a_url_inside_a_repository_rule_is_the_rule_readers() -> None:
+    """An http_archive that also fetches from another host is not read; its GitHub line is not read apart."""
+    body = ('http_archive(\n    name = "j",\n    urls = [\n        "https://127.0.0.1:9/j-v1.0.zip",\n'
+            '        "https://github.com/o/j/releases/download/v1.0.0/j.zip",\n    ],\n)\n')
+    assert parse_repos("WORKSPACE", body.encode()) == []

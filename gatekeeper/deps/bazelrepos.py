@@ -47,7 +47,6 @@ _GITHUB = lazy(r"^https?://(?:mirror\.bazel\.build/)?github\.com/(?P<repo>[\w-][
 _COMMIT = lazy(r"^[0-9a-f]{40}$")
 # a mirror.bazel.build URL that is no GitHub path: Bazel's mirror, read only beside a GitHub URL of the same list
 _MIRROR = lazy(r"^https://mirror\.bazel\.build/(?!github\.com/)\S{1,1000}$")
-_NAMED_TAG = lazy(r"^[A-Za-z][A-Za-z0-9]{0,63}[_-]v(\d[\w.+-]{0,63})$")
 # a changed line of a download's own (its URL, digest or unpacked folder): from a patch, one must lie in a call shown
 _DOWNLOAD_LINE = lazy(r"^\s*(?:(?:urls?|sha256|integrity|strip_prefix)\s*=|\"https?://)")
 
@@ -84,7 +83,7 @@ def _release(urls: list[str]) -> tuple[str, str] | None:
         if m is None:
             return None
         version = m.group("tag") or m.group("archive")
-        if (named := _NAMED_TAG.match(version)) is not None:
+        if (named := bzlversions.NAMED_TAG.match(version)) is not None:
             version = named.group(1)  # a tag led by its project's name: `java_v11.12` is java_tools' 11.12
         if not (VERSIONISH.match(version) or _COMMIT.match(version)):
             return None
@@ -119,7 +118,13 @@ def parse_repos(path: str, data: bytes) -> list[Dependency]:
     """The GitHub releases a WORKSPACE or `.bzl` file's `http_archive`/`http_file` calls download (module doc), and
     its version records (bzlversions.py)."""
     body = strip_comments(text(data))
-    return _once([dep for _, dep in read(path, body)[0]] + [dep for _, dep in bzlversions.read(path, body)])
+    return _once([dep for _, dep in read(path, body)[0]] + [dep for _, dep in bzlversions.read(path, body)]
+                 + [dep for _, dep in bzlversions.literals(path, body, _calls(body))])
+
+
+def _calls(body: str) -> list[tuple[int, int]]:
+    """Each repository rule call's span, from its opening to the first `)` after it (or the text's end)."""
+    return [(m.start(), close if (close := body.find(")", m.end())) >= 0 else len(body)) for m in _OPEN.finditer(body)]
 
 
 def _once(deps: list[Dependency]) -> list[Dependency]:
@@ -145,7 +150,7 @@ def repos_hunks(path: str, data: bytes) -> list[Dependency]:
         deps, _ = read(path, body)
         spans = [(m.start(), m.end()) for m in _CALL.finditer(body)
                  if (p := _arguments(m.group(1))) is not None and p[1] and _release(p[1]) is not None]
-        records = bzlversions.read(path, body)
+        records = bzlversions.read(path, body) + bzlversions.literals(path, body, _calls(body), keyed=True)
         spans += [span for span, _ in records]
         at = 0
         for line, bare in zip(lines, shown, strict=True):

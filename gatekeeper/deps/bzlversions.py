@@ -9,6 +9,12 @@ Maven repository's `…/maven2/<group path>/<artifact>/<version>/<file>` (that `
 naming the same one; the record's name is the alias. Any other record names nothing (a URL built by `+` or
 `.format()`, a version that is no literal, templates naming different packages). Records are bounded: at most 4 KiB
 of arguments, 16 templates each.
+
+A line that is only a literal download URL, or a dict entry `"<key>url": "<URL>"` (rules_java's `JAVA_TOOLS_CONFIG`
+`"github_url": ".../bazelbuild/java_tools/releases/download/java_v13.18/…"`; rules_python's coverage wheels, a tuple of
+`"https://files.pythonhosted.org/packages/…/coverage-7.4.3-cp310-….whl"` and its digest), names the GitHub release
+(`tool`, at its tag; a tag led by the project's name and `_v`/`-v` is that version) or the PyPI file's package
+(`pip`, at the version its file name gives). Any other URL names nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +36,41 @@ _GITHUB = lazy(r"^https?://(?:mirror\.bazel\.build/)?github\.com/(?P<repo>[\w-][
                r"releases/download/(?P<tag>[^/\s]{1,128})/[^/\s]{1,200}$")
 _MAVEN = lazy(r"^https?://[\w.-]{1,253}(?:/[\w.-]{1,100}){0,3}?/maven2?/(?P<group>[\w.-]{1,100}(?:/[\w.-]{1,100}){0,15})"
               r"/(?P<artifact>[\w.-]{1,200})/(?P<version>[^/\s]{1,128})/[^/\s]{1,300}$")
+
+
+# a tag led by its project's name: `java_v11.12` is java_tools' 11.12
+NAMED_TAG = lazy(r"^[A-Za-z][A-Za-z0-9]{0,63}[_-]v(\d[\w.+-]{0,63})$")
+_LITERAL = lazy(r'^[ \t]*(?P<key>"[\w.-]{0,64}url"[ \t]*:[ \t]*)?"(?P<url>https://[^"\s\\]{1,1000})"[ \t]*,?[ \t]*$',
+                re.MULTILINE)
+_PYPI = lazy(r"^https://files\.pythonhosted\.org/packages/[0-9a-f/]{1,80}/(?P<name>[A-Za-z0-9][\w.]{0,99}?)-"
+             r"(?P<version>\d[\w.+!]{0,63}?)(?:-\d\w*)?(?:-[\w.]{1,64}-[\w.]{1,64}-[\w.]{1,200}\.whl|\.tar\.gz|\.zip)$")
+
+
+def _download(url: str) -> tuple[str, str, str] | None:
+    """(ecosystem, name, version) a literal download URL names: a GitHub release, or a file of PyPI's."""
+    if (m := _GITHUB.match(url)) is not None:
+        tag = m.group("tag")
+        version = named.group(1) if (named := NAMED_TAG.match(tag)) is not None else tag
+        return (TOOL, m.group("repo").removesuffix(".git"), version) if VERSIONISH.match(version) else None
+    if (m := _PYPI.match(url)) is not None:
+        return "pip", m.group("name").replace("_", "-"), m.group("version")
+    return None
+
+
+def literals(path: str, body: str, calls: list[tuple[int, int]],
+             keyed: bool = False) -> list[tuple[tuple[int, int], Dependency]]:
+    """(span, dependency) of each line that is only a literal download URL or a `"…url": "…"` entry (module doc),
+    outside the `calls` spans (a repository rule's URLs are its reader's to judge); only the entries when `keyed`
+    (a patch's hunk may have cut a call's opening above a bare URL line)."""
+    if "https://" not in body:
+        return []
+    out: list[tuple[tuple[int, int], Dependency]] = []
+    for line in _LITERAL.finditer(body):
+        if (keyed and line.group("key") is None) or any(s <= line.start() < e for s, e in calls):
+            continue
+        if (found := _download(line.group("url"))) is not None:
+            out.append(((line.start(), line.end()), Dependency(found[0], found[1], found[2], path, True, "build")))
+    return out
 
 
 def _named(template: str, version: str) -> tuple[str, str] | None:
