@@ -2,7 +2,8 @@
 while Kubernetes' and Flux's `sigs.k8s.io/yaml`, Helm, Compose and GitHub Actions refuse the file: a change could
 show a reviewer `version: 17.1.0` and ship `version: 16.0.0` below it. deps/loaders.py now refuses such a mapping, so
 `--tree` reports the file `unparsable` (fail closed) and names neither value. Look-alikes that must not change: a
-merge key overridden (`<<: *base` then the key), `1` and `"1"` (two keys), one key in two mappings or documents.
+merge key overridden (`<<: *base` then the key), `1` and `"1"` (two keys), one key in two mappings or documents,
+the same scalar twice (`wait: true` twice: a helmfile of round 38's tests).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def test_the_reader_refuses_it_with_the_line(text: str) -> None:
     ("a: {v: 1}\nb: {v: 2}\n", {"a": {"v": 1}, "b": {"v": 2}}),
     ("- {v: 1}\n- {v: 2}\n", [{"v": 1}, {"v": 2}]),
     ("a: &x 1\nb: *x\n", {"a": 1, "b": 1}),
+    ("wait: true\nwait: true\n", {"wait": True}),  # the same scalar twice: nothing to disagree on
 ])
 def test_lookalikes_read_as_before(text: str, want: object) -> None:
     assert load_yaml(text.encode()) == want
@@ -80,7 +82,7 @@ def test_one_key_in_two_documents() -> None:
 def test_a_redefined_anchor_still_reads_and_still_refuses_duplicates() -> None:
     assert load_yaml(b"a: &x 1\nb: &x 2\nc: *x\n") == {"a": 1, "b": 2, "c": 2}
     with pytest.raises(ManifestError, match="duplicate key"):
-        load_yaml(b"a: &x 1\nb: &x 2\nb: *x\n")
+        load_yaml(b"a: &x 1\nb: &x 2\nc: *x\nc: 3\n")
 
 
 def test_a_chart_bump_without_a_duplicate_is_named(tmp_path: Path) -> None:

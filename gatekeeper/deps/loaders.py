@@ -73,23 +73,26 @@ def load_yaml(data: bytes) -> Any:
 
 
 class _UniqueKeys:
-    """A mapping that gives one key twice is refused, as Kubernetes' and Flux's `sigs.k8s.io/yaml`, Helm, GitHub
-    Actions and Compose refuse it: PyYAML keeps the last, so a file could show a reviewer one version and ship
-    another. Merge keys (`<<: *base`) are overridden by design and stay allowed. Costs nothing unless the mapping
-    built is shorter than its pairs."""
+    """A mapping that gives one key two values is refused, as Kubernetes' and Flux's `sigs.k8s.io/yaml`, Helm,
+    GitHub Actions and Compose refuse it: PyYAML keeps the last, so a file could show a reviewer one version and ship
+    another. The same scalar twice and merge keys (`<<: *base`, overridden by design) stay allowed. Costs nothing
+    unless the mapping built is shorter than its pairs."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         pairs = node.value  # flatten_mapping deletes merge keys from this list in place: what stays is explicit
         mapping: dict[Any, Any] = super().construct_mapping(node, deep)  # type: ignore[misc]
         if len(mapping) < len(node.value):
-            seen: set[tuple[str, str]] = set()
-            for key, _ in pairs:
-                if isinstance(key, yaml.ScalarNode):
-                    if (key.tag, key.value) in seen:
-                        raise yaml.constructor.ConstructorError(
-                            None, None, f"duplicate key {key.value[:80]!r} (refused: YAML tools disagree on it)",
-                            key.start_mark)
-                    seen.add((key.tag, key.value))
+            seen: dict[tuple[str, str], yaml.Node] = {}
+            for key, value in pairs:
+                if not isinstance(key, yaml.ScalarNode):
+                    continue
+                first = seen.setdefault((key.tag, key.value), value)
+                # the same scalar given twice (`wait: true` twice) leaves nothing to disagree on
+                if first is not value and not (isinstance(first, yaml.ScalarNode) and isinstance(value, yaml.ScalarNode)
+                                               and (first.tag, first.value) == (value.tag, value.value)):
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key.value[:80]!r} with another value (refused: YAML tools "
+                        "disagree on it)", key.start_mark)
         return mapping
 
 
