@@ -334,6 +334,18 @@ gradle-build-action), Swift (grpc-swift), pub (hive), Maven (redisson, zookeeper
 terraform-module-k3s) and actions, npm/pnpm/yarn (viem, UniTask, ghcid): committed before its first, blind run in
 round 56.
 
+`--data fiftyseventh` reads deps_bumps_fiftyseventh.tsv: 40 more repositories, none in a deps set (25 fetched for it
+— round 56's 28 undrawn candidates and 11 more for the brief's ecosystems, none in a deps or label set, 3 over the
+snapshot limit, 2 already mirrored, the 25 of the 36 that gave update commits all kept — and 15 drawn at random, seed
+58, from the 118 mirrored ones no deps set holds that gave commits to round 56's collector), capped the same way (101
+of the 228 people's): Bazel (rules_kotlin, rules_java, rules_python, rules_rust, rules_apple), deps.edn (cljdoc,
+clojurescript, malli, datascript), Nix (nixos-hardware), Swift (swift-nio-ssl), NuGet (MagicOnion, Terminal.Gui,
+firewall-orchestrator), Gradle (shadow, supabase-kt), Flux/Helm/kustomize/Terraform homelabs (dfroberg/cluster,
+CloudHub-Cluster, nas-argocd-infrastructure, elysium), Go (cloud-sql-proxy, svu, counterfeiter), Makefile and
+CircleCI (apicast-operator), npm/yarn (node-zwave-js, highlight.js, shoelace), Cargo (bytes, nil), pre-commit
+(codespell) and actions: committed before its first, blind run in round 58; 17 wrongly collected rows dropped and
+17 corrected after it.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -412,6 +424,7 @@ SETS["fiftysecond"] = DATA.with_name("deps_bumps_fiftysecond.tsv")
 SETS["fiftythird"] = DATA.with_name("deps_bumps_fiftythird.tsv")
 SETS["fiftyfourth"] = DATA.with_name("deps_bumps_fiftyfourth.tsv")
 SETS["fiftysixth"] = DATA.with_name("deps_bumps_fiftysixth.tsv")
+SETS["fiftyseventh"] = DATA.with_name("deps_bumps_fiftyseventh.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -161,6 +161,57 @@ def _steward(root: Path, repo: str, sha: str, message: str) -> list[Claim]:
     return [Claim(n, m["to"]) for n in (spelled or names[:1])]
 
 
+# a project's own release or a vendored copy is no dependency update (round 56 collected 12 such rows: Unity
+# package.json versions, pubspec/mix.exs/module() versions, a version.rb, vendored curl and lua sources)
+_VENDORED = re.compile(r"(?:^|/)(?:vendor|vendored|third[_-]party|external|deps/src|contrib)/", re.IGNORECASE)
+_OWN_NAME = re.compile(r"""^\s*(?:"name"\s*:\s*"|name:\s*["']?|app:\s*:|module\(\s*name\s*=\s*")(?P<name>[@\w./\-]+)""",
+                       re.MULTILINE)
+
+
+def _norm(name: str) -> set[str]:
+    """A name's spellings to compare: whole, its last path part, its last dotted part (`com.cysharp.unitask`)."""
+    last = name.lower().rsplit("/", 1)[-1]
+    return {re.sub(r"[^a-z0-9]", "", n) for n in (name.lower(), last, last.rsplit(".", 1)[-1])} - {""}
+
+
+def _own(root: Path, repo: str, sha: str, paths: list[str], claim: Claim) -> bool:
+    """The claim moves the project's own version: it names the repository, or the name a touched manifest declares
+    for itself (`"name":`, pubspec's `name:`, mix's `app:`, `module(name = ...)`)."""
+    mine = _norm(repo.split("/", 1)[1])
+    for path in paths:
+        if path.rsplit("/", 1)[-1] in ("package.json", "pubspec.yaml", "mix.exs", "MODULE.bazel", "Cargo.toml"):
+            done = subprocess.run(["git", "show", f"{sha}:{path}"], cwd=mirror(root, repo), capture_output=True)
+            head = done.stdout[:20000].decode(errors="replace")
+            if (m := _OWN_NAME.search(head)) is not None:
+                mine |= _norm(m["name"])
+    return _FILE_OR_FIELD.match(claim.name) is not None or re.sub(r"[^a-z0-9]", "", claim.name.lower()) in mine
+
+
+# a subject that moves a file or the project's version field rather than a package (`Bump package.json to 7.10.1`,
+# `Update MODULE.bazel to 2.2.0`, `Bump VersionPrefix to 7.0.9`, `Bump version to 7.7.3`); the
+# extension is matched in lower case: `Newtonsoft.Json` is a package
+_FILE_OR_FIELD = re.compile(r"^(?:[^@\s]*/)?[^/\s]*\.(?:json|toml|bazel|bzl|xml|props|gradle|kts|lock|nix|exs)$|"
+                            r"^(?i:version(?:prefix|suffix|name|code)?|release|project)$")
+_COMMENT = re.compile(r"^\+\s*(?://|#|/\*|\*|--|;|<!--)")
+
+
+def _written(root: Path, repo: str, sha: str, paths: list[str], version: str) -> bool:
+    """The version is on an added line of a dependency file that is no comment (swift-nio-ssl's vendored BoringSSL
+    names its commit only in a `// BoringSSL Commit:` comment of Package.swift), or an action moved to a full sha."""
+    deps = [p for p in paths if format_for(p) is not None or p.rsplit("/", 1)[-1] in UNREAD or _sbt_file(p)]
+    done = subprocess.run(["git", "diff", "-U0", f"{sha}^", sha, "--", *deps], cwd=mirror(root, repo),
+                          capture_output=True)
+    added = "\n".join(ln for ln in done.stdout.decode(errors="replace").splitlines()
+                      if ln.startswith("+") and not ln.startswith("+++") and not _COMMENT.match(ln))
+    return version in added or re.search(r"@[0-9a-f]{40}\b", added) is not None
+
+
+def _vendored(paths: list[str]) -> bool:
+    """Every dependency file the commit touches lies in a vendored copy of another project's sources."""
+    deps = [p for p in paths if format_for(p) is not None or p.rsplit("/", 1)[-1] in UNREAD or _sbt_file(p)]
+    return bool(deps) and all(_VENDORED.search(p) for p in deps)
+
+
 def label(paths: list[str]) -> str | None:
     """The ecosystem a commit's dependency files name; None when it touches none; `mixed` for several."""
     found = set()
@@ -213,8 +264,12 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...],
             scanned += 1
             if scanned > scan:
                 break
-            eco = label(touched(root, repo, sha))
-            if eco is None or taken[eco] >= per:
+            paths = touched(root, repo, sha)
+            eco = label(paths)
+            if eco is None or taken[eco] >= per or _vendored(paths):
+                continue
+            found = [c for c in found if not _own(root, repo, sha, paths, c)]
+            if not found or not all(_written(root, repo, sha, paths, c.to) for c in found):
                 continue
             if not all(_shows(root, repo, sha, c.to) for c in found):
                 dropped += 1  # the message names a version the commit does not write: a wrong claim

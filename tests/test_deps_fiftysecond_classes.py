@@ -517,7 +517,8 @@ def test_a_deps_edn_line_from_a_patch(tmp_path: Path, old: str, new: str, moved:
 @each_case("old, new", [
     ('camel-snake-kebab/camel-snake-kebab {:mvn/version "0.4.3"}',
      'camel-snake-kebab/camel-snake-kebab {:mvn/version "0.4.4" :exclusions [x/y]}'),
-    ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', 'vvvvalvalval/supdate {:git/url "https://e.invalid/s" :sha "abc"}'),
+    # a one-line git coordinate with its sha is read since round 58 (test_deps_edn_hunk_lines.py); one without is not
+    ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', 'vvvvalvalval/supdate {:git/url "https://127.0.0.1:9/s"}'),
     ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', 'vvvvalvalval/supdate {:local/root "../s"}'),
     ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', '#_vvvvalvalval/supdate {:mvn/version "0.2.4"}'),
     ('vvvvalvalval/supdate {:mvn/version "0.2.3"}', 'a/b {:mvn/version "1"} c/d {:mvn/version "2"}'),

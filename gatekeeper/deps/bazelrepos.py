@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.deps import bzlversions
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
@@ -44,6 +45,8 @@ _GITHUB = lazy(r"^https?://(?:mirror\.bazel\.build/)?github\.com/(?P<repo>[\w-][
                r"(?:releases/download/(?P<tag>[^/\s]{1,128})/[^/\s]{1,200}|"
                r"archive/(?:refs/tags/)?(?P<archive>[^/\s]{1,128}?)\.(?:tar\.gz|tgz|zip|tar\.xz|tar\.bz2))$")
 _COMMIT = lazy(r"^[0-9a-f]{40}$")
+# a mirror.bazel.build URL that is no GitHub path: Bazel's mirror, read only beside a GitHub URL of the same list
+_MIRROR = lazy(r"^https://mirror\.bazel\.build/(?!github\.com/)\S{1,1000}$")
 # a changed line of a download's own (its URL, digest or unpacked folder): from a patch, one must lie in a call shown
 _DOWNLOAD_LINE = lazy(r"^\s*(?:(?:urls?|sha256|integrity|strip_prefix)\s*=|\"https?://)")
 
@@ -75,9 +78,13 @@ def _release(urls: list[str]) -> tuple[str, str] | None:
     found: set[tuple[str, str]] = set()
     for url in urls:
         m = _GITHUB.match(url)
+        if m is None and _MIRROR.match(url):
+            continue  # Bazel's own mirror of the download another URL of the list names (rules_java's java_tools)
         if m is None:
             return None
         version = m.group("tag") or m.group("archive")
+        if (named := bzlversions.NAMED_TAG.match(version)) is not None:
+            version = named.group(1)  # a tag led by its project's name: `java_v11.12` is java_tools' 11.12
         if not (VERSIONISH.match(version) or _COMMIT.match(version)):
             return None
         found.add((m.group("repo").removesuffix(".git"), version))
@@ -108,8 +115,24 @@ def read(path: str, body: str) -> tuple[list[tuple[str, Dependency]], set[str]]:
 
 
 def parse_repos(path: str, data: bytes) -> list[Dependency]:
-    """The GitHub releases a WORKSPACE or `.bzl` file's `http_archive`/`http_file` calls download (module doc)."""
-    return [dep for _, dep in read(path, strip_comments(text(data)))[0]]
+    """The GitHub releases a WORKSPACE or `.bzl` file's `http_archive`/`http_file` calls download (module doc), and
+    its version records (bzlversions.py)."""
+    body = strip_comments(text(data))
+    return _once([dep for _, dep in read(path, body)[0]] + [dep for _, dep in bzlversions.read(path, body)]
+                 + [dep for _, dep in bzlversions.literals(path, body, _calls(body))])
+
+
+def _calls(body: str) -> list[tuple[int, int]]:
+    """Each repository rule call's span, from its opening to the first `)` after it (or the text's end)."""
+    return [(m.start(), close if (close := body.find(")", m.end())) >= 0 else len(body)) for m in _OPEN.finditer(body)]
+
+
+def _once(deps: list[Dependency]) -> list[Dependency]:
+    """Each (ecosystem, name, version) once: two records of one download are one dependency."""
+    out: dict[tuple[str, str, str], Dependency] = {}
+    for dep in deps:
+        out.setdefault((dep.ecosystem, dep.name, dep.version), dep)
+    return list(out.values())
 
 
 def strip_comments(source: str) -> str:
@@ -127,11 +150,13 @@ def repos_hunks(path: str, data: bytes) -> list[Dependency]:
         deps, _ = read(path, body)
         spans = [(m.start(), m.end()) for m in _CALL.finditer(body)
                  if (p := _arguments(m.group(1))) is not None and p[1] and _release(p[1]) is not None]
+        records = bzlversions.read(path, body) + bzlversions.literals(path, body, _calls(body), keyed=True)
+        spans += [span for span, _ in records]
         at = 0
         for line, bare in zip(lines, shown, strict=True):
             start, at = at, at + len(bare) + 1
             if line.startswith(CHANGED) and _DOWNLOAD_LINE.match(bare) and not any(s <= start < e for s, e in spans):
                 raise ManifestError("a changed download line outside an http_archive/http_file call the hunk "
                                     "shows whole, of literal GitHub release URLs")
-        out += [dep for _, dep in deps]
-    return out
+        out += [dep for _, dep in deps] + [dep for _, dep in records]
+    return _once(out)

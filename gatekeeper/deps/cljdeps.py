@@ -10,7 +10,7 @@ its sha labelled with its tag, so another repository is a new dependency, never 
 alias it sits under are its `options`: a move in them is a change. The alias keys that add or replace libraries are
 `:extra-deps`, `:replace-deps`, `:deps`, `:override-deps` and `:default-deps`. A coordinate of no or several sources,
 a version that is not a string, a LIB that is not a symbol or a file that is not one EDN map is a problem, never
-skipped. From a patch, EDN hunks are not read (`partial`). Round 52 (BetterThanTomorrow/calva's "Bump cljfmt to
+skipped. From a patch, only one-line entries are read (deps_edn_line). Round 52 (calva's "Bump cljfmt to
 0.11.2" named nothing).
 """
 
@@ -34,8 +34,14 @@ _SOURCE_KEYS = frozenset({"mvn/version", "git/url", "git/sha", "git/tag", "sha",
 # (clojure-lsp's `clj-kondo/clj-kondo {:mvn/version "…"` over `:exclude […]}`, round 54: `close` None); the top-level
 # `:deps` map opens on the file's first line as `{:deps {`, and only it
 _LIB = r"[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+(?:/[A-Za-z*+!_?<>=.-][\w.*+!?<>=-]*+)?+"
-_ENTRY = lazy(r'^\s*+(?P<open>(?:\{?+:[\w/.-]++\s++\{\s*+){1,4}+)?(?P<lib>' + _LIB + r')\s++\{:mvn/version\s++'
-              r'"(?P<version>[^"\\]*+)"(?:\}(?P<close>[\s}]*+))?$')
+# (round 58) after a `;` comment (cljdoc's `org.apache.lucene/lucene-core {:mvn/version "10.3.0"} ;; search engine`), a
+# map's bare `{` opening (clojurescript's ` {com.google.javascript/closure-compiler-unshaded {:mvn/version "…"}` below
+# `:deps`), or a git coordinate of string keys closed on its line (malli's `:cherry {:extra-deps
+# {io.github.squint-cljs/cherry {:git/tag "v0.4.28" :git/sha "81ad8d3"}}}`)
+_ENTRY = lazy(r'^\s*+(?P<open>(?:\{?+:[\w/.-]++\s++\{\s*+){1,4}+|\{\s*+)?(?P<lib>' + _LIB + r')\s++\{'
+              r'(?::mvn/version\s++"(?P<version>[^"\\;]*+)"|(?P<git>(?::(?:git/(?:tag|sha|url)|sha|tag)\s++"[^"\\;]*+"\s*+){1,3}+))'
+              r'(?:\}(?P<close>[\s}]*+))?(?:;[^\n]*+)?$')
+_GIT_KEY = lazy(r':(git/tag|git/sha|git/url|sha|tag)\s++"([^"\\;]*+)"')
 _TOP = lazy(r"^\{:deps\s++\{\s*+(?!:)")
 _COMMENT = lazy(r"^\s*(?:;.*)?$")
 
@@ -124,6 +130,18 @@ def deps_edn_line(side: Side, index: int) -> list[tuple[str, ...]]:
         raise ManifestError(f"not one library at a Maven version: {line.strip()[:80]!r}")
     group, _, artifact = m["lib"].partition("/")
     pair = (f"{group}:{artifact or group}", m["version"], ECOSYSTEM, "", m["lib"])
+    if m["git"] is not None:
+        if m["close"] is None:
+            raise ManifestError("a git coordinate its line does not close")
+        keys = [(edn.Keyword(k), v) for k, v in _GIT_KEY.findall(m["git"])]
+        coord = dict(keys)
+        if len(coord) != len(keys):
+            raise ManifestError(f"{m['lib'][:80]}: a git coordinate that gives one key twice")
+        sha = _string(coord, "git/sha", m["lib"]) or _string(coord, "sha", m["lib"])
+        if not sha:
+            raise ManifestError(f"{m['lib'][:80]}: a git coordinate without :git/sha")
+        tag = _string(coord, "git/tag", m["lib"]) or _string(coord, "tag", m["lib"])
+        pair = (f"{m['lib']}@git+{_git_url(m['lib'], coord)}", sha, ECOSYSTEM, tag, m["lib"])
     if m["close"] is None:  # its other keys (another source, exclusions) lie below, read only from the whole file
         raise PartlyShown("the library's coordinate map goes on below its line", [pair])
     opening = line if m["open"] else None

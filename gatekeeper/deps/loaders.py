@@ -26,7 +26,7 @@ MAX_BYTES = 32 << 20
 MAX_ALIASES = 1000  # YAML aliases per document: manifests need none; a "billion laughs" needs many
 MAX_ENTRIES = 200_000  # dependencies per file; bounds work on shared (aliased) structures too
 _JSON_LIMITS = bounded.Limits(max_bytes=MAX_BYTES, max_depth=64, max_values=8_000_000)
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DOCTYPE = lazy(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
@@ -72,7 +72,35 @@ def load_yaml(data: bytes) -> Any:
     return docs[0] if docs else None
 
 
-class _RedefiningLoader(yaml.SafeLoader):
+class _UniqueKeys:
+    """A mapping that gives one key two values is refused, as Kubernetes' and Flux's `sigs.k8s.io/yaml`, Helm,
+    GitHub Actions and Compose refuse it: PyYAML keeps the last, so a file could show a reviewer one version and ship
+    another. The same scalar twice and merge keys (`<<: *base`, overridden by design) stay allowed. Costs nothing
+    unless the mapping built is shorter than its pairs."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        pairs = node.value  # flatten_mapping deletes merge keys from this list in place: what stays is explicit
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep)  # type: ignore[misc]
+        if len(mapping) < len(node.value):
+            seen: dict[tuple[str, str], yaml.Node] = {}
+            for key, value in pairs:
+                if not isinstance(key, yaml.ScalarNode):
+                    continue
+                first = seen.setdefault((key.tag, key.value), value)
+                # the same scalar given twice (`wait: true` twice) leaves nothing to disagree on
+                if first is not value and not (isinstance(first, yaml.ScalarNode) and isinstance(value, yaml.ScalarNode)
+                                               and (first.tag, first.value) == (value.tag, value.value)):
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key.value[:80]!r} with another value (refused: YAML tools "
+                        "disagree on it)", key.start_mark)
+        return mapping
+
+
+class _Loader(_UniqueKeys, _Fast):  # type: ignore[misc, valid-type]
+    pass
+
+
+class _RedefiningLoader(_UniqueKeys, yaml.SafeLoader):
     """YAML 1.2 lets an anchor be defined again (an alias names the latest definition) and Go's YAML
     libraries, which Helm and Kubernetes read with, accept it; PyYAML refuses ("found duplicate anchor").
     Used only when the fast loader refused a file for that reason, so what Helm reads is read here too."""

@@ -17,17 +17,17 @@ from __future__ import annotations
 from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
 
-_ASSIGN = lazy(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=\s*(?P<value>[^\s#$]{1,300})\s*"
+_ASSIGN = lazy(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_-]{0,99})\s*(?::{0,3}|[?+!])=\s*(?P<value>[^\s#$]{1,300})\s*"
                r"(?:#.*)?$")
-_PIN_VAR = lazy(r"^(?P<stem>[A-Z][A-Z0-9_]*?)_(?:VERSION|COMMIT|SHA|REF)$")
-_REPO_VAR = lazy(r"^(?P<stem>[A-Z][A-Z0-9_]*?)_(?:REPO|REPOSITORY|REPO_URL|GIT_URL)$")
+_PIN_VAR = lazy(r"^(?P<stem>[A-Z][A-Z0-9_-]*?)_(?:VERSION|COMMIT|SHA|REF)$")
+_REPO_VAR = lazy(r"^(?P<stem>[A-Z][A-Z0-9_-]*?)_(?:REPO|REPOSITORY|REPO_URL|GIT_URL)$")
 _COMMIT = lazy(r"^[0-9a-f]{40}$")
 _URL = lazy(r"^https://(?P<where>[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/[\w.-]{1,100}(?:/[\w.-]{1,100}){1,4}?)"
             r"(?:\.git)?/?$")
 # a setting by override, define, a target or `$(eval ...)` (docs review 54: eval went uncounted)
-_OTHER_SET = lazy(r"^\s*(?:override|define)\s+([A-Z][A-Z0-9_]{0,99})|^[^\s:#=]+:\s+(?:export\s+)?([A-Z][A-Z0-9_]{0,99})"
-                  r"\s*(?::{0,3}|[?+!])=|\$\(eval\s+(?:override\s+)?([A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=")
-_USE = lazy(r"\$[({](?P<var>[A-Z][A-Z0-9_]{0,99})[)}]")
+_OTHER_SET = lazy(r"^\s*(?:override|define)\s+([A-Z][A-Z0-9_-]{0,99})"
+                  r"|^[^\s:#=]+:\s+(?:export\s+)?([A-Z][A-Z0-9_-]{0,99})\s*(?::{0,3}|[?+!])=|\$\(eval\s+(?:override\s+)?([A-Z][A-Z0-9_-]{0,99})\s*(?::{0,3}|[?+!])=")
+_USE = lazy(r"\$[({](?P<var>[A-Z][A-Z0-9_-]{0,99})[)}]")
 MAX_LINE = 8192  # a logical line longer than this (continuations joined) ties nothing
 
 

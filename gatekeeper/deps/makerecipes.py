@@ -30,7 +30,7 @@ from gatekeeper.deps.runlines import installs, releases
 from gatekeeper.lazy_pattern import lazy
 
 RECIPE = "an install line of a recipe"  # heldvars' name for a recipe's install line whose version is no variable
-_REF = lazy(r"\$[({](?P<var>[A-Za-z_][\w.]{0,99})[)}]")
+_REF = lazy(r"\$[({](?P<var>[A-Za-z_][\w.-]{0,99})[)}]")
 _UNREAD = "_UNREAD_"  # what an unresolved reference becomes: no version, no command word
 # the words of a line that may install something (an unresolved one of them is held by heldvars)
 _INSTALLING = lazy(r"\b(?:install|add|require|npx|uvx|dlx|run)\b|releases/download/")
