@@ -6,8 +6,11 @@ texts."""
 
 from __future__ import annotations
 
+import json
 import mmap
+import re
 import time
+from collections.abc import Callable
 
 import pytest
 from cpucost import LARGE, SMALL, assert_linear, repeated, within_cpu
@@ -130,3 +133,72 @@ def test_the_budget_is_on_user_and_system_time() -> None:
     does not see."""
     with pytest.raises(AssertionError):
         assert_linear(lambda text: _linear(text, faulted=0.08), lambda size: "a" * size, budget=0.05)
+
+
+def _copy_the_rest(every: int) -> Callable[[str], int]:
+    """A quadratic reader under a millisecond at `LARGE`: a copy of the text's rest every `every` characters (review
+    67b planted it: `text[at:]` every 64 characters, 16-18 times its small text, 0.8 ms at 64 KiB)."""
+    def read(text: str) -> int:
+        return sum(len(text[at:]) for at in range(0, len(text), every))
+    return read
+
+
+def _prepend_per_line(text: str) -> int:
+    """A quadratic reader: the lines read so far copied again for each line (each put before the others)."""
+    read = ""
+    for line in text.splitlines():
+        read = line + read
+    return len(read)
+
+
+def _rescan_per_line(text: str) -> int:
+    """A quadratic reader: the text before each line searched again for each line."""
+    found, at = 0, text.find("\n")
+    while at >= 0:
+        found += text.count("x", 0, at)
+        at = text.find("\n", at + 1)
+    return found
+
+
+LINES = repeated("run: x\n" + "a" * 56 + "\n")
+
+
+@pytest.mark.parametrize("read", [_copy_the_rest(16), _copy_the_rest(64), _copy_the_rest(256),
+                                  _prepend_per_line, _rescan_per_line],
+                         ids=["copy-16", "copy-64", "copy-256", "prepend-per-line", "rescan-per-line"])
+def test_a_quadratic_reader_that_costs_little_at_the_size_fails(read: Callable[[str], int]) -> None:
+    """However little a quadratic reading costs at `LARGE` (well under a millisecond), its ratio fails: a cheap read is
+    measured in batches of calls, never against a floor of its own."""
+    with pytest.raises(AssertionError):
+        assert_linear(read, LINES, budget=1.0)
+
+
+def _json_array(size: int) -> str:
+    return "[" + ",".join(['{"a": "bcd"}'] * (size // 13)) + "]"
+
+
+@pytest.mark.parametrize("read, text", [
+    (str.splitlines, LINES), (lambda text: re.findall(r"[a-z]+:", text), LINES),
+    (lambda text: [m.end() for m in re.finditer(r"(?m)^run:", text)], LINES), (json.loads, _json_array),
+    (lambda text: text.count("x"), LINES), (lambda text: text.encode().decode(), LINES),
+    (lambda text: text.upper().split(), LINES), (len, LINES)],
+    ids=["splitlines", "findall", "finditer", "json", "count", "encode-decode", "upper-split", "len"])
+def test_a_cheap_linear_reader_passes(read: Callable[[str], object], text: Callable[[int], str]) -> None:
+    """Linear readings far cheaper than a millisecond at `LARGE` (regular expression scans, lines, JSON) pass; the
+    costs returned are per call."""
+    small, large = assert_linear(read, text, budget=0.5)
+    assert large < 0.01  # under the 10 ms that a floor once granted every read this cheap
+
+
+def test_a_cheap_read_is_measured_in_batches_and_a_dear_one_alone() -> None:
+    calls: list[int] = []
+    assert_linear(lambda text: calls.append(len(text)), LINES, budget=1.0)
+    assert calls.count(SMALL) > 3 * 1000  # a batch of calls per run
+    calls.clear()
+
+    def dear(text: str) -> None:  # 4 ms a small text: measurable alone
+        calls.append(len(text))
+        _spin(0.004 * len(text) / SMALL)
+
+    assert_linear(dear, LINES, budget=1.0)
+    assert calls.count(SMALL) == 3 and calls.count(LARGE) == 1  # three small runs, the first large one under the bound
