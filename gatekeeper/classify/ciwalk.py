@@ -42,6 +42,7 @@ from gatekeeper.classify import (
     taskstarts,
     tasktexts,
     taskunits,
+    toolloads,
     toolplugins,
     treeglobs,
     vendoredci,
@@ -157,6 +158,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
                                   *bumphooks.hook_scripts(text, tree, read_blob),  # its manifests' hooks (misses 7)
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
+                                  *toolloads.loaded(path, text, folders),  # fixture packages installed (misses 8)
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
                                     if (at := tree.get(linked)) is not None and at.mode == "120000"]]
