@@ -54,6 +54,8 @@ LOOK_ALIKES = [  # (the Makefile, the goal, a script that must stay src)
     ("%.o: %.c\n\t$(CC) -c $< -o $@\n", "a.o", "scripts/a.sh"),
     ("%:\n\t$(DIR)/$*.sh\n", "deploy", "scripts/deploy.sh"),
     ("%:\n\techo done > logs/$*.sh\n", "deploy", "tools/deploy.sh"),
+    ("build/%.js: src/%.ts\n\ttsc $< --outFile $@\n", "build/a.js", "src/a.ts"),  # compiled, not run
+    ("out/%.py: src/%.py\n\tcp $< $@\n", "out/a.py", "src/a.py"),  # copied
 ]
 
 
