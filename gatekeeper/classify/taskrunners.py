@@ -91,7 +91,11 @@ def side_files(line: str) -> list[str]:
 
 def line_tasks(line: str) -> list[tuple[str, taskunits.Tasks | None]]:
     """(a file a task runner a line runs reads, the tasks it runs of it: taskunits.asked; None, all of them)."""
-    return [(name, tasks) for tool, rest in TOOL.findall(line)
+    found = TOOL.findall(line)
+    # a package manager that runs lefthook's bin by name (`yarn lefthook run x`): its own files, and lefthook's
+    found += [("lefthook", bin_rest) for tool, rest in found if tool.lower() in ("yarn", "pnpm", "bun")
+              and (bin_rest := rest.lstrip()).startswith("lefthook") and bin_rest[8:9] in ("", " ", "\t")]
+    return [(name, tasks) for tool, rest in found
             for tasks in (taskunits.asked(_tool(tool.lower()), rest),) for name in tool_files(tool.lower(), rest)]
 
 
