@@ -18,7 +18,7 @@ import posixpath
 import tomllib
 from typing import NamedTuple
 
-from gatekeeper.classify import cargobins
+from gatekeeper.classify import cargobins, ciforms, runvars
 from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.lazy_pattern import lazy
 
@@ -92,9 +92,11 @@ def packages(text: str, folders: list[str] | None = None, settings: Config | Non
     an alias of the root's configuration, and a bare `cargo run` in each of `folders` (where its commands `cd` to, a
     step's `working-directory:`) but the root and `projects` (workspaces()); and, when a command runs cargo at all,
     the programs the configuration has cargo run (red team 24); the binary, example or package a `cargo run` names
-    (`crates`: the tree's manifests, cargobins.py)."""
+    (`crates`: the tree's manifests, cargobins.py); a matrix's and the text's own variables read with their values."""
     if "cargo" not in text:
         return []
+    if "$" in text:  # `-p ${{ matrix.crate }}`, `--bin "$BIN"`: each value the workflow lists or gives (misses 8)
+        text = runvars.expanded(ciforms.expand_matrix(text), runvars.values(text))
     found: list[str] = []
     alias = settings.aliases if settings else {}
     for match in _CARGO.finditer(text):

@@ -42,6 +42,7 @@ from gatekeeper.classify import (
     taskstarts,
     tasktexts,
     taskunits,
+    toolloads,
     toolplugins,
     treeglobs,
     vendoredci,
@@ -96,7 +97,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             npms = npmbins.Packages(tree, read_blob)  # the bins of its npm packages (attack 48)
             lints = lintplugins.Settings(tree, read_blob)  # its linters' settings (attack 48)
             present = treeglobs.Present(tree)  # which of their globs name a file at all (treeglobs.py)
-            aliased = repr((cargo, projects, crates, gomods, npms, lints))  # `cargo x` runs what this tree's alias says
+            loads = toolloads.Reads(tree, read_blob, gomods)  # go.mod's tools, TypeDoc's options (misses 8)
+            aliased = repr((cargo, projects, crates, gomods, npms, lints, loads))  # `cargo x`: this tree's alias
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
@@ -157,6 +159,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
                                   *bumphooks.hook_scripts(text, tree, read_blob),  # its manifests' hooks (misses 7)
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
+                                  *toolloads.loaded(path, text, folders, loads),  # fixtures, go tool, TypeDoc: misses 8
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
                                     if (at := tree.get(linked)) is not None and at.mode == "120000"]]
@@ -349,7 +352,6 @@ class _Imports:
                     queue.append((module, origin))
                     todo += [module] if module in self._imports else []
         return queue
-
 
 
 def _defines(rules: RuleSet | None, path: str) -> bool:

@@ -20,7 +20,7 @@ from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_CLASSES", "classes"]
+__all__ = ["MAX_CLASSES", "class_files", "classes"]
 
 MAX_CLASSES = 64  # callbacks read of one manifest; past it the rest name nothing (a real one has a few)
 # a JSON string that is all a static method: `"App\\Ci::run"` (JSON doubles the backslash)
@@ -35,15 +35,20 @@ def classes(path: str, text: str, manifest: str | bytes) -> list[str]:
     names = [hit.replace("\\\\", "\\") for hit in _CALLBACK.findall(text)[:MAX_CLASSES]]
     if not names:
         return []
-    prefixes = _prefixes(manifest)
-    folder = path.rpartition("/")[0]
     found: list[str] = []
-    for name in dict.fromkeys(names):
-        files = [file for kind, prefix, base in prefixes if name.startswith(prefix)
-                 and (file := _file(folder, base, name[len(prefix):] if kind == "psr-4" else name, kind))]
+    for name, files in class_files(path.rpartition("/")[0], names, manifest):
         short = name.rpartition("\\")[2]
         found += files or [f"{ANY}/{short}.php", f"{short}.php"]
     return list(dict.fromkeys(found))
+
+
+def class_files(folder: str, names: list[str], manifest: str | bytes) -> list[tuple[str, list[str]]]:
+    """[(a class name of `names`, the files the autoload map of the composer.json in `folder`, `manifest`, gives it:
+    none when no prefix maps it)]."""
+    prefixes = _prefixes(manifest)
+    return [(name, [file for kind, prefix, base in prefixes if name.startswith(prefix)
+                    and (file := _file(folder, base, name[len(prefix):] if kind == "psr-4" else name, kind))])
+            for name in dict.fromkeys(names)]
 
 
 def _prefixes(manifest: str | bytes) -> list[tuple[str, str, str]]:

@@ -79,6 +79,13 @@ class Modules:
         return self._read
 
 
+    def texts(self) -> list[str]:
+        """The texts of the tree's go.mod files (gotools.py: their `tool` directives), where each symlink points."""
+        text: Callable[[TreeEntry], str] = lambda entry: (  # noqa: E731
+            self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
+        return [text(entry) for path in self._files if (entry := opened(self._tree, path, text)) is not None]
+
+
 def module_path(text: str) -> str | None:
     """The module path of a `go.mod` text: its one `module` directive (a line, or a block of one line; the path bare,
     quoted or a raw string); None when it holds none, more than one, or one Go refuses (fail closed)."""

@@ -19,7 +19,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from gatekeeper.classify import gobuilds
+from gatekeeper.classify import composerscripts, gobuilds
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import folder_at, physical_target
 from gatekeeper.classify.treereads import Read, Tree
@@ -67,7 +67,8 @@ class Settings:
         self.read_blob = read_blob
         self.keyed = frozenset(path for path in tree if "pylint" in path or "mypy" in path or "flake8" in path
                                or "rubocop" in path or "coverage" in path or "custom-gcl" in path
-                               or "phpstan" in path or path.endswith(_SHARED))
+                               or "phpstan" in path or path.endswith(_SHARED)
+                               or path.rpartition("/")[2] == "composer.json")  # PHPStan's classes' map (misses 8)
 
     def __repr__(self) -> str:
         return repr(sorted((path, self.tree[path].oid) for path in self.keyed))
@@ -178,6 +179,29 @@ def _phpstan(folder: str, text: str, settings: Settings, done: set[tuple[str, st
                 found += _read("phpstan", [path], settings, done)
             else:
                 found.append(path)
+    return found + _phpstan_classes(folder, text, settings)
+
+
+# misses 8: PHPStan builds the classes of `rules:` and `services:` (`class:`, `factory:`, a bare item) from the
+# project's autoload map and runs them on every file it reads: their files are the job's code. A class no prefix of the
+# root's or the settings folder's composer.json maps is a dependency's (PHPStan's own rules), named by nothing.
+_NEON_TOP = lazy(r"^([A-Za-z_][\w-]*+)[ \t]*+:", re.MULTILINE)
+_NEON_CLASS = lazy(r"(?<![\w\\'\"])\\?+((?:[A-Za-z_]\w{0,255}+\\){1,32}+[A-Za-z_]\w{0,255}+)(?![\w\\])")
+
+
+def _phpstan_classes(folder: str, text: str, settings: Settings) -> list[str]:
+    """The files of the project classes a PHPStan settings text's `rules:` and `services:` name."""
+    tops = list(_NEON_TOP.finditer(text))
+    ends = [top.start() for top in tops[1:]] + [len(text)]
+    names = [name for top, end in zip(tops, ends, strict=True) if top.group(1) in ("rules", "services")
+             for name in _NEON_CLASS.findall(text, top.end(), end)]
+    found: list[str] = []
+    for manifest in dict.fromkeys(["composer.json", posixpath.join(folder, "composer.json")]) if names else ():
+        entry = settings.tree.get(manifest)
+        data = settings.read_blob(entry)[:FULL_READ] if entry is not None and entry.mode in _REGULAR else b""
+        found += [file for _, files in composerscripts.class_files(manifest.rpartition("/")[0],
+                                                                    names[:composerscripts.MAX_CLASSES], data)
+                  for file in files] if data else []
     return found
 
 

@@ -35,7 +35,7 @@ import posixpath
 import re
 from typing import Any
 
-from gatekeeper.classify import ciloops
+from gatekeeper.classify import ciloops, makestems
 from gatekeeper.classify.cienv import parsed
 from gatekeeper.classify.treereads import PastBound
 from gatekeeper.lazy_pattern import lazy
@@ -100,7 +100,9 @@ def folders(words: list[str]) -> list[str]:
 
 def make_text(text: str) -> str:
     """A Makefile's text as its recipes' shell reads it: `$$` is `$` (`$$TOOL`, `for c in …; do $$c`), and its own
-    folder is `.` (the walk reads a Makefile's paths from its folder)."""
+    folder is `.` (the walk reads a Makefile's paths from its folder); its automatic variables' stems are variable
+    parts (makestems.py: `./tools/$*.sh`)."""
+    text = makestems.holed(text)
     if "$" not in text:
         return text
     text = _MAKE_LIST.sub(_own_folder, text) if "MAKEFILE_LIST" in text else text

@@ -22,10 +22,10 @@ from gatekeeper.lazy_pattern import lazy
 # Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
 # took 23 s of CPU with `[:\s'"]*[ \t]*`).
 TOOL = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
-                   r"(?:-[ \t]++)?+[@+-]*+(?:\./)?+(?:bin/)?+"
+                   r"(?:-[ \t]++)?+[@+-]*+(?:\./)?+(?:node_modules/\.bin/|bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|pdm|poe"
-                   r"|mvnw?|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
+                   r"|mvnw?|gradlew?|mix|swift|dart|flutter|lefthook)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)`
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -40,6 +40,10 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                "tox": ("tox.ini", "tox.toml"), "nox": ("noxfile.py",),
                "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
                "prek": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
+               # misses 8: lefthook's hooks' `run:` commands, and the `scripts:` it runs from `.lefthook/HOOK/`
+               "lefthook": ("lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".config/lefthook.yml",
+                            ".config/lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", ".lefthook/${x}",
+                            ".lefthook-local/${x}"),
                # red team 12 (second round): the task runners of other ecosystems; rake also loads `rakelib/*.rake`
                # and a Rails Rakefile `lib/tasks/*.rake`, SCons every SConscript its SConstruct names
                "rake": ("Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "rakelib/${x}.rake",
@@ -88,7 +92,11 @@ def side_files(line: str) -> list[str]:
 
 def line_tasks(line: str) -> list[tuple[str, taskunits.Tasks | None]]:
     """(a file a task runner a line runs reads, the tasks it runs of it: taskunits.asked; None, all of them)."""
-    return [(name, tasks) for tool, rest in TOOL.findall(line)
+    found = TOOL.findall(line)
+    # a package manager that runs lefthook's bin by name (`yarn lefthook run x`): its own files, and lefthook's
+    found += [("lefthook", bin_rest) for tool, rest in found if tool.lower() in ("yarn", "pnpm", "bun")
+              and (bin_rest := rest.lstrip()).startswith("lefthook") and bin_rest[8:9] in ("", " ", "\t")]
+    return [(name, tasks) for tool, rest in found
             for tasks in (taskunits.asked(_tool(tool.lower()), rest),) for name in tool_files(tool.lower(), rest)]
 
 
