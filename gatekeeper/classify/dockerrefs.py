@@ -25,6 +25,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterator
 
+from gatekeeper.classify import shellwords
 from gatekeeper.lazy_pattern import lazy
 
 # Words that start a command without being it: the command is the next word.
@@ -238,7 +239,7 @@ def _instructions(text: str) -> list[tuple[str, str]]:
 
 def _words(text: str) -> list[str]:
     try:
-        return shlex.split(text, comments=False, posix=True)
+        return shellwords.split(text)
     except ValueError:
         return text.split()
 
