@@ -25,7 +25,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from citools import BLOCK_DEFINITIONS, one_tree_runs
+from citools import BLOCK_DEFINITIONS, RUN_WORKFLOW, one_tree_runs, yaml_quoted
 
 from tests.cpucost import LARGE, assert_linear, least_cpu, repeated
 
@@ -49,7 +49,8 @@ def _indent(template: str) -> int:
 
 
 def _carriers() -> dict[str, str]:
-    """What the walk reads: six CI systems' definitions, and the script, Makefile, package.json and .envrc they run."""
+    """What the walk reads: six CI systems' definitions, and the script, Makefile, package.json, .envrc, Dockerfile,
+    Taskfile, justfile, tox.ini, Earthfile and pyproject.toml they run."""
     files = {path: text.format(line=_LINE.replace("\n", "\n" + " " * _indent(text)))
              for path, text in BLOCK_DEFINITIONS}
     files["scripts/x.sh"] = "#!/bin/bash\nset -e\n" + _LINE + "\n"
@@ -57,6 +58,16 @@ def _carriers() -> dict[str, str]:
     files["package.json"] = ('{"name": "p", "scripts": {"build": "' + " && ".join(_HEAD).replace("\\", "\\\\")
                              .replace('"', '\\"') + '"}}\n')
     files[".envrc"] = _LINE + "\n"
+    # and what a workflow's other steps run: a Dockerfile it builds, a local action, task runners' files
+    files[".github/workflows/build.yml"] = RUN_WORKFLOW.format(
+        run="docker build -f Dockerfile . && task build && just build && tox -e x && earthly +build")
+    files["Dockerfile"] = "FROM x\nCOPY . /src\n" + "".join(f"RUN {line}\n" for line in _HEAD)
+    files["Taskfile.yml"] = "version: '3'\ntasks:\n  build:\n    cmds:\n" + "".join(
+        f"      - {yaml_quoted(line)}\n" for line in _HEAD)
+    files["justfile"] = "build:\n" + "".join(f"    {line}\n" for line in _HEAD)
+    files["tox.ini"] = "[testenv:x]\ncommands =\n" + "".join(f"    {line}\n" for line in _HEAD)
+    files["Earthfile"] = "VERSION 0.8\nbuild:\n" + "".join(f"    RUN {line}\n" for line in _HEAD)
+    files["pyproject.toml"] = f'[tool.poe.tasks]\nx = "{_HEAD[-1]}"\n'
     return files
 
 
@@ -168,7 +179,8 @@ def test_the_walk_has_readers() -> None:
     assert len(found) > 60, sorted(found)
     for name in ("classify.ciruns.named_tasks", "classify.dotnetrun.assemblies", "classify.npmbins.named",
                  "classify.pipinstalls.installed_projects", "classify.composeruns.localized",
-                 "classify.deployruns.targets", "classify.ciconfigs.named"):
+                 "classify.deployruns.targets", "classify.ciconfigs.named", "classify.dockerrefs.run_scripts",
+                 "classify.shellwords.split"):
         assert name in found, name
 
 
