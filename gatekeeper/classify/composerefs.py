@@ -26,6 +26,9 @@ _COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file", "--env-file")  # its
 _NAME = lazy(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
 _DEFAULT = lazy(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
 _VARIABLE = lazy(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
+# and past a text's last `}`, where no `${…}` closes: the two above tried at each `${` there scan to the end (64 KiB of
+# `${`: seconds; cost round 40), so there only the bare name is
+_NAMED_VARIABLE = lazy(r"\$[A-Za-z_][A-Za-z0-9_]*")
 _UNIT_FOLDERS = ("/etc/systemd/", "/lib/systemd/", "/usr/lib/systemd/", "/run/systemd/")  # where systemd loads units
 # and, in a Compose file CI brings up, where an image's entrypoint runs every script at start (postgres, mysql,
 # mariadb, mongo; nginx): cireaches.py
@@ -65,7 +68,7 @@ def builds(path: str, text: str, run: bool = False) -> list[tuple[str, str | Non
             for item in items:
                 named = [item] if isinstance(item, str) else strings(item, "path") + strings(item, "env_file")
                 out += [(file, None) for file in _files(folder, named)]
-    if _VARIABLE.search(text.replace("$$", "")):  # `$$` is a literal dollar
+    if _has_variable(text.replace("$$", "")):  # `$$` is a literal dollar
         out.append((posixpath.join(folder, ".env"), None))
     return list(dict.fromkeys(out))
 
@@ -141,13 +144,27 @@ def strings(node: Node, key: str) -> list[str]:
     return found
 
 
+def _has_variable(text: str) -> bool:
+    """`_VARIABLE.search(text)`, in time linear in `text`."""
+    return _NAMED_VARIABLE.search(text) is not None or -1 < text.find("${") < text.rfind("}")
+
+
+def _wild(value: str) -> str:
+    """`value` with each `${X:-default}` its default and every other variable WILD (`_DEFAULT`, then `_VARIABLE`),
+    neither tried past the last `}` (no match crosses it)."""
+    closed = value.rfind("}") + 1
+    value = _DEFAULT.sub(lambda m: m.group(1), value[:closed]) + value[closed:]
+    closed = value.rfind("}") + 1
+    return _VARIABLE.sub(WILD, value[:closed]) + _NAMED_VARIABLE.sub(WILD, value[closed:])
+
+
 def _files(folder: str, written: list[str]) -> list[str]:
     return [file for value in written if (file := _resolved(folder, value)) is not None]
 
 
 def _resolved(folder: str, value: str) -> str | None:
     """`value` (a Compose path) against `folder`, variables read as Compose reads them; None outside the repository."""
-    value = _VARIABLE.sub(WILD, _DEFAULT.sub(lambda m: m.group(1), value.strip()))
+    value = _wild(value.strip())
     if not value or "://" in value or value.startswith(("/", "~", "git@")):
         return None
     path = posixpath.normpath(posixpath.join(folder, value)) if folder else posixpath.normpath(value)

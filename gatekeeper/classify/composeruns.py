@@ -21,7 +21,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping
 
-from gatekeeper.classify import composerefs, wrappers
+from gatekeeper.classify import composerefs, shellwords, wrappers
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.yamlnodes import Node, documents, merged
 from gatekeeper.gitobjects import TreeEntry
@@ -143,7 +143,7 @@ def localized(text: str, tree: Mapping[str, TreeEntry], read_blob: Callable[[Tre
 def _rewritten(line: str, files: dict[str, dict[str, Service]], tree: Mapping[str, TreeEntry],
                read_blob: Callable[[TreeEntry], bytes]) -> str | None:
     try:
-        words = shlex.split(line, comments=True)
+        words = shellwords.split(line, comments=True)
     except ValueError:
         words = line.split()
     for at in range(len(words)):
@@ -248,7 +248,7 @@ def _words(service: Node, key: str) -> tuple[str, ...]:
                 return tuple(item for item in value if isinstance(item, str))
             if isinstance(value, str):
                 try:
-                    return tuple(shlex.split(value))
+                    return tuple(shellwords.split(value))
                 except ValueError:
                     return tuple(value.split())
     return ()

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 import tomllib
 from collections.abc import Iterable
 
 import yaml
 
+from gatekeeper.classify import shellwords
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.startcommands import StartCommands
 from gatekeeper.lazy_pattern import lazy
@@ -289,10 +289,7 @@ def _words(line: str) -> list[str]:
     shell's `\\` is a separator, not an escape, and an unbalanced quote stops shlex (the union is read)."""
     plain = [word.strip("'\"") for word in re.split(r"[ \t]+|(?=[;|&()<>])|(?<=[;|&()<>])", line) if word]
     try:
-        lexer = shlex.shlex(line.replace("\\", "/"), posix=True, punctuation_chars=";&|()<>")
-        lexer.whitespace_split = True
-        lexer.commenters = ""
-        return [*list(lexer), "\n", *plain]
+        return [*shellwords.split(line.replace("\\", "/"), punctuation=";&|()<>"), "\n", *plain]
     except ValueError:
         return plain
 
