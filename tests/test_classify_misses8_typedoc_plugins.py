@@ -12,6 +12,8 @@ from changecase import committed, gated_rules
 from citools import tree_runs
 from tables import each_case
 
+from gatekeeper.classify import typedocplugins
+
 WORKFLOW = ("name: ci\non: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
             "      - uses: actions/checkout@v4\n      - run: {command}\n")
 COMMANDS = [("npx typedoc", "typedoc.json"), ("npx typedoc --out docs", "typedoc.jsonc"),
@@ -52,6 +54,20 @@ def test_an_unreadable_options_file_is_named_itself() -> None:
     files = {".github/workflows/ci.yml": WORKFLOW.format(command="npx typedoc"), "typedoc.json": "{plugin: [",
              "README.md": "x\n"}
     assert "typedoc.json" in tree_runs(files)
+
+
+def test_an_options_file_is_read_once_however_many_runs_name_it() -> None:
+    # 2,000 runs of TypeDoc in one text read its options file once: each run re-reading and re-parsing a large options
+    # file cost runs × file size (the cost40 shapes test caught it under load).
+    reads: list[str] = []
+    options = json.dumps({"plugin": ["./tools/td.mjs"], "entryPoints": ["src"] * 4000})
+    tree = {"typedoc.json": "typedoc.json", "tools/td.mjs": "tools/td.mjs"}
+
+    def read_blob(entry: str) -> bytes:
+        reads.append(entry)
+        return options.encode()
+    found = typedocplugins.plugins("npx typedoc\n" * 2000, tree, read_blob)  # type: ignore[arg-type]
+    assert "tools/td.mjs" in found and reads == ["typedoc.json"]
 
 
 @each_case("command, settings", [("npx typedoc", {"plugin": ["typedoc-plugin-markdown"]}),

@@ -30,6 +30,7 @@ def plugins(text: str, tree: Tree, read_blob: Read) -> list[str]:
     if "typedoc" not in text:
         return []
     found: list[str] = []
+    read: dict[str, list[str]] = {}  # each options file read and parsed once per text, however many runs name it
     for match in _RUN.finditer(text):
         if gobuilds.quiet(text, match.start()):
             continue
@@ -39,7 +40,10 @@ def plugins(text: str, tree: Tree, read_blob: Read) -> list[str]:
         specs = [value for flag, value in zip(words, words[1:], strict=False) if flag == "--plugin"]
         found += ciimports.node_candidates("", [spec for spec in specs if spec.startswith(("./", "../"))])
         for options in given or OPTIONS:
-            found += _options(options.removeprefix("./"), tree, read_blob)
+            path = options.removeprefix("./")
+            if path not in read:
+                read[path] = _options(path, tree, read_blob)
+                found += read[path]
     return list(dict.fromkeys(found))
 
 
