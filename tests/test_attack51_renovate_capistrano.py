@@ -287,3 +287,28 @@ def test_a_deleted_automerge_file_is_ci_from_the_patch(tmp_path: Path) -> None:
 def test_reading_is_linear(head: str, unit: str, tail: str) -> None:
     for complete in (True, False):
         assert_linear(lambda text, whole=complete: merges(text.encode(), whole), repeated(unit, head, tail), budget=0.5)
+
+
+# Renovate reads its settings from its clone of the repository, through a symlink too: a link at a settings name is not
+# read through (fail closed: ci), and a file a link of either tree reaches at such a name is read as one.
+def test_a_symlink_at_a_settings_name_is_ci(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    repo.write("docs/example.json", AUTOMERGE)
+    repo.commit("base")
+    repo.symlink("renovate.json", "docs/example.json")
+    repo.commit("head")
+    got = tree_files(repo)["renovate.json"]
+    assert got.bucket == "ci", got
+
+
+def test_a_file_a_symlink_reaches_at_a_settings_name_is_read_as_one(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    repo.write("config/bot.json", SCHEDULE)
+    repo.symlink(".github/renovate.json", "../config/bot.json")
+    repo.commit("base")
+    repo.write("config/bot.json", AUTOMERGE)
+    repo.commit("head")
+    got = tree_files(repo)["config/bot.json"]
+    assert (got.bucket, got.rule) == ("ci", RULE), got

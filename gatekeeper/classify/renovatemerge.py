@@ -9,11 +9,12 @@ that had it counts).
 
 A key whose name holds `automerge` (`assignAutomerge`, `automergeStrategy`, `automergeSchedule` too) counts unless its
 value is `false` or `null`: such a value only keeps off what a preset or another key turns on, and those count
-themselves. Fail closed: a preset the gate cannot read (`local>`,
-`github>`, `gitlab>`, ... repository presets, an npm package, a URL) counts as one that automerges; a file that does
-not read as JSON5 (Renovate's reader for every settings name), is nested deeper than MAX_DEPTH or is longer than
-FULL_READ counts too. From a patch alone, the lines it shows are scanned for the keys and preset names; a file it
-does not show whole that shows none of them is `needs-context`. Tokens, not a JSON5 library: bounded, linear.
+themselves. Fail closed: a preset the gate cannot read (`local>`, `github>`, `gitlab>`, ... repository presets, an
+npm package, a URL) counts as one that automerges; a file that does not read as JSON5 (Renovate's reader for every
+settings name), is nested deeper than MAX_DEPTH or is longer than FULL_READ counts too; so does a symlink at a
+settings name (Renovate reads its clone, through the link), and a file a symlink of either tree reaches at such a
+name is read as one. From a patch alone, the lines it shows are scanned for the keys and preset names; a file it does
+not show whole that shows none of them is `needs-context`. Tokens, not a JSON5 library: bounded, linear.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import replace
 
 from gatekeeper.classify.contexttypes import Context
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import reached_at
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import ClassifiedFile
 
@@ -76,10 +78,14 @@ def is_settings(path: str) -> bool:
 def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     """`item` raised to ci when a side shows a way Renovate merges without review; from a patch that does not show
     it whole and shows none, tagged `needs-context`. Test data keeps principle 1; ci stays."""
-    sides = item.change.sides()
-    if item.bucket == "ci" or item.rule.startswith("testdata.") or not any(map(is_settings, sides)):
+    if item.bucket == "ci" or item.rule.startswith("testdata."):
         return item
-    shown = [side for side in context.content(item.change, every_type=True) if is_settings(side.path)]
+    if not _at_settings(item, context):
+        return item
+    if "symlink" in item.tags:  # Renovate reads its clone: what the link reaches, which the change may not show
+        return replace(item, bucket="ci", rule=RULE, ecosystem=None, tier="content",
+                       evidence=f"{item.change.path}: a symlink where Renovate reads its settings (not read through)")
+    shown = context.content(item.change, every_type=True)
     for side in shown:
         if (found := merges(side.data, side.complete)) is not None:
             return replace(item, bucket="ci", rule=RULE, ecosystem=None, tier="content",
@@ -87,6 +93,18 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     if context.kind == "patch" and (not shown or item.change.binary or not all(side.complete for side in shown)):
         return replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))
     return item
+
+
+def _at_settings(item: ClassifiedFile, context: Context) -> bool:
+    """A side of `item` is at a settings name, or a symlink of either tree reaches it at one (Renovate reads its clone
+    of the repository, through links; past the links read, context.py made the file ci)."""
+    sides = item.change.sides()
+    if any(map(is_settings, sides)):
+        return True
+    links = context.link_targets()
+    if not links:
+        return False
+    return any(is_settings(path) for side in sides for path, _ in reached_at(side, links) or ())
 
 
 def merges(data: bytes, complete: bool) -> str | None:
