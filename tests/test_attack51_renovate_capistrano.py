@@ -50,6 +50,9 @@ GATES = {
     "single-quoted": "{'automerge': true}",
     "escaped": '{"\\u0061utomerge": true}',
     "escaped-identifier": "{\\u0061utomerge: true}",
+    "hex-escape": "{'auto\\x6derge': true}",
+    "continued": '{"auto\\\nmerge": true}',  # JSON5's line continuation inside a string
+    "upper": '{"AUTOMERGE": true}',  # not Renovate's spelling: read as one (fail closed)
     "spaced": '{ "automerge" :true }',
     "type-branch": '{"automergeType": "branch"}',
     "platform": '{"platformAutomerge": true}',
