@@ -83,7 +83,7 @@ LOOKALIKES = {
     "src/.policy.yml": "src", "app/.workflow/x.yml": "src", "workflow/pipeline.yml": "src",
     "docs/codeship-steps.md": "src", "lib/brigade.py": "src", "docs/.cirun.yml": "src",
     "space.kts": "src", "src/.space.kts": "src", "docs/cds.md": "src",
-    "config/deploy.rb": "src",  # Capistrano's Ruby: src by the thirty-first round's decision
+    # (config/deploy.rb, Capistrano's settings, was here: iac since attack 51, the lead's decision after this round)
     "config/deployment.rb": "src", "docs/.deployment": "src",
     "cloud/azure/cmd/cleanup/function.json": "src",  # labelled src (the sets): a function's bindings stay code
     "snap/snapcraft.yaml": "src",  # labelled src (the sets): a package recipe, as a spec file

@@ -871,6 +871,7 @@ IAC = [
     "Containerfile",
     ".s2i/bin/assemble", "app/.s2i/environment",  # attack 50: Source-to-Image builds and starts the image
     "apprunner.yaml", ".deployment", "staticwebapp.config.json", "zbpack.json",  # attack 50
+    "Capfile", "config/deploy.rb", "config/deploy/production.rb", "lib/capistrano/tasks/db.rake",  # attack 51
     ".dockerignore",
     "docker-compose.yml",
     "docker-compose.override.yml",

@@ -26,7 +26,9 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     ("config/deploy/ingress.yaml.erb", "iac", "iac.kubernetes"),
     ("k8s/staging/worker.yaml.erb", "iac", "iac.kubernetes"),
     ("ops/kubernetes/cronjob.yml.erb", "iac", "iac.kubernetes"),
-    ("config/deploy.rb", "src", None),  # Capistrano's settings are Ruby, not a manifest
+    # Not a manifest, but Capistrano's (and Mina's) deployment settings: the servers code reaches and the commands run
+    # there (the lead's decision after attack 50; attack 51): iac by its path, as Kamal's config/deploy.yml is
+    ("config/deploy.rb", "iac", "iac.platforms"),
     ("config/database.yml.erb", "src", None),
     ("app/views/deploy/index.html.erb", "src", None),
     # Jenkins pipelines in a Jenkinsfiles/ folder

@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import partial
 from itertools import repeat
 
-from gatekeeper.classify import autorun, chartfiles, composerefs, godotaddons, manifestreads, zuuljobs
+from gatekeeper.classify import autorun, chartfiles, composerefs, godotaddons, manifestreads, renovatemerge, zuuljobs
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.contexttypes import Context, Shown
@@ -84,6 +84,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context,
     out = [_raise(item, "iac", CHECKOUT_RULE, "content", f"{item.change.path}: {rewritten[item.change.path]}")
            if item.change.path in rewritten else item for item in out] if rewritten else out
     out = [autorun.judged(item, context) for item in out]  # tasks run on folder open, agents' approvals (red team 35)
+    out = [renovatemerge.judged(item, context) for item in out]  # Renovate merging unreviewed (attack 51)
     return [binary_unshown(item, context) if context.kind == "tree" else executable_unshown(item) for item in out]
 
 
