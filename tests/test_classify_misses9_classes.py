@@ -7,7 +7,7 @@
 2. Concourse: a task's `run: path: repo/ci/test.sh` (and a pipeline's `file: repo/ci/tasks/x.yml`) name the file below
    the input folder the repository is checked out into (checkoutpaths.checked_out); git-resource's `test/all.sh` was
    iac (the Dockerfile's RUN) rather than the task's.
-3. Origins: a sub-project's `.travis.yml` (Travis reads the root's), Bitbucket's and Atlantis' copies and Dependabot's
+3. Origins: a sub-project's `.travis.yml` (Travis reads the root's) and `atlantis.yaml`, and Dependabot's
    settings (its `package-ecosystem: 'npm'` read as a command) started the walk (vendoredci.runs_here).
 """
 
@@ -76,7 +76,7 @@ def test_nx_commands_that_run_no_target_reach_nothing(definition: tuple[str, str
                                     "pnpm nx run web:build && nx run api:build"])
 def test_a_package_script_that_runs_nx_reaches_the_targets(script: str) -> None:
     files = {**NX_TREE, ".github/workflows/ci.yml": RUN_WORKFLOW.format(run="npm run ci"),
-             "package.json": '{"name": "ws", "scripts": {"ci": "%s"}}' % script}
+             "package.json": f'{{"name": "ws", "scripts": {{"ci": "{script}"}}}}'}
     assert "tools/gen.js" in tree_runs(files)
 
 
@@ -135,14 +135,14 @@ def test_concourse_look_alikes_name_nothing_below_another_folder() -> None:
 
 
 TRAVIS = "language: node_js\nscript:\n  - node common/scripts/install-run.js\n  - bash ci/run.sh\n"
-NESTED_ORIGINS = ["projects/rush/.travis.yml", "examples/app/.travis.yml", "sub/bitbucket-pipelines.yml"]
+NESTED_ORIGINS = ["projects/rush/.travis.yml", "examples/app/.travis.yml", "sub/atlantis.yaml"]
 
 
 @pytest.mark.parametrize("origin", NESTED_ORIGINS)
 def test_a_sub_projects_root_only_definition_starts_no_walk(origin: str) -> None:
     folder = origin.rpartition("/")[0]
     text = TRAVIS if origin.endswith(".travis.yml") else \
-        "pipelines:\n  default:\n    - step:\n        script:\n          - node common/scripts/install-run.js\n"
+        "version: 3\nworkflows:\n  w:\n    plan:\n      steps:\n        - run: node common/scripts/install-run.js\n"
     files = {origin: text, f"{folder}/common/scripts/install-run.js": "1\n", "ci/run.sh": "echo\n", "README.md": "x\n"}
     assert tree_runs(files) & {f"{folder}/common/scripts/install-run.js", "ci/run.sh"} == set()
 

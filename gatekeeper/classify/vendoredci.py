@@ -38,11 +38,12 @@ INSTALL_FOLDERS = frozenset({"vendor", "_vendor", "vendored", "node_modules", "b
                              "third-party"})
 
 
-# The definitions their service reads at the root only (docs.travis-ci.com; Bitbucket Pipelines, Atlantis read the
-# root's file): a sub-project's copy is an example no service runs (MartinHelmut/mono's `projects/rush/.travis.yml`,
-# misses 9); an installed package's is inert, above. And Dependabot's settings: Dependabot runs no command of the
-# repository (its `package-ecosystem: 'npm'` read as a command made test/server.ts `ci` in typed-fastify).
-_ROOT_ONLY = frozenset({".travis.yml", "bitbucket-pipelines.yml", "atlantis.yaml"})
+# The definitions their service reads at the root only (docs.travis-ci.com; Atlantis' repo-level atlantis.yaml; not
+# Bitbucket's, which runs a subfolder's file too): a sub-project's copy is an example no service runs (misses 9:
+# MartinHelmut/mono's `projects/rush/.travis.yml`); an installed package's is inert, above. And Dependabot's settings:
+# Dependabot runs no command of the repository (its `package-ecosystem: 'npm'` read as a command made typed-fastify's
+# test/server.ts `ci`).
+_ROOT_ONLY = frozenset({".travis.yml", "atlantis.yaml"})
 _NO_COMMANDS = frozenset({".github/dependabot.yml", ".github/dependabot.yaml"})
 
 
