@@ -182,3 +182,10 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path, run: str, base: dict[str, 
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
     assert any(reason["rule"] == "core.ci" for reason in decision["reasons"])
+
+
+def test_a_pipelines_inline_task_runs_its_script_below_the_input() -> None:
+    pipeline = ("resources:\n- name: repo\n  type: git\njobs:\n- name: test\n  plan:\n  - get: repo\n  - task: unit\n"
+                "    config:\n      platform: linux\n      inputs:\n      - name: repo\n      run:\n"
+                "        path: repo/tools/unit.sh\n")
+    assert "tools/unit.sh" in tree_runs({"ci/pipeline.yml": pipeline, "tools/unit.sh": "echo u\n", "README.md": "x\n"})
