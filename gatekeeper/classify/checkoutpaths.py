@@ -25,12 +25,20 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify import tasks
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["TAILS", "checked_out", "commanded", "is_kokoro_config", "tails", "unfoldered", "unprefixed"]
+__all__ = ["TAILS", "checked_out", "commanded", "concourse_runs", "is_kokoro_config", "tails", "unfoldered",
+           "unprefixed"]
 
 TAILS = 4  # parts of an absolute path tried (as runvars' absolute folders)
 _KOKORO_FOLDERS = (".kokoro/", "kokoro/")
+# A Concourse task's input or a pipeline's `get:` (and an input's `path:`): the folder a repository is checked out into
+# in the task's working folder (`run: path: repo/ci/test.sh`, `file: repo/ci/tasks/test.yml`: misses 9)
+_CONCOURSE_INPUT = lazy(r"""^[ \t]*+(?:-[ \t]++)?+(?:name|get|path)[ \t]*+:[ \t]*+["']?+([\w.-]++)["']?+"""
+                        r"""[ \t]*+(?:#.*)?$""", re.MULTILINE)
+MAX_INPUTS = 64  # input folders, and run paths and task files, read per Concourse definition
+_TASK_FILE = lazy(r"""^[ \t]*+(?:-[ \t]++)?+file[ \t]*+:[ \t]*+["']?+([^\s"'#]++)""", re.MULTILINE)  # a step's task
 _PREFIXES = 2  # `grpc-web/` or `github/grpc-web/`: the folders Kokoro checks a repository out into
 # An absolute or home path a command runs: at a command's start (a line's, after `;`, `&&`, `|`, `(`, `exec`, `sudo`,
 # `env`, a YAML list's `- `) or after an interpreter and its options (`bash -e /src/app/x.sh`, `python3 -u ...`)
@@ -55,7 +63,17 @@ _KEY = lazy(r"[ \t]*+(path|repository)[ \t]*+:[ \t]*+['\"]?+([^'\"#\s]*+)")
 def unfoldered(path: str, text: str, scripts: list[str], folders: list[str]) -> tuple[list[str], list[str]]:
     """`scripts` and `folders` (a `cd`, `working-directory:`), each with its copies read without the folder the
     workflow checks its own repository out into (or a Kokoro job's prefix): `cd repo/tools && make` (misses 7)."""
+    scripts = [*scripts, *concourse_runs(path, text)]
     return [*scripts, *checked_out(path, text, scripts)], [*folders, *checked_out(path, text, folders)]
+
+
+def concourse_runs(path: str, text: str) -> list[str]:
+    """What a Concourse task or pipeline runs by path, any file type (`run: path: repo/bin/check`, a task step's `file:
+    repo/ci/tasks/x.yml`): read below its input folders by checked_out (misses 9)."""
+    if not path.endswith((".yml", ".yaml")) or not tasks.is_concourse(text):
+        return []
+    named = [*tasks.run_paths(text.encode()), *_TASK_FILE.findall(text)][:MAX_INPUTS]
+    return [value.removeprefix("./") for value in named if "/" in value and not value.startswith(("/", "$", "~"))]
 
 
 def checked_out(path: str, text: str, patterns: list[str]) -> list[str]:
@@ -63,9 +81,10 @@ def checked_out(path: str, text: str, patterns: list[str]) -> list[str]:
     Kokoro configuration's without its first folders (unprefixed)."""
     if is_kokoro_config(path):
         return unprefixed(patterns)
-    if "actions/checkout@" not in text or not path.endswith((".yml", ".yaml")):
+    if not path.endswith((".yml", ".yaml")) or "actions/checkout@" not in text and not tasks.is_concourse(text):
         return []
-    folders = _checkout_folders(text)
+    folders = _checkout_folders(text) if "actions/checkout@" in text else \
+        list(dict.fromkeys(_CONCOURSE_INPUT.findall(text)))[:MAX_INPUTS]
     return [pattern[len(folder) + 1:] for pattern in patterns for folder in folders
             if pattern.startswith(f"{folder}/") and len(pattern) > len(folder) + 1]
 

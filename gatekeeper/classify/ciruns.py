@@ -46,6 +46,7 @@ from gatekeeper.classify import (
     gorun,
     jobdsl,
     jobenv,
+    nxtargets,
     ownfolders,
     pytasks,
     readflows,
@@ -87,9 +88,8 @@ FORGE_SETTINGS = frozenset({"other.github-community", "other.github-apps", "othe
 MAX_FILES = 1_000  # definitions and scripts read per tree; past it every script counts (fail closed)
 MAX_NAMED = 256  # patterns a definition names (past it: fail closed); a script's past it are not read (bundled code)
 MAX_WILD = 64  # patterns with a variable part a tree's files name, each matched against every path (then: closed)
-_NAMES = frozenset({
+_NAMES = frozenset({"appveyor.yml", "azure-pipelines.yaml", "azure-pipelines.yml",
     ".appveyor.yml", ".drone.yml", ".gitlab-ci.yaml", ".gitlab-ci.yml", ".travis.yml", ".woodpecker.yml",
-    "appveyor.yml", "azure-pipelines.yaml", "azure-pipelines.yml",
     "bitbucket-pipelines.yml", "buildspec.yml", "buildspec.yaml", "cloudbuild.yaml", "cloudbuild.yml", "codefresh.yml",
     "jenkinsfile", ".gocd.yaml", "atlantis.yaml", ".env", "earthfile",
 })
@@ -138,7 +138,6 @@ def is_yaml(path: str) -> bool:
 _NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc", "txt",
                                "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle", "just"}
 
-
 _STRUCTURED = frozenset({"toml", "json", "jsonc", "ini", "cfg", "xml", "lock", "mod", "sum", "work", "properties"})
 
 
@@ -151,8 +150,7 @@ def may_be_named(path: str) -> bool:
 
 def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     """named_tasks() but the tasks."""
-    scripts, composed, folders, _ = named_tasks(path, text)
-    return scripts, composed, folders
+    return named_tasks(path, text)[:3]
 
 
 def named_tasks(path: str, text: str) \
@@ -171,6 +169,8 @@ def named_tasks(path: str, text: str) \
         return daggermods.module_code(path, text), [], [], {}
     if name == "pnpm-workspace.yaml":
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], [], {}
+    if name in ("project.json", "nx.json"):  # an Nx project's or workspace's targets' commands alone (nxtargets.py)
+        return *named(nxtargets.commands(text), strings=False, tasked=tasked), tasked
     modules = _patterns(pytasks.called(text)) if name == "pyproject.toml" else []  # poe's `script`, PDM's `call`
     text = composerefs.uncommented_env(text) if name.lower() == ".env" \
         else runvars.make_text(text) if tasktexts.is_makefile(name) else text

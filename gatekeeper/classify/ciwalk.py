@@ -1,8 +1,5 @@
-"""The files CI definitions run, read from both trees of a TreeContext (ciruns.py names them; red teams 18 and 19).
-
-Moved out of treereads.py (red team 19) with what the walk follows beyond a definition's words: the scripts a
-Dockerfile a step builds runs (dockerbuilds.py).
-"""
+"""The files CI definitions run, read from both trees of a TreeContext (ciruns.py names them; red teams 18 and 19), with
+what the walk follows beyond a definition's words: the scripts a Dockerfile a step builds runs (dockerbuilds.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +33,7 @@ from gatekeeper.classify import (
     localactions,
     nodeconfigs,
     npmbins,
+    nxtargets,
     pipinstalls,
     runsettings,
     selfurls,
@@ -94,11 +92,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                             if folder and folder.count("/") <= 1})  # deeper: followed, the safe side
             crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
             gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
-            npms = npmbins.Packages(tree, read_blob)  # the bins of its npm packages (attack 48)
+            npms, nxs = npmbins.Packages(tree, read_blob), nxtargets.Workspace(tree, read_blob)  # bins, Nx projects
             lints = lintplugins.Settings(tree, read_blob)  # its linters' settings (attack 48)
             present = treeglobs.Present(tree)  # which of their globs name a file at all (treeglobs.py)
             loads = toolloads.Reads(tree, read_blob, gomods)  # go.mod's tools, TypeDoc's options (misses 8)
-            aliased = repr((cargo, projects, crates, gomods, npms, lints, loads))  # `cargo x`: this tree's alias
+            aliased = repr((cargo, projects, crates, gomods, npms, lints, loads, nxs))  # `cargo x`: this tree's alias
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
@@ -154,6 +152,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
                                   *present.kept(gobuilds.packages(text, path, folders, gomods)),  # `go install ./t`
                                   *present.kept(npmbins.named(text, path, folders, npms)),  # `npx ./t`, a bin
+                                  *present.kept(nxs.run(text)),  # `nx run-many`: its projects' commands
                                   *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
                                   *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
                                   *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
@@ -355,11 +354,12 @@ class _Imports:
 
 
 def _defines(rules: RuleSet | None, path: str) -> bool:
-    """What ci_runs starts its walk of a tree from: a CI definition (not a forge folder's settings file the `rules`
-    know, ciruns.FORGE_SETTINGS), a hook, a pipeline the path `rules` know, a task or Dev Container file (autorun.py:
-    read on only when it runs a command unasked)."""
-    return ciruns.is_definition(path) and (rules is None or rules.match(path).rule not in ciruns.FORGE_SETTINGS) \
-        or ciforms.is_hook(path) or autorun.is_run_file(path) or (rules is not None and _pipeline_by_rules(path, rules))
+    """What ci_runs starts from: a CI definition (not a forge folder's settings file the `rules` know), a hook, a
+    pipeline the `rules` know, a task or Dev Container file (autorun.py: read on only when it runs a command unasked);
+    not one no service runs here (vendoredci.runs_here)."""
+    return (ciruns.is_definition(path) and (rules is None or rules.match(path).rule not in ciruns.FORGE_SETTINGS)
+            or ciforms.is_hook(path) or autorun.is_run_file(path) or rules is not None and _pipeline_by_rules(
+                path, rules)) and vendoredci.runs_here(path)
 
 
 def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:

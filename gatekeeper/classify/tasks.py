@@ -46,6 +46,11 @@ def is_definition(path: str) -> bool:
     return extension(path.rpartition("/")[2]) in DEFINITION_EXTENSIONS
 
 
+def is_concourse(text: str) -> bool:
+    """A Concourse task (`platform:`) or pipeline (`plan:`) by its shape."""
+    return _CONCOURSE.search(text) is not None
+
+
 def run_paths(data: bytes) -> tuple[str, ...]:
     """The `run: path:` values of a Concourse task definition or pipeline (inline task configs), and the
     `run: args:` of each (`path: powershell`, `args: [ci/tasks/x/run.ps1]`), or () when `data` is not

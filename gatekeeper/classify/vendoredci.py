@@ -23,7 +23,7 @@ import posixpath
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["bare_elsewhere", "inert", "own_package_file", "package_root", "root_only", "travis_imports"]
+__all__ = ["bare_elsewhere", "inert", "own_package_file", "package_root", "root_only", "runs_here", "travis_imports"]
 
 ROOT_TRAVIS = ".travis.yml"
 # A YAML file's name in a Travis file's text, as `import:` gives it (attack19): a list, one value, `source:` keys,
@@ -36,6 +36,25 @@ _YAML_NAME = lazy(r"(?<![^\s'\"\[\]{},:@])[^\s'\"\[\]{},:@]+\.ya?ml(?![\w.-])")
 # `node_modules/`, Bower's `bower_components/`) and the copies the path rules call vendored (deps.vendored).
 INSTALL_FOLDERS = frozenset({"vendor", "_vendor", "vendored", "node_modules", "bower_components", "third_party",
                              "third-party"})
+
+
+# The definitions their service reads at the root only (docs.travis-ci.com; Atlantis' repo-level atlantis.yaml; not
+# Bitbucket's, which runs a subfolder's file too): a sub-project's copy is an example no service runs (misses 9:
+# MartinHelmut/mono's `projects/rush/.travis.yml`); an installed package's is inert, above. And Dependabot's settings:
+# Dependabot runs no command of the repository (its `package-ecosystem: 'npm'` read as a command made typed-fastify's
+# test/server.ts `ci`).
+_ROOT_ONLY = frozenset({".travis.yml", "atlantis.yaml"})
+_NO_COMMANDS = frozenset({".github/dependabot.yml", ".github/dependabot.yaml"})
+
+
+def runs_here(path: str) -> bool:
+    """Not a root-only service's definition in a sub-project's folder (an install folder's is inert instead), nor
+    Dependabot's settings: what else the walk may start from (ciwalk._defines)."""
+    if not path.endswith((".yml", ".yaml")):
+        return True  # most paths, by one test
+    if path in _NO_COMMANDS:
+        return False
+    return "/" not in path or path.rpartition("/")[2] not in _ROOT_ONLY or package_root(path) is not None
 
 
 def package_root(path: str) -> str | None:
