@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from gatekeeper.classify import composerscripts, gobuilds
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import folder_at, physical_target
-from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.classify.treereads import Read
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
@@ -62,7 +62,7 @@ class Settings:
     repr is their blob ids, a cache key of what the walk reads (BASE's reading of a text is no answer for HEAD's
     settings)."""
 
-    def __init__(self, tree: Tree, read_blob: Read) -> None:
+    def __init__(self, tree: Mapping[str, TreeEntry], read_blob: Read) -> None:
         self.tree = tree
         self.read_blob = read_blob
         self.keyed = frozenset(path for path in tree if "pylint" in path or "mypy" in path or "flake8" in path

@@ -10,11 +10,14 @@ options file that cannot be read is named itself (fail closed: its edit is revie
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciimports, gobuilds
 from gatekeeper.classify.sniff import FULL_READ
-from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.classify.treereads import Read
 from gatekeeper.errors import LimitError
+from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["OPTIONS", "plugins"]
@@ -24,7 +27,7 @@ _RUN = lazy(r"(?:(?<![\w./@-])|(?<=node_modules/\.bin/))typedoc(?![\w.-])([^\n;&
 _MAX_PLUGINS = 64  # plugin entries read of one options file
 
 
-def plugins(text: str, tree: Tree, read_blob: Read) -> list[str]:
+def plugins(text: str, tree: Mapping[str, TreeEntry], read_blob: Read) -> list[str]:
     """The paths (from the root) of the local plugins the TypeDoc runs of `text` load (their options files' `plugin`
     and `--plugin` entries)."""
     if "typedoc" not in text:
@@ -43,7 +46,7 @@ def plugins(text: str, tree: Tree, read_blob: Read) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _options(path: str, tree: Tree, read_blob: Read) -> list[str]:
+def _options(path: str, tree: Mapping[str, TreeEntry], read_blob: Read) -> list[str]:
     """The local plugins of the options file at `path`; the file itself when it cannot be read."""
     entry = tree.get(path)
     if entry is None:
