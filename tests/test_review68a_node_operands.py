@@ -16,8 +16,9 @@ WORKFLOW = ("name: ci\non: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    
             "      - uses: actions/checkout@v4\n      - run: |\n          {command}\n")
 STARTS = ["{node}", "if {node}; then echo ok; fi", "while {node}; do break; done", "until {node}; do sleep 1; done",
           "! {node}", "if true; then :; elif {node}; then :; fi", "if false; then :; else {node}; fi"]
-OPERANDS = [("tools/gen", "tools/gen.js"), ("tools/gen", "tools/gen/index.js"), ("./tools/gen.d", "tools/gen.d/index.js"),
-            ("tools/v1.2", "tools/v1.2/index.js"), ("scripts/release.v2", "scripts/release.v2.js")]
+OPERANDS = [("tools/gen", "tools/gen.js"), ("tools/gen", "tools/gen/index.js"),
+            ("./tools/gen.d", "tools/gen.d/index.js"), ("tools/v1.2", "tools/v1.2/index.js"),
+            ("scripts/release.v2", "scripts/release.v2.js")]
 
 
 @each_case("command, source", [(start.format(node=f"node {operand}"), source)
