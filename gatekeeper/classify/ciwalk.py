@@ -42,6 +42,7 @@ from gatekeeper.classify import (
     taskunits,
     toolloads,
     toolplugins,
+    treeconsults,
     treeglobs,
     vendoredci,
     walkpaths,
@@ -93,9 +94,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
             gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
             npms, nxs = npmbins.Packages(tree, read_blob), nxtargets.Workspace(tree, read_blob)  # bins, Nx projects
-            lints = lintplugins.Settings(tree, read_blob)  # its linters' settings (attack 48)
-            present = treeglobs.Present(tree)  # which of their globs name a file at all (treeglobs.py)
             loads = toolloads.Reads(tree, read_blob, gomods)  # go.mod's tools, TypeDoc's options (misses 8)
+            lints = lintplugins.Settings(loads.seen, read_blob)  # its linters' settings (attack 48)
+            present = treeglobs.Present(tree)  # which of their globs name a file at all (treeglobs.py)
             aliased = repr((cargo, projects, crates, gomods, npms, lints, loads, nxs))  # `cargo x`: this tree's alias
             mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
@@ -119,14 +120,14 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob, queue.again):
                 tasks = queue.reading(path)
                 key = (entry.oid, path, aliased, tasks, vendoredci.inert(origin))  # an inert origin's bare names
-                if key not in read:
-                    data = read_blob(entry)
+                if key not in read or not loads.seen.same(read[key].looked):  # BASE's reading is HEAD's where it held
+                    data, _ = read_blob(entry), loads.seen.take()  # what it looks up: from here
                     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
                         continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
                     # the root Travis file without a script runs its language's default (the seventy-fourth set)
                     text = cidefaults.with_default(path, data[:FULL_READ].decode("utf-8", "replace"))
-                    text = selfurls.localized(text, mine, tree)  # the repository's own raw URLs (cileft68)
-                    text = composeruns.localized(text, tree, read_blob)  # a mounted service's paths (cileft68)
+                    text = selfurls.localized(text, mine, loads.seen)  # the repository's own raw URLs (cileft68)
+                    text = composeruns.localized(text, loads.seen, read_blob)  # a mounted service's paths (cileft68)
                     text = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it
                     scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
                     definition = (origin == path and path not in scripts_run) \
@@ -154,14 +155,14 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                   *present.kept(npmbins.named(text, path, folders, npms)),  # `npx ./t`, a bin
                                   *present.kept(nxs.run(text)),  # `nx run-many`: its projects' commands
                                   *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
-                                  *dotnetrun.assemblies(text, tree, read_blob),  # `dotnet run/build.dll`: its project
+                                  *dotnetrun.assemblies(text, loads.seen, read_blob),  # `dotnet x.dll`: its project
                                   *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
-                                  *bumphooks.hook_scripts(text, tree, read_blob),  # its manifests' hooks (misses 7)
+                                  *bumphooks.hook_scripts(text, loads.seen, read_blob),  # manifests' hooks (misses 7)
                                   *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
                                   *toolloads.loaded(path, text, folders, loads),  # fixtures, go tool, TypeDoc: misses 8
                                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
-                                    if (at := tree.get(linked)) is not None and at.mode == "120000"]]
+                                    if (at := loads.seen.get(linked)) is not None and at.mode == "120000"]]
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
                                                                       *configs))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
@@ -186,12 +187,12 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     walkqueue.asked(resolved, brought_up),
                     [(posixpath.normpath(posixpath.join(base, dockerfile)),
                       posixpath.normpath(posixpath.join(base, context)).lstrip("."))
-                     for dockerfile, context in dockerbuilds.run_builds(text) for base in ciruns.bases(path, folders)])
+                     for dockerfile, context in dockerbuilds.run_builds(text) for base in ciruns.bases(path, folders)],
+                    loads.seen.take())
                 names = read[key]
                 tested = tested or (origin if names.tests_dotnet else "")
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
-                queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
-                          if settings in tree]
+                queue += [(name, origin) for name in toolplugins.beside(path, names.scripts) if name in tree]
                 for manifest in toolplugins.manifests(path, names.scripts):  # `npx jest`: package.json's `jest` key
                     queue.ask(manifest, origin, toolplugins.KEYS_ONLY) if manifest in tree else None
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
@@ -268,12 +269,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             return False
         for named, rule_evidence in reached:
             found.setdefault(named, rule_evidence)
-        for named, rule_evidence in task_files(tree, read_blob, found):  # the Go task packages CI's programs import
-            found.setdefault(named, rule_evidence)
-        for named, rule_evidence in mage_files(tree, read_blob, found):  # what mage runs where CI runs it
-            found.setdefault(named, rule_evidence)
-        for named, rule_evidence in goscripts.started(tree, read_blob, found):  # what tests, directives run (attack 46)
-            found.setdefault(named, rule_evidence)
+        # the Go task packages CI's programs import, what mage runs where CI runs it, what tests and directives run
+        for reader in (task_files, mage_files, goscripts.started):  # (attack 46)
+            for named, rule_evidence in reader(tree, read_blob, found):
+                found.setdefault(named, rule_evidence)
     return found
 
 
@@ -308,6 +307,7 @@ class _Named(NamedTuple):
     runners: str  # its lines that start a test runner: the tests they name are a suite (ciimports.through_runner)
     tasks: dict[str, taskunits.Tasks]  # the task files of `scripts` runners' commands alone name: what they run of them
     started: list[tuple[str, str]]  # the builds of `builds` whose image it then runs (dockerbuilds.run_builds)
+    looked: treeconsults.Looked  # the tree's files its readers looked up: reused in a tree where they are the same
 
 
 class _Imports:

@@ -42,21 +42,25 @@ def classes(path: str, text: str, manifest: str | bytes) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def class_files(folder: str, names: list[str], manifest: str | bytes) -> list[tuple[str, list[str]]]:
+def class_files(folder: str, names: list[str], manifest: str | bytes) -> list[tuple[str, list[str] | None]]:
     """[(a class name of `names`, the files the autoload map of the composer.json in `folder`, `manifest`, gives it:
-    none when no prefix maps it)]."""
+    none when no prefix maps it; None when the manifest cannot be read)]."""
     prefixes = _prefixes(manifest)
+    if prefixes is None:
+        return [(name, None) for name in dict.fromkeys(names)]
     return [(name, [file for kind, prefix, base in prefixes if name.startswith(prefix)
                     and (file := _file(folder, base, name[len(prefix):] if kind == "psr-4" else name, kind))])
             for name in dict.fromkeys(names)]
 
 
-def _prefixes(manifest: str | bytes) -> list[tuple[str, str, str]]:
-    """(psr-4 or psr-0, a namespace prefix, a folder) of the manifest's autoload maps; none when unreadable."""
+def _prefixes(manifest: str | bytes) -> list[tuple[str, str, str]] | None:
+    """(psr-4 or psr-0, a namespace prefix, a folder) of the manifest's autoload maps; None when unreadable."""
     try:
         data = load_json(manifest, "composer.json")
     except (LimitError, ValueError):
-        return []
+        return None
+    if not isinstance(data, dict):
+        return None
     found = []
     for section in ("autoload", "autoload-dev"):
         mapping = data.get(section) if isinstance(data, dict) else None

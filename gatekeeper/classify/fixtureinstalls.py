@@ -9,14 +9,15 @@ Also read: `R CMD build`/`check`, R's `install.packages("X", repos = NULL)`, `de
 `remotes::install_local`, `pak::local_install`, Julia's `Pkg.develop(path = "X")`/`Pkg.add(path = …)`, `luarocks
 build`/`install`, `pnpm add`/`yarn add` of a local folder.
 
+A fixture archive (`npm install ./test/fixtures/x.tgz`, `R CMD INSTALL tests/testthat/pkg_1.0.tar.gz`) is named
+itself, and an installer's own options may precede its verb (`luarocks --local make`; review 68a).
+
 Only a folder below a test tree (ciimports.is_test: `tests/`, `test/`, `spec/`, …): there it is a fixture, code CI
 installs only to test with. The project's own package (`R CMD INSTALL .`, `julia --project=docs`, a workspace's
 `packages/x`, a `rockspecs/` manifest) is the product's or a manifest, read by the path rules.
 """
 
 from __future__ import annotations
-
-import posixpath
 
 from gatekeeper.classify import ciimports, ciruns, gobuilds
 from gatekeeper.classify.pipinstalls import ANY
@@ -25,13 +26,16 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["installed"]
 
 _MARKERS = ("CMD", "luarocks", "julia", "npm", "pnpm", "yarn", "install", "load_all", "Pkg.")
-_HEAD = lazy(r"(?<![\w./-])(R[ \t]++CMD[ \t]++(?:INSTALL|build|check)|luarocks[ \t]++(?:make|build|install)"
-             r"|julia|(?:npm|pnpm|yarn)[ \t]++(?:install|i|add))(?![\w-])([^\n;&|`)]*+)")
+# (the installer's own options before its verb: `luarocks --local make`, `npm --silent install`, `R --vanilla CMD`)
+_HEAD = lazy(r"(?<![\w./-])(R[ \t]++(?:-[\w=.-]*+[ \t]++)*+CMD[ \t]++(?:INSTALL|build|check)"
+             r"|luarocks[ \t]++(?:-[\w=.-]*+[ \t]++)*+(?:make|build|install)"
+             r"|julia|(?:npm|pnpm|yarn)[ \t]++(?:-[\w=.-]*+[ \t]++)*+(?:install|i|add))(?![\w-])([^\n;&|`)]*+)")
 # an R or Julia call that installs or loads a package from a folder: its first string (or `path = "…"`)
 _CALL = lazy(r"(?:install\.packages|install_local|local_install|devtools::install|load_all|Pkg\.develop|Pkg\.add)"
              r"[ \t]*+\([ \t]*+(?:(?:path|pkg)[ \t]*+=[ \t]*+)?+"
              r"(?:(?:Pkg\.)?+PackageSpec\([ \t]*+path[ \t]*+=[ \t]*+)?+"
              r"(?:\\?+[\"']){1,2}+([^\"'\\\n]{1,256}+)")  # (a YAML string's doubled quote: `''x''`)
+_ARCHIVES = (".tar.gz", ".tgz", ".zip", ".tar", ".tar.xz", ".tar.bz2")  # a packed fixture: named itself
 _NODE = ("package.json", "binding.gyp")  # what npm runs of a folder it installs (its scripts, node-gyp's build)
 
 
@@ -59,7 +63,7 @@ def installed(text: str, definition: str, folders: list[str]) -> list[str]:
         word = word.removeprefix("file:").strip("'\"").rstrip("/")
         for path in ciruns.resolved(word, definition, folders) if word and "$" not in word else ():
             if ciimports.is_test(f"{path}/") and path.rpartition("/")[0]:  # a fixture, below a test tree's folder
-                found += [path] if kind == "luarocks" \
-                    else [f"{path}/{name}" for name in _NODE] if kind in ("npm", "pnpm", "yarn") \
-                    else [] if posixpath.splitext(path)[1] in (".gz", ".tgz", ".zip") else [f"{path}/{ANY}"]
+                # an archive's install scripts, `configure`, run too: the archive itself (review 68a; fail closed)
+                found += [path] if kind == "luarocks" or path.lower().endswith(_ARCHIVES) \
+                    else [f"{path}/{name}" for name in _NODE] if kind in ("npm", "pnpm", "yarn") else [f"{path}/{ANY}"]
     return list(dict.fromkeys(found))

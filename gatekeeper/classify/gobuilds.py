@@ -79,11 +79,12 @@ class Modules:
         return self._read
 
 
-    def texts(self) -> list[str]:
-        """The texts of the tree's go.mod files (gotools.py: their `tool` directives), where each symlink points."""
-        text: Callable[[TreeEntry], str] = lambda entry: (  # noqa: E731
-            self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
-        return [text(entry) for path in self._files if (entry := opened(self._tree, path, text)) is not None]
+    def texts(self) -> list[tuple[str, str]]:
+        """(folder, text) of the tree's go.mod files (gotools.py: their `tool` directives), where each symlink points;
+        a text longer than FULL_READ is one past what is read."""
+        text: Callable[[TreeEntry], str] = lambda entry: self._read_blob(entry).decode("utf-8", "replace")  # noqa: E731
+        return [(path.rpartition("/")[0], text(entry)) for path in self._files
+                if (entry := opened(self._tree, path, text)) is not None]
 
 
 def module_path(text: str) -> str | None:

@@ -4,39 +4,62 @@
 element) or `go tool example.com/m/cmd/mygen` build and run that package. A package of the tree's own module is the
 job's code, as `go run example.com/m/cmd/mygen` is (gobuilds.packages reads it so: the module path to its folder).
 Go's own tools (`go tool cover`, `pprof`) and a dependency's are in no module here: they name nothing. A go.mod that
-cannot be read names nothing more than gobuilds does with it (its unreadable module is that reader's fail-closed case).
+cannot be read names nothing more than gobuilds does with it (its unreadable module is that reader's fail-closed case);
+one past what is read (FULL_READ) names, for a bare NAME no directive read declares, every package of that name below
+its folder. Every directive is read, line by line (review 68a: a `tool (` block scanned to its `)` from each such line
+was quadratic, and the 65th directive of a go.mod was left).
 """
 
 from __future__ import annotations
 
-import re
+import posixpath
 
 from gatekeeper.classify import gobuilds
+from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_TOOLS", "ran"]
+__all__ = ["ran"]
 
-MAX_TOOLS = 64  # tool directives read of a tree's go.mod files; past it the rest name nothing (a real one has a few)
 _RUN = lazy(r"(?<![\w./-])go[ \t]++tool[ \t]++(?:-[\w.=-]*+[ \t]++)*+([^\s;&|`)'\"-][^\s;&|`)'\"]*+)")
-_TOOL_LINE = lazy(r"^[ \t]*+tool[ \t]++(?!\()([^\s/]++/[^\s]*+|[^\s(]++)", re.MULTILINE)
-_TOOL_BLOCK = lazy(r"^[ \t]*+tool[ \t]*+\(([^)]{0,65536}+)\)", re.MULTILINE)
+_TOOL = lazy(r"[ \t]*+tool(?![\w.-])[ \t]*+(\(?+)([^\n]*+)")  # a directive's line: `tool x/y`, or a block's `tool (`
 
 
 def ran(text: str, definition: str, folders: list[str], mods: gobuilds.Modules) -> list[str]:
-    """The globs of the Go files of the tree's packages `text`'s `go tool NAME` commands run."""
+    """The globs of the Go files of the tree's packages `text`'s `go tool NAME` commands run; of a go.mod past what is
+    read, every package of that name below its folder (fail closed: its directive may be in the rest)."""
     if "tool" not in text:
         return []
     names = [hit.group(1) for hit in _RUN.finditer(text) if not gobuilds.quiet(text, hit.start())]
     if not names:
         return []
-    tools = [tool for source in mods.texts() for tool in _tools(source)][:MAX_TOOLS]
-    runs = [tool for tool in tools for name in names if name in (tool, tool.rpartition("/")[2])]
-    return gobuilds.packages("\n".join(f"go run {tool}" for tool in dict.fromkeys(runs)), definition, folders, mods) \
+    by_name: dict[str, list[str]] = {}  # a tool's path and its last element: the directives' paths (each read once)
+    unread: list[str] = []  # the folders of the go.mod files past what is read
+    for folder, source in mods.texts():
+        unread += [folder] if len(source) > FULL_READ else []
+        for tool in _tools(source):
+            by_name.setdefault(tool, []).append(tool)
+            by_name.setdefault(tool.rpartition("/")[2], []).append(tool)
+    runs = [tool for name in dict.fromkeys(names) for tool in by_name.get(name, ())]
+    found = gobuilds.packages("\n".join(f"go run {tool}" for tool in dict.fromkeys(runs)), definition, folders, mods) \
         if runs else []
+    return found + [posixpath.join(folder, ANY, name, f"{ANY}.go") for folder in unread
+                    for name in dict.fromkeys(names) if "/" not in name and name not in by_name]
 
 
 def _tools(source: str) -> list[str]:
-    """The package paths of a go.mod text's `tool` directives (comments aside)."""
-    text = "\n".join(line.split("//", 1)[0] for line in source[:FULL_READ].splitlines())
-    return [*_TOOL_LINE.findall(text), *(word for block in _TOOL_BLOCK.findall(text) for word in block.split())]
+    """The package paths of a go.mod text's `tool` directives (comments aside), line by line: a block runs to its
+    `)`, a line's words before it."""
+    found: list[str] = []
+    block = False
+    for line in source[:FULL_READ].splitlines():
+        line = line.split("//", 1)[0]
+        if block:
+            words, closed, _ = line.partition(")")
+            found += words.split()
+            block = not closed
+        elif (directive := _TOOL.match(line)) is not None:
+            words, closed, _ = directive[2].partition(")")
+            found += words.split() if directive[1] or closed else words.split()[:1]
+            block = bool(directive[1]) and not closed
+    return found

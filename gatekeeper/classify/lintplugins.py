@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from gatekeeper.classify import composerscripts, gobuilds
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import folder_at, physical_target
-from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.classify.treereads import Read
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
@@ -62,7 +62,7 @@ class Settings:
     repr is their blob ids, a cache key of what the walk reads (BASE's reading of a text is no answer for HEAD's
     settings)."""
 
-    def __init__(self, tree: Tree, read_blob: Read) -> None:
+    def __init__(self, tree: Mapping[str, TreeEntry], read_blob: Read) -> None:
         self.tree = tree
         self.read_blob = read_blob
         self.keyed = frozenset(path for path in tree if "pylint" in path or "mypy" in path or "flake8" in path
@@ -196,13 +196,18 @@ def _phpstan_classes(folder: str, text: str, settings: Settings) -> list[str]:
     names = [name for top, end in zip(tops, ends, strict=True) if top.group(1) in ("rules", "services")
              for name in _NEON_CLASS.findall(text, top.end(), end)]
     found: list[str] = []
+    unmapped: set[str] = set()  # the file names of the classes of a manifest that cannot be read
     for manifest in dict.fromkeys(["composer.json", posixpath.join(folder, "composer.json")]) if names else ():
         entry = settings.tree.get(manifest)
-        data = settings.read_blob(entry)[:FULL_READ] if entry is not None and entry.mode in _REGULAR else b""
-        found += [file for _, files in composerscripts.class_files(manifest.rpartition("/")[0],
-                                                                    names[:composerscripts.MAX_CLASSES], data)
-                  for file in files] if data else []
-    return found
+        if entry is None:
+            continue
+        data = settings.read_blob(entry) if entry.mode in _REGULAR else b""
+        for name, files in composerscripts.class_files(manifest.rpartition("/")[0], names[:composerscripts.MAX_CLASSES],
+                                                       data if len(data) <= FULL_READ else b""):
+            found += files or []
+            unmapped |= {name.rpartition("\\")[2] + ".php"} if files is None else set()
+    # one past what is read, a link, or not JSON: each class's file anywhere in the tree (review 68a; fail closed)
+    return found + [path for path in settings.tree if path.rpartition("/")[2] in unmapped] if unmapped else found
 
 
 def _opened(settings: Settings, path: str) -> str | None:

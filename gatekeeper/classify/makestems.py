@@ -28,8 +28,13 @@ _FUNCTION = lazy(r"\$[({](?:notdir|basename|strip|firstword|lastword|subst|patsu
 _PATTERN_HEADER = lazy(r"([^\t:=#\n]*%[^:=#\n]*:(?![:=]))([^\n;]*)")
 # a recipe line that runs its first prerequisite: at a command's start (`./$<`, `$<`) or by a script's interpreter
 # (`python $<`); not a compiler's or a copy's operand (`tsc $<`, `cp $< $@`: src/%.ts is no program CI runs)
-_RUNS_FIRST = lazy(r"(?:^\t[ \t@+-]*+|[;&|][ \t]*+|\b(?:python[\d.]*+|bash|sh|zsh|node|ruby|perl|php|Rscript|lua|tsx"
-                   r"|ts-node)[ \t]++)(?:\./)?+\$(?:<|\(<\)|\{<\})")
+# (review 68a: also an interpreter's options before it, `source`/`.`, `uv run`, an interpreter's make variable
+# `$(PYTHON)`, all prerequisites `$^`/`$+`, and a name function around one: `python $(notdir $<)`, `$(firstword $^)`)
+_PREREQ = r"(?:\$(?:[<^+]|\([<^+]\)|\{[<^+]\})|\$[({](?:notdir|firstword|abspath|realpath)[ \t]++\$[<^+][)}])"
+_RUNS_FIRST = lazy(r"(?:^\t[ \t@+-]*+|[;&|][ \t]*+|(?:\b(?:python[\d.]*+|bash|sh|zsh|node|ruby|perl|php|Rscript|lua"
+                   r"|tsx|ts-node|deno|bun|source|(?:uv|poetry|pipenv|pdm)[ \t]++run)|(?<![\w.$])\."
+                   r"|\$[({](?:PYTHON\d*|PY|NODE|RUBY|PERL|PHP|BASH|SHELL|LUA|RSCRIPT)[)}])"
+                   r"[ \t]++(?:-[\w-]++(?:[ \t]++[\w.=-]++)?+[ \t]++){0,8}+)(?:\./)?+" + _PREREQ)
 
 
 def holed(text: str) -> str:
@@ -37,12 +42,12 @@ def holed(text: str) -> str:
     pattern rule's `%` prerequisites) as commandlines.HOLE."""
     if "$" not in text and "%" not in text:
         return text
+    if "%" in text and any(mark in text for mark in ("$<", "$(<)", "${<}", "$^", "$+", "$(^)", "$(+)")):
+        text = _stems(text)  # before `./$<` (and a name function around it) is a hole
     for _ in range(MAX_PASSES):  # the name functions around one, innermost first
         text, count = _FUNCTION.subn(HOLE, text)
         if not count:
             break
-    if "%" in text and ("$<" in text or "$(<)" in text or "${<}" in text):
-        text = _stems(text)  # before `./$<` is a hole
     return _AUTOMATIC.sub(lambda hit: hit[0] if hit[0] == "$$" else HOLE, text)
 
 

@@ -1,4 +1,5 @@
-"""Node run on a folder: `node tools/release` runs the folder's `index.js` (the eighty-seventh set).
+"""Node run on a folder: `node tools/release` runs the folder's `index.js` (the eighty-seventh set), or the file
+`tools/release.js`, which Node's lookup tries first (review 68a).
 
 Node's module lookup takes a folder operand as a module: it runs the folder's `package.json` `main`, else its
 `index.js`, `index.mjs` or `index.cjs`. cafe24.js's release workflow runs `node ./tools/use-workspace-protocol`; the
@@ -16,7 +17,8 @@ __all__ = ["line_files"]
 # `node` at a command's start (a line's, after `;`, `&&`, `|`, `(`, `$(`, a YAML `run:`/`script:` key or a Jenkins
 # `sh '…'`), after the shell's assignments (`NODE_OPTIONS=… node x`); its words up to the command's end. Possessive
 # quantifiers: a run of blanks or assignments is taken once.
-_NODE = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
+_NODE = lazy(r"(?:^|[;&|(`!]|\$\(|\b(?:then|do|run|script|sh|command|if|elif|while|until|else)\b:?+[ \t]*+['\"]?+)"
+             r"[ \t]*+(?:-[ \t]++)?+"
              r"(?:[A-Za-z_]\w*+=[^\s;&|]*+[ \t]++)*+(?:/usr/(?:local/)?bin/)?+node(?:js)?+[ \t]++([^;&|\n]*+)")
 _NO_FILE = frozenset({"-e", "--eval", "-p", "--print", "-v", "--version", "-h", "--help", "-i", "--interactive",
                       "--test", "--run", "--check", "-c"})
@@ -24,6 +26,9 @@ _NO_FILE = frozenset({"-e", "--eval", "-p", "--print", "-v", "--version", "-h", 
 _VALUED = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
                      "--env-file", "--input-type", "--title", "--inspect-port", "--redirect-warnings", "--watch-path"})
 _INDEXES = ("index.js", "index.mjs", "index.cjs")
+# a name's types Node runs as a file (`node tools/gen.mjs`); another dot is a folder's name or a file Node tries with
+# `.js` (`node tools/gen.d`, `node scripts/release.v2`; review 68a)
+_SCRIPT_TYPES = frozenset({"js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "json", "node", "wasm", "coffee"})
 _WORDS = 64  # words of a command read for its operand
 
 
@@ -35,7 +40,8 @@ def line_files(line: str) -> list[str]:
     for rest in _NODE.findall(line):
         folder = _folder(rest.split()[:_WORDS])
         if folder is not None:
-            found += [f"{folder}/{index}" if folder else index for index in _INDEXES]
+            # Node's lookup: the operand with `.js` first, then the folder (review 68a: `tools/gen.js`)
+            found += [f"{folder}.js", *(f"{folder}/{index}" for index in _INDEXES)] if folder else list(_INDEXES)
     return found
 
 
@@ -66,6 +72,7 @@ def _operand(word: str) -> str | None:
     name = folder.rpartition("/")[2]
     if folder in ("", "."):
         return ""
-    if "." in name.lstrip(".") or folder.startswith(("/", "../")) or ".." in folder.split("/"):
+    if name.lstrip(".").rpartition(".")[2].lower() in _SCRIPT_TYPES and "." in name.lstrip(".") \
+            or folder.startswith(("/", "../")) or ".." in folder.split("/"):
         return None
     return folder

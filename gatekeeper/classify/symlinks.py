@@ -3,7 +3,7 @@ into, is also at the link's path (and at the paths of links to that link)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from gatekeeper.classify.markers import ancestors
@@ -67,7 +67,7 @@ def _loops(link: str, target: str) -> bool:
 _MAX_FOLLOWED = 40  # links a path's folders pass through before the kernel gives up (ELOOP)
 
 
-def physical_target(link: str, written: str, tree: dict[str, TreeEntry],
+def physical_target(link: str, written: str, tree: Mapping[str, TreeEntry],
                     read: Callable[[TreeEntry], str]) -> str | None:
     """The repository path the symlink `link` (saying `written`) points to as the kernel walks it in a checkout of
     `tree`: a folder on the way that is itself a link is followed before a `..` after it applies (`lnk/../tools`
@@ -107,7 +107,7 @@ _REGULAR = ("100644", "100755")
 _PATH_MAX = 4096  # Linux's PATH_MAX, in bytes
 
 
-def opened(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], str]) -> TreeEntry | None:
+def opened(tree: Mapping[str, TreeEntry], path: str, read: Callable[[TreeEntry], str]) -> TreeEntry | None:
     """The regular file a checkout of `tree` opens at `path`, as the kernel walks it: a folder on the way, or the
     last name, that is a link is followed (a chain of them too, up to the kernel's 40), so a runner, kustomize or
     pip reading `tools/setup/action.yml` reads `vendor/setup/action.yml` through `tools/setup -> ../vendor/setup`
@@ -137,7 +137,7 @@ def opened(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], st
         resolved = f"{resolved}/{name}" if resolved else name
 
 
-def folder_at(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], str]) -> str | None:
+def folder_at(tree: Mapping[str, TreeEntry], path: str, read: Callable[[TreeEntry], str]) -> str | None:
     """The repository folder a checkout of `tree` shows at the folder `path` when a folder on the way is a link
     (`.github -> config/github`: `.github/workflows` is `config/github/workflows`); None when none is, or the walk
     leaves the tree, enters `.git` or loops."""

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+import tomllib
 
 import yaml
 
-from gatekeeper.bounded import load_yaml
+from gatekeeper.bounded import load_json, load_yaml
 from gatekeeper.classify import nodeconfigs, noderuns, rakeloads, runnersetups, taskunits, toolreads
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -31,6 +32,10 @@ TOOL = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
 # 18: `.pnpmfile.cjs` hooks, `.yarnrc.yml`'s `yarnPath` and plugins, `.npmrc`'s `node-options=--require`, bunfig's
 # `preload` run code in the CI job; as deps settings the default policy never reviewed them).
+# lefthook's settings (misses 8; review 68a: its TOML and JSON forms, the local file's other spellings)
+LEFTHOOK = tuple(f"{folder}{dot}lefthook{local}.{kind}" for folder, dot in (("", ""), ("", "."), (".config/", ""))
+                 for local in ("", "-local") for kind in ("yml", "yaml", "toml", "json", "jsonc"))
+_LEFTHOOK_NAMES = frozenset(path.rpartition("/")[2] for path in LEFTHOOK)
 _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfile", "Justfile", ".justfile"),
                "task": ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml"),
                "npm": ("package.json", ".npmrc"), "yarn": ("package.json", ".yarnrc.yml", ".yarnrc", ".npmrc"),
@@ -41,9 +46,7 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
                "prek": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
                # misses 8: lefthook's hooks' `run:` commands, and the `scripts:` it runs from `.lefthook/HOOK/`
-               "lefthook": ("lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".config/lefthook.yml",
-                            ".config/lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", ".lefthook/${x}",
-                            ".lefthook-local/${x}"),
+               "lefthook": (*LEFTHOOK, ".lefthook/${x}", ".lefthook-local/${x}"),
                # red team 12 (second round): the task runners of other ecosystems; rake also loads `rakelib/*.rake`
                # and a Rails Rakefile `lib/tasks/*.rake`, SCons every SConscript its SConstruct names
                "rake": ("Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "rakelib/${x}.rake",
@@ -158,6 +161,11 @@ def is_taskfile(name: str) -> bool:
     return name in _TASKFILES
 
 
+def is_lefthook(name: str) -> bool:
+    """lefthook's settings, which may extend others and move its scripts' folder (included reads them)."""
+    return name in _LEFTHOOK_NAMES
+
+
 def is_rakefile(name: str) -> bool:
     """A Rakefile (rake's default names) or a `.rake` task file, which may load others (rakeloads.py)."""
     return name.lower() in ("rakefile", "rakefile.rb") or name.lower().endswith(".rake")
@@ -165,7 +173,7 @@ def is_rakefile(name: str) -> bool:
 
 def includes_files(name: str) -> bool:
     """A runner's file that pulls in others by itself: a justfile, a Taskfile, a Rakefile (included reads them)."""
-    return is_justfile(name) or is_taskfile(name) or is_rakefile(name)
+    return is_justfile(name) or is_taskfile(name) or is_rakefile(name) or is_lefthook(name)
 
 
 def included(name: str, text: str) -> list[str]:
@@ -175,6 +183,8 @@ def included(name: str, text: str) -> list[str]:
     includes every YAML file (fail closed: `*.yml`)."""
     if is_rakefile(name):
         return rakeloads.loaded(text)
+    if is_lefthook(name):
+        return _lefthook(name, text)
     if is_justfile(name):
         found = [single or double for single, double in _JUST_IMPORT.findall(text)]
         for module, single, double in _JUST_MOD.findall(text):
@@ -197,6 +207,25 @@ def included(name: str, text: str) -> list[str]:
         out += [value] if value.lower().endswith((".yml", ".yaml")) else \
             [posixpath.join(value, taskfile) for taskfile in _TASKFILES]
     return out
+
+
+def _lefthook(name: str, text: str) -> list[str]:
+    """The files lefthook's settings `extends`, and the scripts of a `source_dir`/`source_dir_local` (review 68a); past
+    a parse, every YAML file beside it (fail closed)."""
+    if "extends" not in text and "source_dir" not in text:
+        return []
+    try:
+        document = load_json(text, name) if name.endswith((".json", ".jsonc")) else \
+            tomllib.loads(text) if name.endswith(".toml") else load_yaml(text, name)
+    except (yaml.YAMLError, LimitError, ValueError):
+        return ["*.yml", "*.yaml"]
+    document = document if isinstance(document, dict) else {}
+    extends = document.get("extends")
+    found = [extends] if isinstance(extends, str) else [item for item in extends if isinstance(item, str)] \
+        if isinstance(extends, list) else []
+    folders = [document.get(key) for key in ("source_dir", "source_dir_local")]
+    return found + [f"{folder.strip().rstrip('/')}/${{x}}/${{x}}" for folder in folders
+                    if isinstance(folder, str) and folder.strip().strip("/.")]
 
 
 def workspaces(text: str) -> list[str]:

@@ -7,20 +7,27 @@ go.mod's `tool` directives), typedocplugins.py (TypeDoc's local plugins).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gatekeeper.classify import fixtureinstalls, gobuilds, gotools, typedocplugins
-from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.classify.treeconsults import Consulted
+from gatekeeper.classify.treereads import Read
+from gatekeeper.gitobjects import TreeEntry
 
 __all__ = ["Reads", "loaded"]
 
 
 class Reads:
     """What the readers read of a tree beyond the text: its go.mod files (gobuilds.Modules) and TypeDoc's options
-    files; its repr is their blob ids (a cache key of what the walk reads: BASE's reading is no answer for HEAD's)."""
+    files; its repr is their blob ids (a cache key of what the walk reads: BASE's reading is no answer for HEAD's).
+    `seen` is the tree the walk's readers look a file up in by a name their text gives (`typedoc --options X`): it
+    records what each reading looked up (treeconsults.py), which the key cannot hold (review 68a)."""
 
-    def __init__(self, tree: Tree, read_blob: Read, mods: gobuilds.Modules) -> None:
+    def __init__(self, tree: Mapping[str, TreeEntry], read_blob: Read, mods: gobuilds.Modules) -> None:
         self.tree = tree
         self.read_blob = read_blob
         self.mods = mods
+        self.seen = Consulted(tree)
 
     def __repr__(self) -> str:
         return repr((self.mods, [(path, self.tree[path].oid) for path in typedocplugins.OPTIONS if path in self.tree]))
@@ -29,4 +36,4 @@ class Reads:
 def loaded(path: str, text: str, folders: list[str], reads: Reads) -> list[str]:
     """The patterns of the files the tools `text` (the file at `path`, its commands in `folders`) runs load."""
     return [*fixtureinstalls.installed(text, path, folders), *gotools.ran(text, path, folders, reads.mods),
-            *typedocplugins.plugins(text, reads.tree, reads.read_blob)]
+            *typedocplugins.plugins(text, reads.seen, reads.read_blob)]

@@ -75,18 +75,20 @@ def load_yaml(data: bytes) -> Any:
 class _UniqueKeys:
     """A mapping that gives one key two values is refused, as Kubernetes' and Flux's `sigs.k8s.io/yaml`, Helm,
     GitHub Actions and Compose refuse it: PyYAML keeps the last, so a file could show a reviewer one version and ship
-    another. The same scalar twice and merge keys (`<<: *base`, overridden by design) stay allowed. Costs nothing
-    unless the mapping built is shorter than its pairs."""
+    another. The same scalar twice and merge keys (`<<: *base`, overridden by design) stay allowed. Keys are compared
+    as built (`0x11` and `17` are one). Costs nothing unless the mapping built is shorter than its pairs."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         pairs = node.value  # flatten_mapping deletes merge keys from this list in place: what stays is explicit
         mapping: dict[Any, Any] = super().construct_mapping(node, deep)  # type: ignore[misc]
         if len(mapping) < len(node.value):
-            seen: dict[tuple[str, str], yaml.Node] = {}
+            seen: dict[object, yaml.Node] = {}
             for key, value in pairs:
                 if not isinstance(key, yaml.ScalarNode):
                     continue
-                first = seen.setdefault((key.tag, key.value), value)
+                # the key as built, as the mapping holds it (review 68a): `0x11` and `17`, `~` and `null`, `yes` and
+                # `true` (and `1` and `1.0`) are one key here, two to a YAML 1.2 reader
+                first = seen.setdefault(self.construct_object(key), value)  # type: ignore[attr-defined]
                 # the same scalar given twice (`wait: true` twice) leaves nothing to disagree on
                 if first is not value and not (isinstance(first, yaml.ScalarNode) and isinstance(value, yaml.ScalarNode)
                                                and (first.tag, first.value) == (value.tag, value.value)):
