@@ -90,7 +90,8 @@ def _bump(tmp_path: Path, call: str, template: str, old: str = "1.0.0", new: str
 @pytest.mark.parametrize(("wrapper", "rule", "indent", "kind", "listed", "extra"), VARIANTS)
 def test_a_call_whose_opening_the_hunk_cuts_is_named_beside_partial(
         tmp_path: Path, wrapper: str, rule: str, indent: str, kind: str, listed: bool, extra: str) -> None:
-    call = _call(wrapper, rule, indent, URLS[kind].format(v="1.0.0"), listed, extra.replace("        ", indent + "    "))
+    extra = extra.replace("        ", indent + "    ")
+    call = _call(wrapper, rule, indent, URLS[kind].format(v="1.0.0"), listed, extra)
     tree, patch = _bump(tmp_path, call, URLS[kind])
     want = {("tool", NAMES[kind], "1.0.0", "1.2.0")}
     assert {(c.ecosystem, c.name, c.from_version, c.to_version) for c in tree.changes} == want

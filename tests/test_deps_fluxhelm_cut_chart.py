@@ -78,7 +78,8 @@ def test_dfroberg_shape(tmp_path: Path) -> None:
 def _values_spec(between: str) -> str:
     """A `spec:` with chart/version/sourceRef keys inside the release's values, under a key the hunk shows."""
     return ("---\napiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: x\nspec:\n"
-            "  chart:\n    spec:\n      chart: app\n      version: 1.0.0\n      sourceRef:\n        kind: HelmRepository\n"
+            "  chart:\n    spec:\n      chart: app\n      version: 1.0.0\n      sourceRef:\n"
+            "        kind: HelmRepository\n"
             "        name: r\n  values:\n    sub:\n      spec:\n" + f"        {between}\n"
             "        chart: grafana\n        version: 6.40.4\n        sourceRef:\n          kind: HelmRepository\n")
 
