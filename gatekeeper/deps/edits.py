@@ -271,14 +271,14 @@ def _json_line(side: Side, index: int) -> list[tuple[str, str]]:
 
 
 def composer_line(side: Side, index: int) -> list[tuple[str, ...]]:
-    """A composer.json dependency line; `"php": "range"` under a `"require": {` opening the hunk shows is the tool `php`,
-    as composer.py names it (round 59); any other platform requirement is refused."""
+    """A composer.json dependency line; `"php": "range"` under a `"require": {` opening the hunk shows is the tool
+    `php`, as composer.py names it (round 59); any other platform requirement is refused."""
     pair = _NPM_PAIR.match(side[index][0])
     if pair is not None and pair.group(1) == '"php"' and _opening(side, index) == "require":
         value = _json(pair.group(2), side[index][0])
         if isinstance(value, str) and RANGE.match(value.strip()):
             return [(f"require{SECTION_MARK}php", value.strip(), tools.TOOL)]
-    found = _json_line(side, index)
+    found: list[tuple[str, ...]] = list(_json_line(side, index))
     if any("/" not in name for name, _ in found):
         raise ManifestError("a platform requirement or no package")
     return found
