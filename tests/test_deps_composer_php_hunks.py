@@ -3,7 +3,7 @@
 composer.py), but from a patch the `php` key was refused as a platform requirement, the file `partial` and nothing
 named.
 
-Now a `"php": "range"` line whose object's `"require": {` opening the hunk shows (edits.composer_line) is the tool
+Now a `"php": "range"` line whose object's `"require": {` opening the hunk shows (composer.composer_line) is the tool
 `php` at that range, as the whole file names it. Look-alikes that name nothing from the patch: `require-dev`'s php
 (dropped by the whole-file reader too), `config.platform.php` (the platform composer pretends to run on), a `php` line
 whose object's opening the hunk does not show, an extension (`ext-json`).

@@ -147,7 +147,7 @@ _BY_NAME: dict[str, Format] = {
     "Gemfile": Format("Gemfile", bundler.parse_gemfile, True),
     "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True, hunks=bundler.gemfile_lock_hunks),
     "composer.json": Format("composer.json", composer.parse_composer_json, False,
-                            edits=_edits("composer", edits.composer_line)),
+                            edits=_edits("composer", composer.composer_line)),
     "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",),
                             hunks.composer_lock_hunks),
     "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=refedits.pom_edits),
