@@ -15,7 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from deltas import both_edited, partial
+from cpucost import assert_linear, repeated
+from deltas import both_edited, partial, refused
+
+from gatekeeper.deps.fluxhelm import flux_hunks
 
 PATH = "cluster/core/monitoring/grafana/helm-release.yaml"
 
@@ -99,3 +102,12 @@ def test_lookalikes_name_nothing_from_the_patch(tmp_path: Path, case: str) -> No
     _, patch = both_edited(tmp_path, {PATH: body}, {PATH: {"version: 6.40.4": "version: 8.5.8"}})
     assert not [c for c in patch.changes if c.to_version == "8.5.8"], (case, patch.changes)
     assert partial(patch, PATH), case
+
+
+@pytest.mark.parametrize("unit", [
+    "    spec:\n      # c\n      chart: x\n\0      version: 1.0.0\n      sourceRef:\n        kind: HelmRepository\n",
+    "\n" * 8 + "    spec:\n      chart: x\n\0      version: 1.0.0\n      sourceRef:\n        kind: HelmRepository\n",
+])
+def test_a_side_of_cut_charts_is_read_in_linear_time(unit: str) -> None:
+    assert_linear(lambda text: refused(lambda: flux_hunks(PATH, text.encode())), repeated(unit, "@@\n", ""),
+                  budget=4.0)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from deltas import both_edited, partial
+from cpucost import assert_linear, repeated
+from deltas import both_edited, partial, refused
 
 from gatekeeper.deps.godep import gopkg_lock_hunks
 from gatekeeper.deps.model import ManifestError, PartlyRead
@@ -127,3 +128,13 @@ def test_one_side_read_directly() -> None:
         gopkg_lock_hunks(PATH, unknown.encode())
     assert not isinstance(bad.value, PartlyRead)
     assert gopkg_lock_hunks(PATH, b'@@\n[solve-meta]\n\0  inputs-digest = "x"\n') == []
+
+
+@pytest.mark.parametrize(("head", "unit"), [
+    ("@@\n", '[[projects]]\n  name = "a/b"\n  packages = ["."]\n\0  revision = "' + NEW + '"\n\n'),  # tables
+    ("@@\n[[projects]]\n", '\0  packages = [\n'),  # one table that never ends (partial)
+    ("@@\n", "@@\n\0  x\n"),  # hunks of a cut table each
+])
+def test_a_side_is_read_in_linear_time(head: str, unit: str) -> None:
+    assert_linear(lambda text: refused(lambda: gopkg_lock_hunks(PATH, text.encode())), repeated(unit, head, ""),
+                  budget=4.0)
