@@ -183,7 +183,8 @@ def test_a_computed_list_is_a_problem_not_silence(tmp_path: Path, body: str) -> 
 @each_case("line", [
     '{:nebulex, "== 3.0.4", only: [:dev, :test]}, {:evil, "1.0.0"}',  # two tuples
     '{:nebulex, "== 3.0.4"',  # a tuple that goes on
-    '{:nebulex, github: "o/r", tag: "v3"},',  # a source, not a requirement
+    '{:nebulex, github: "o/r", tag: "v3", override: true},',  # a source with an option a patch does not read
+    '{:nebulex, path: "../nebulex"},',  # a local source (a git source and its ref are read: round 59)
     '{:nebulex, "== 3.0.4", override: true},',
     "deps: [],",
     '"== 3.0.4",',

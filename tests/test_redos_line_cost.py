@@ -147,7 +147,7 @@ OLD = {
                                  r"""(?P<version>\d[\w.-]*)["']?"""),
     "_ROLE_ITEM": (playbookreads._ROLE_ITEM,
                    r"""^[ \t]*-[ \t]*\{?[ \t]*(?:(?:role|name)[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],:=]+)[ \t,}]*"""),
-    "_NPM_PAIR": (edits._NPM_PAIR, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$'),
+    "_NPM_PAIR": (edits.NPM_PAIR, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$'),
     "_NPM_ALIAS": (edits._NPM_ALIAS, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*"npm:((?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+)'
                                      r'@([^"\\]+)"\s*,?\s*$'),
     "_ACTION_INPUT": (ciconfigs._ACTION_INPUT, r"([ \t]*-?[ \t]*)([\w-]+)[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)"),

@@ -22,7 +22,7 @@ import re
 from gatekeeper.deps import bzlversions
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
 from gatekeeper.deps.tools import TOOL, VERSIONISH
 from gatekeeper.lazy_pattern import lazy
 
@@ -49,6 +49,9 @@ _COMMIT = lazy(r"^[0-9a-f]{40}$")
 _MIRROR = lazy(r"^https://mirror\.bazel\.build/(?!github\.com/)\S{1,1000}$")
 # a changed line of a download's own (its URL, digest or unpacked folder): from a patch, one must lie in a call shown
 _DOWNLOAD_LINE = lazy(r"^\s*(?:(?:urls?|sha256|integrity|strip_prefix)\s*=|\"https?://)")
+# a hunk's first line that is the rule passed first to a wrapper: the hunk cut only the wrapper's opening line above
+_CUT_OPEN = lazy(r"^[ \t]*(?:http_archive|http_file)[ \t]*,[ \t]*$")
+_CUT = "maybe("  # read in its place, as the file reader reads Bazel's `maybe`
 
 
 def _arguments(call: str) -> tuple[dict[str, str], list[str]] | None:
@@ -141,15 +144,24 @@ def strip_comments(source: str) -> str:
 
 def repos_hunks(path: str, data: bytes) -> list[Dependency]:
     """From a patch's one side (hunks.sides): the calls each hunk shows whole. A changed URL, digest or prefix line
-    in no call read is a ManifestError (the caller's `partial`): the hunk cut its call, or the call is not read."""
+    in no call read is a ManifestError (the caller's `partial`): the hunk cut its call, or the call is not read. A hunk
+    whose first line is the rule passed first (`http_archive,`) cut only its wrapper's opening line: its call is read as
+    `maybe(...)` and named beside a `partial` problem (PartlyRead), whether the wrapper is `maybe` not being shown."""
     out: list[Dependency] = []
+    cut: list[Dependency] = []
     for chunk in text(data).split("\n" + HUNK + "\n"):
         lines = [line for line in chunk.splitlines() if line != HUNK]
+        opened = bool(lines) and _CUT_OPEN.match(lines[0].removeprefix(CHANGED)) is not None
+        if opened:
+            lines.insert(0, _CUT)
         shown = [strip_comments(line.removeprefix(CHANGED)) for line in lines]
         body = "\n".join(shown)
         deps, _ = read(path, body)
         spans = [(m.start(), m.end()) for m in _CALL.finditer(body)
                  if (p := _arguments(m.group(1))) is not None and p[1] and _release(p[1]) is not None]
+        if opened and spans and spans[0][0] == 0:
+            first = _arguments(_CALL.match(body).group(1))  # type: ignore[union-attr] # spans[0] is its match
+            cut += [dep for name, dep in deps if first is not None and name == (first[0].get("name") or UNNAMED)]
         records = bzlversions.read(path, body) + bzlversions.literals(path, body, _calls(body), keyed=True)
         spans += [span for span, _ in records]
         at = 0
@@ -159,4 +171,8 @@ def repos_hunks(path: str, data: bytes) -> list[Dependency]:
                 raise ManifestError("a changed download line outside an http_archive/http_file call the hunk "
                                     "shows whole, of literal GitHub release URLs")
         out += [dep for _, dep in deps] + [dep for _, dep in records]
+    if cut:
+        names = ", ".join(sorted({dep.alias or dep.name for dep in cut})[:3])
+        raise PartlyRead(f"the hunk cuts the opening line of the call downloading {names[:160]}: read as Bazel's "
+                         "maybe(...), the wrapper it passes the rule to is not in the patch", _once(out))
     return _once(out)

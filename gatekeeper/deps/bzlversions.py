@@ -14,7 +14,8 @@ A line that is only a literal download URL, or a dict entry `"<key>url": "<URL>"
 `"github_url": ".../bazelbuild/java_tools/releases/download/java_v13.18/…"`; rules_python's coverage wheels, a tuple of
 `"https://files.pythonhosted.org/packages/…/coverage-7.4.3-cp310-….whl"` and its digest), names the GitHub release
 (`tool`, at its tag; a tag led by the project's name and `_v`/`-v` is that version) or the PyPI file's package
-(`pip`, at the version its file name gives). Any other URL names nothing.
+(`pip`, at the version its file name gives). Any other URL names nothing. From a patch a bare URL line is read only
+right below a dict entry's tuple or list opening (`"aarch64-apple-darwin": (`), never a call's (round 59).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ _MAVEN = lazy(r"^https?://[\w.-]{1,253}(?:/[\w.-]{1,100}){0,3}?/maven2?/(?P<grou
 NAMED_TAG = lazy(r"^[A-Za-z][A-Za-z0-9]{0,63}[_-]v(\d[\w.+-]{0,63})$")
 _LITERAL = lazy(r'^[ \t]*(?P<key>"[\w.-]{0,64}url"[ \t]*:[ \t]*)?"(?P<url>https://[^"\s\\]{1,1000})"[ \t]*,?[ \t]*$',
                 re.MULTILINE)
+# a dict entry whose value is a tuple or list opened on its line: `"aarch64-apple-darwin": (`, `"cp310": [`
+_ENTRY_OPEN = lazy(r'[ \t]*"[^"\\\n]{1,128}"[ \t]*:[ \t]*[(\[][ \t]*$')
 _PYPI = lazy(r"^https://files\.pythonhosted\.org/packages/[0-9a-f/]{1,80}/(?P<name>[A-Za-z0-9][\w.]{0,99}?)-"
              r"(?P<version>\d[\w.+!]{0,63}?)(?:-\d\w*)?(?:-[\w.]{1,64}-[\w.]{1,64}-[\w.]{1,200}\.whl|\.tar\.gz|\.zip)$")
 
@@ -66,11 +69,22 @@ def literals(path: str, body: str, calls: list[tuple[int, int]],
         return []
     out: list[tuple[tuple[int, int], Dependency]] = []
     for line in _LITERAL.finditer(body):
-        if (keyed and line.group("key") is None) or any(s <= line.start() < e for s, e in calls):
+        if keyed and line.group("key") is None and not _under_entry(body, line.start()):
+            continue
+        if any(s <= line.start() < e for s, e in calls):
             continue
         if (found := _download(line.group("url"))) is not None:
             out.append(((line.start(), line.end()), Dependency(found[0], found[1], found[2], path, True, "build")))
     return out
+
+
+def _under_entry(body: str, at: int) -> bool:
+    """Whether the line above `at` opens a dict entry's tuple or list (`"aarch64-apple-darwin": (`): its items are
+    data, not a repository rule call's arguments a hunk could have cut (round 59: rules_python's coverage wheels)."""
+    if at == 0:
+        return False
+    start = body.rfind("\n", 0, at - 1) + 1
+    return _ENTRY_OPEN.match(body, start, at - 1) is not None
 
 
 def _named(template: str, version: str) -> tuple[str, str] | None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from gatekeeper.deps.edits import NPM_PAIR, RANGE, SECTION_MARK, Side, json_line, json_value, opening
 from gatekeeper.deps.loaders import listing, load_json, mapping, string
-from gatekeeper.deps.model import Dependency, Scope
+from gatekeeper.deps.model import Dependency, ManifestError, Scope
 from gatekeeper.deps.tools import TOOL
 
 
@@ -37,3 +38,18 @@ def parse_composer_lock(path: str, data: bytes) -> list[Dependency]:
                 version = string(entry.get("version"))
                 out.append(Dependency("composer", entry["name"], version.removeprefix("v"), path, None, scope))
     return out
+
+
+def composer_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """A composer.json dependency line of a patch (edits.read); `"php": "range"` under a `"require": {` opening the
+    hunk shows is the tool `php`, as parse_composer_json names it (round 59); any other platform requirement is
+    refused."""
+    pair = NPM_PAIR.match(side[index][0])
+    if pair is not None and pair.group(1) == '"php"' and opening(side, index) == "require":
+        value = json_value(pair.group(2), side[index][0])
+        if isinstance(value, str) and RANGE.match(value.strip()):
+            return [(f"require{SECTION_MARK}php", value.strip(), TOOL)]
+    found: list[tuple[str, ...]] = list(json_line(side, index))
+    if any("/" not in name for name, _ in found):
+        raise ManifestError("a platform requirement or no package")
+    return found

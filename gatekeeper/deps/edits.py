@@ -48,7 +48,7 @@ def with_options(pair: tuple[str, ...], ecosystem: str, options: str) -> tuple[s
     return (*pair, *(ecosystem, "", "")[len(pair) - 2:], options) if options else pair
 
 # A trailing comma is read with the blanks after it: `\s*,?\s*$` split a line of blanks every way (quadratic).
-_NPM_PAIR = lazy(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*(?:,\s*)?$')
+NPM_PAIR = lazy(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*(?:,\s*)?$')
 _NPM_SECTION = lazy(r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|peerDependencies|'
                     r'require|require-dev)"\s*:\s*(\{.*\})\s*(?:,\s*)?$')
 # One npm/composer constraint: `^1.2.3`, `~1.2`, `>=1.0 <2`, `1.x`, `1.2.3 - 1.4`, `^7.4 || ^8.0`, `v1.2.3-rc.1`.
@@ -191,7 +191,7 @@ def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
     return name, value.strip()
 
 
-def _json(value: str, line: str) -> object:
+def json_value(value: str, line: str) -> object:
     try:
         return load_json(value, "a manifest line of the patch")
     except (ValueError, LimitError):
@@ -215,14 +215,14 @@ def npm_line(side: Side, index: int) -> list[tuple[str, ...]]:
     hunk shows the same key aliasing the same package on both sides."""
     alias = _NPM_ALIAS.match(side[index][0])
     if alias is not None and RANGE.match(alias.group(3).strip()):
-        key = _json(alias.group(1), side[index][0])
+        key = json_value(alias.group(1), side[index][0])
         if isinstance(key, str) and _NPM_NAME.match(key) and key != alias.group(2):
             return [(alias.group(2), alias.group(3).strip(), "npm", "", key)]
-    found: list[tuple[str, ...]] = list(_json_line(side, index))
+    found: list[tuple[str, ...]] = list(json_line(side, index))
     for named, _ in found:
         if not _NPM_NAME.match(named.rpartition(SECTION_MARK)[2]):
             raise ManifestError(f"not an npm package name (a resolution path or selector?): {named[:80]!r}")
-    table = _opening(side, index) if len(found) == 1 and SECTION_MARK not in found[0][0] else None
+    table = opening(side, index) if len(found) == 1 and SECTION_MARK not in found[0][0] else None
     if table == "engines" or table == "volta" and found[0][0] in VOLTA_TOOLS:
         # a runtime or package manager the package names (npm.engines reads the whole file so)
         return [(f"{table}{SECTION_MARK}{tools.tool_name(found[0][0])}", found[0][1], tools.TOOL)]
@@ -232,49 +232,42 @@ def npm_line(side: Side, index: int) -> list[tuple[str, ...]]:
 _OPENING = lazy(r'^(\s*)"(?P<key>[^"\\]+)"\s*:\s*\{\s*$')
 
 
-def _opening(side: Side, index: int) -> str | None:
+def opening(side: Side, index: int) -> str | None:
     """The key of the object whose `"name": "value"` line `side[index]` is, where the hunk shows its opening above it
     across the object's other pair lines only, within 32 lines (`engines` and `volta` hold a few keys; a hunk of
     10,000 dependency lines stays linear); None where it does not."""
     indent = len(side[index][0]) - len(side[index][0].lstrip())
     for above, _ in reversed(side[max(0, index - 32):index]):
-        if _NPM_PAIR.match(above) and len(above) - len(above.lstrip()) == indent:
+        if NPM_PAIR.match(above) and len(above) - len(above.lstrip()) == indent:
             continue
         m = _OPENING.match(above)
         return m.group("key") if m is not None and len(m.group(1)) < indent else None
     return None
 
 
-def _json_line(side: Side, index: int) -> list[tuple[str, str]]:
+def json_line(side: Side, index: int) -> list[tuple[str, str]]:
     """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`;
     `"packageManager": "pnpm@9.1.0+sha512.…"`, the package manager corepack runs (named as the whole-file
     reader names it: `pnpm` at 9.1.0)."""
     line = side[index][0]
-    m = _NPM_PAIR.match(line)
-    if m is not None and _json(m.group(1), line) == "packageManager":
-        manager = _json(m.group(2), line)
+    m = NPM_PAIR.match(line)
+    if m is not None and json_value(m.group(1), line) == "packageManager":
+        manager = json_value(m.group(2), line)
         name, at, version = manager.rpartition("@") if isinstance(manager, str) else ("", "", "")
         if not name or name.startswith("@") and "/" not in name or not RANGE.match(version.split("+")[0]):
             raise ManifestError(f"not a package manager at a version: {line.strip()[:80]!r}")
         return [(f"packageManager{SECTION_MARK}{name}", version.split("+")[0])]
     if m is not None:
-        return [_npm_pair(line, _json(m.group(1), line), _json(m.group(2), line))]
+        return [_npm_pair(line, json_value(m.group(1), line), json_value(m.group(2), line))]
     if (section := _NPM_SECTION.match(line)) is not None:
         try:
-            table = _json(section.group(2), line)
+            table = json_value(section.group(2), line)
         except ManifestError:
             table = None
         if isinstance(table, dict):
             pairs = [_npm_pair(line, name, value) for name, value in table.items()]
             return [(f"{section.group('section')}{SECTION_MARK}{name}", value) for name, value in pairs]
     raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}")
-
-
-def composer_line(side: Side, index: int) -> list[tuple[str, str]]:
-    found = _json_line(side, index)
-    if any("/" not in name for name, _ in found):
-        raise ManifestError("a platform requirement or no package")
-    return found
 
 
 def toml_pair(line: str) -> tuple[str, object]:

@@ -14,7 +14,9 @@ releases). Every YAML document is read; other kinds are not dependencies.
 A HelmRelease or OCIRepository of another shape (a chart without its name, a URL that is no `oci://`) is a problem.
 From a patch (`flux_hunks`): a changed `version:` whose hunk shows its `chart:` beside it under `chart:`/`spec:`, a
 changed `tag:`/`semver:`/`digest:` under a `ref:` whose `url:` the hunk shows (`helmrelease_line`), and the values'
-images as `helmvalues.values_hunks` reads them; a changed version or ref line it cannot place is `partial`.
+images as `helmvalues.values_hunks` reads them; a changed version or ref line it cannot place is `partial`. A version
+whose mapping shows a literal `chart:` and a `sourceRef:` under a `spec:` two indentation steps deep that is the highest
+line its hunk shows (the release's `chart:` key cut above it, round 59) is named beside that `partial` problem.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from gatekeeper.deps import helmvalues, hunks
 from gatekeeper.deps.edits import Side
 from gatekeeper.deps.loaders import load_yaml_all, mapping, string, text
-from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead, PartlyShown
 from gatekeeper.lazy_pattern import lazy
 
 NAME = lazy(r"^(?:[\w.-]*[-_.])?(?:helm-?release|oci-?repository)s?\.ya?ml$")
@@ -139,6 +141,9 @@ def helmrelease_line(side: Side, index: int) -> list[tuple[str, ...]]:
         chart = keys.get("chart", "")
         if [key for key, _ in parents[:2]] == ["spec", "chart"] and chart and not chart.startswith(_LOCAL):
             return [(chart, m.group("value"))]
+        if _cut_chart(side, index, keys, parents) and not chart.startswith(_LOCAL):
+            raise PartlyShown("the hunk does not show the release's `chart:` key above its chart spec", [
+                (chart, m.group("value"))])
     elif (m := _REF.match(line)) is not None:
         _, parents = _block(side, index)
         if parents and parents[0][0] == "ref":
@@ -146,6 +151,20 @@ def helmrelease_line(side: Side, index: int) -> list[tuple[str, ...]]:
             if keys.get("url", "").startswith("oci://"):
                 return [(keys["url"].removeprefix("oci://"), m.group("value"), "docker")]
     raise ManifestError(f"not a chart's version or an OCI ref the hunk shows whole: {line.strip()[:80]!r}")
+
+
+def _cut_chart(side: Side, index: int, keys: dict[str, str], parents: list[tuple[str, int]]) -> bool:
+    """Whether line `index` is a chart template's version whose `chart:` key above the hunk cuts: its mapping shows a
+    literal `chart:` and a `sourceRef:` block, under a `spec:` two indentation steps deep (its children one step below
+    it: a HelmRelease's `spec.chart.spec`), the highest line the hunk shows."""
+    if not keys.get("chart") or keys.get("sourceRef") != "" or [key for key, _ in parents] != ["spec"]:
+        return False
+    at = parents[0][1]
+    if at >= _REACH:
+        return False  # the hunk shows lines above it (bounded: a hunk's top only)
+    step = _indent(side[index][0]) - _indent(side[at][0])
+    shown_above = any(line.strip() and not line.lstrip().startswith("#") for line, _ in side[:at])
+    return step > 0 and _indent(side[at][0]) == 2 * step and not shown_above
 
 
 def _in_values(side: Side, index: int) -> bool:
@@ -167,6 +186,9 @@ def flux_hunks(path: str, data: bytes) -> list[Dependency]:
             if _VERSION.match(line) is not None or _REF.match(line) is not None:
                 try:
                     pairs = helmrelease_line(side, index)
+                except PartlyShown as cut:  # named as shown; the rest is reviewed
+                    pairs = [(str(pair[0]), str(pair[1])) for pair in cut.pairs]
+                    unplaced = unplaced or str(cut)
                 except ManifestError:
                     pairs = []
                 if pairs:

@@ -8,8 +8,10 @@ fetched from a `source` is named `NAME => SOURCE`, as go.mod's `replace` is, so 
 never the old one's bump. A key either file does not define (dep refuses them too), a project without a name or a
 lock entry without a revision is a problem, never skipped. From a patch, a Gopkg.toml line moving a constraint's or
 override's `version`, `branch` or `revision` is named with the `name` (and `source`) its hunk shows in the same table,
-beside a `partial` problem unless the hunk shows the table's header; any other changed line, and any Gopkg.lock hunk
-(whose entries' names sit lines above their revisions), is `partial`.
+beside a `partial` problem unless the hunk shows the table's header; any other changed line is `partial`. A Gopkg.lock
+`[[projects]]` table a hunk shows whole (its header and every line down to the next header) is read as the whole file
+reads it, a changed line under a `[solve-meta]` header the hunk shows is the solver's record, read by neither, and
+any other changed line (a table whose header or end the hunk cuts) is a `partial` problem beside them (round 59).
 Round 52 (cloudflare/cfssl's "update github.com/google/certificate-transparency-go to 1.0.10" named nothing).
 """
 
@@ -18,8 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from gatekeeper.deps.hunkreads import Side
-from gatekeeper.deps.loaders import listing, load_toml, mapping
-from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
+from gatekeeper.deps.hunks import CHANGED, HUNK
+from gatekeeper.deps.loaders import listing, load_toml, mapping, text
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead, PartlyShown
 from gatekeeper.lazy_pattern import lazy
 
 ECOSYSTEM = "go"
@@ -119,3 +122,49 @@ def gopkg_toml_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if table is None:
         raise PartlyShown("the hunk does not show the table the constraint sits in", [named])
     return [named]
+
+
+def _tables(lines: list[str]) -> tuple[list[str], bool]:
+    """One hunk's lines (CHANGED-marked) → the `[[projects]]` tables it shows whole, as TOML text each, and whether a
+    changed line lies outside them and outside a `[solve-meta]` table whose header it shows."""
+    whole: list[str] = []
+    unplaced = False
+    header: str | None = None  # the table the lines below the last header shown belong to; None above the first
+    block: list[str] = []
+
+    def close(ended: bool) -> None:  # the lines since the last header end: at the next header (`ended`) or the hunk's
+        nonlocal unplaced
+        if header == "projects" and ended:
+            whole.append("\n".join(line.removeprefix(CHANGED) for line in block))
+        elif header != "solve-meta" and any(line.startswith(CHANGED) for line in block):
+            unplaced = True  # above the first header, or a table the hunk's end cuts
+
+    for raw in lines:
+        line = raw.removeprefix(CHANGED)
+        shown = _HEADER.match(line)
+        if shown is None:
+            block.append(raw)
+            continue
+        close(True)
+        header, block = shown["table"], [line]
+        if header == "projects" and not line.lstrip().startswith("[["):
+            raise ManifestError("a [projects] header that is no array of tables")
+    close(False)
+    return whole, unplaced
+
+
+def gopkg_lock_hunks(path: str, data: bytes) -> list[Dependency]:
+    """From a patch's one side (hunks.sides): the `[[projects]]` tables the hunks show whole, read as the whole file
+    reads them; a changed line in no such table nor under a `[solve-meta]` header shown is `partial` (module doc)."""
+    tables: list[str] = []
+    unplaced = False
+    for chunk in text(data).split("\n" + HUNK + "\n"):
+        shown, cut = _tables([line for line in chunk.splitlines() if line != HUNK])
+        tables += shown
+        unplaced = unplaced or cut
+    found = parse_gopkg_lock(path, "\n".join(tables).encode()) if tables else []
+    if unplaced and found:
+        raise PartlyRead("a changed line in a [[projects]] table whose header or end the hunk does not show", found)
+    if unplaced:
+        raise ManifestError("a changed line in a [[projects]] table whose header or end the hunk does not show")
+    return found

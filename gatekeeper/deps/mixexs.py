@@ -49,6 +49,10 @@ _ENV_TEST = lazy(r"^Mix\.env(?:\(\))?+\s*+[!=]=\s*+:[a-z_]\w*$")
 # A word list of atoms (`only: ~w(dev test)a`), written as the list it is.
 _WORD_ATOMS = lazy(r"^~w(?:\(([a-z_\s]*+)\)|\[([a-z_\s]*+)\])a$")
 _LINE = lazy(r"^\s*+(\{.*\})\s*+,?\s*+$", re.DOTALL)
+# a one-line deps list of one tuple (httpoison's `defp deps(:prod) do [ { :hackney, github: …, tag: … } ] end`)
+_LIST_LINE = lazy(r"^\s*+\[\s*+(\{[^{}]*+\})\s*+,?\s*+\]\s*+,?\s*+$", re.DOTALL)
+# a git dependency's options a patch reads beside the plain ones: its one source and one ref, both part of its name
+_PATCH_GIT = frozenset({"github", "git", "tag", "ref", "branch"})
 _SOURCES = frozenset({"github", "git", "path", "in_umbrella"})
 _REFS = {"tag": "", "ref": "", "branch": "branch:"}
 _NAMING = frozenset({"hex", "organization", "repo", *_SOURCES, *_REFS})
@@ -292,11 +296,15 @@ def mix_exs_line(side: Side, index: int) -> list[tuple[str, ...]]:
             raise ManifestError("a hunk holding a heredoc: read the whole file (--tree)")
         k -= 1
     masked = mask(line)
-    shape = _LINE.match(masked)
+    shape = _LIST_LINE.match(masked) or _LINE.match(masked)
     if shape is None:
         raise ManifestError(f"not one whole deps tuple: {line.strip()[:80]!r}")
     dep = _tuple("", line, masked, shape.start(1), shape.end(1))
     fields = _split(masked, shape.start(1) + 1, shape.end(1) - 1)
+    if len(fields) >= 2 and masked[fields[1][0]] != '"':  # no requirement: a git source and its ref (round 59)
+        named = [masked[s:e].split(":", 1)[0].strip() for s, e in fields[1:]]
+        if set(named) & {"github", "git"} and set(named) <= _PATCH_OPTIONS | _PATCH_GIT:
+            return [with_options((dep.name, dep.version), "hex", dep.options)]
     named = [masked[s:e].split(":", 1)[0] for s, e in fields[2:]]
     if len(fields) < 2 or masked[fields[1][0]] != '"' or not set(named) <= _PATCH_OPTIONS:
         raise ManifestError(f"not a deps tuple of a requirement and plain options: {line.strip()[:80]!r}")

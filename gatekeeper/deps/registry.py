@@ -139,15 +139,15 @@ _BY_NAME: dict[str, Format] = {
     "go.sum": Format("go.sum", golang.parse_go_sum, True, ("go.mod",)),
     "gomod2nix.toml": Format("gomod2nix.toml", golang.parse_gomod2nix, False, ("go.mod",)),
     # Go's dep tool before modules (godep.py, round 52): from a patch a constraint's version line with the name its
-    # hunk shows; a Gopkg.lock hunk is `partial`
+    # hunk shows; a Gopkg.lock table the hunk shows whole (round 59), else `partial`
     "Gopkg.toml": Format("Gopkg.toml", godep.parse_gopkg_toml, False, edits=_edits("go", godep.gopkg_toml_line)),
-    "Gopkg.lock": Format("Gopkg.lock", godep.parse_gopkg_lock, False),
+    "Gopkg.lock": Format("Gopkg.lock", godep.parse_gopkg_lock, False, hunks=godep.gopkg_lock_hunks),
     "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False, edits=_edits("cargo", cargo.cargo_line)),
     "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
     "Gemfile": Format("Gemfile", bundler.parse_gemfile, True),
     "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True, hunks=bundler.gemfile_lock_hunks),
     "composer.json": Format("composer.json", composer.parse_composer_json, False,
-                            edits=_edits("composer", edits.composer_line)),
+                            edits=_edits("composer", composer.composer_line)),
     "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",),
                             hunks.composer_lock_hunks),
     "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=refedits.pom_edits),
