@@ -119,3 +119,22 @@ def test_a_long_pattern_list_is_read_in_linear_time() -> None:
         manifest = json.dumps({"scripts": {"test": f"run-p {text}", "test:a": "x"}})
         return tasktexts.restricted("package.json", manifest, Tasks(frozenset({"test"})))
     assert_linear(read, repeated("test:* ", tail="x"), budget=0.5)
+
+
+@pytest.mark.parametrize(("pattern", "name", "expected"), [
+    ("unit:*", "unit:a", True), ("unit:*", "unit:a:b", False), ("unit:*", "unit", False), ("unit:**", "unit", True),
+    ("unit:**", "unit:a:b", True), ("unit:**", "unitx", False), ("t?st:*", "test:a", True), ("t?st", "t:st", False),
+    ("*:fix", "lint:fix", True), ("*:fix", "lint:js:fix", False), ("**:fix", "lint:js:fix", True),
+    ("*a*a*b", "xaxaxb", True), ("*a*a*b", "aaaaaaaa", False), ("build", "build", True)])
+def test_a_pattern_matches_as_npm_run_all_reads_it(pattern: str, name: str, expected: bool) -> None:
+    scripts = {"test": f"run-p {pattern}", name: "x", "zzz:never": "y"}
+    kept = json.loads(tasktexts.restricted("package.json", json.dumps({"scripts": scripts}),
+                                           Tasks(frozenset({"test"}))))["scripts"]
+    assert (name in kept) is expected or (not expected and kept == scripts), (pattern, name)
+
+
+def test_a_glob_of_many_stars_is_read_in_linear_time() -> None:
+    def read(name: str) -> object:
+        manifest = json.dumps({"scripts": {"test": "run-p *a*a*a*a*a*a*a*a*b", name: "x"}})
+        return tasktexts.restricted("package.json", manifest, Tasks(frozenset({"test"})))
+    assert_linear(read, repeated("a"), budget=0.5)

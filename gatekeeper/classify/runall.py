@@ -5,7 +5,7 @@ npm-run-all reads a name as a glob over the script names with `:` as the separat
 `**` across segments (read here as also matching none, the more sensitive reading). None, so that the caller reads the
 whole file (fail closed): a runner of another kind beside it (`concurrently`, `turbo`, `nx`), an option not known, a
 name that is not literal (`$TASKS`) or a glob beyond `*`, `**` and `?` (braces, classes, `!(...)`), a name or pattern
-no script matches, a text shlex cannot split, more pairs of patterns and scripts than the bound.
+no script matches, a text shlex cannot split, patterns and script names longer together than the bound.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ _VALUED = frozenset({"--max-parallel", "--npm-path"})
 _SHORT = re.compile(r"-[pslncr]+")
 _PATTERN = re.compile(r"[\w.:/@+*?-]+")
 _PUNCTUATION = frozenset("();<>|&")
-_BOUND = 200_000  # patterns x script names matched before reading the whole file instead
+_BOUND = 1_000_000  # characters of the patterns x characters of the script names, past which the file is read whole
 
 
 def expanded(scripts: dict[str, object], kept: dict[str, object]) -> dict[str, object] | None:
@@ -102,7 +102,8 @@ def _runner_patterns(words: list[str], index: int) -> tuple[list[str] | None, in
 
 
 def _matched(patterns: list[str], scripts: dict[str, object]) -> list[str] | None:
-    if len(patterns) * max(len(scripts), 1) > _BOUND:
+    work = sum(len(pattern) + 1 for pattern in patterns) * sum(len(name) + 1 for name in scripts)
+    if work > _BOUND:
         return None
     names: list[str] = []
     for pattern in patterns:
@@ -111,31 +112,62 @@ def _matched(patterns: list[str], scripts: dict[str, object]) -> list[str] | Non
                 return None  # npm-run-all stops: a name the file does not define
             names.append(pattern)
             continue
-        compiled = re.compile(_regex(pattern))
-        hits = [name for name in scripts if compiled.fullmatch(name)]
+        tokens = _tokens(pattern)
+        hits = [name for name in scripts if _matches(tokens, name)]
         if not hits:
             return None
         names += hits
     return names
 
 
-def _regex(pattern: str) -> str:
+def _tokens(pattern: str) -> list[str]:
+    """The pattern's tokens: a character, `?`, `*` (within a segment), `**` (across), `:**` (`(:.*)?`)."""
     out: list[str] = []
     index = 0
     while index < len(pattern):
-        if pattern.startswith(":**", index):
-            out.append("(?::.*)?")
-            index += 3
-        elif pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-        elif pattern[index] == "*":
-            out.append("[^:]*")
-            index += 1
-        elif pattern[index] == "?":
-            out.append("[^:]")
-            index += 1
+        for token in (":**", "**", "*", "?"):
+            if pattern.startswith(token, index):
+                break
         else:
-            out.append(re.escape(pattern[index]))
-            index += 1
-    return "".join(out)
+            token = pattern[index]
+        out.append(token)
+        index += len(token)
+    return out
+
+
+def _matches(tokens: list[str], name: str) -> bool:
+    """Whether `name` matches the tokens, by the states of the automaton they make: each character once against each
+    state (linear in the name for a pattern, no backtracking). A state is (token index, inside `:**`'s tail)."""
+    states = _closure(tokens, {(0, False)})
+    for char in name:
+        moved: set[tuple[int, bool]] = set()
+        for index, inside in states:
+            if inside:
+                moved.add((index, True))
+                continue
+            if index == len(tokens):
+                continue
+            token = tokens[index]
+            if token == "**" or (token == "*" and char != ":"):
+                moved.add((index, False))
+            elif token == ":**" and char == ":":
+                moved.add((index, True))
+            elif token == char or (token == "?" and char != ":"):
+                moved.add((index + 1, False))
+        states = _closure(tokens, moved)
+        if not states:
+            return False
+    return any(index == len(tokens) and not inside for index, inside in states)
+
+
+def _closure(tokens: list[str], states: set[tuple[int, bool]]) -> set[tuple[int, bool]]:
+    """The states with those a star (matching none) or a finished `:**` tail leads to without a character."""
+    out = set(states)
+    queue = list(states)
+    while queue:
+        index, inside = queue.pop()
+        following = (index + 1, False)
+        if (inside or (index < len(tokens) and tokens[index] in ("*", "**", ":**"))) and following not in out:
+            out.add(following)
+            queue.append(following)
+    return out
