@@ -4,8 +4,8 @@ CI's `npm test` runs the `test` script (with `pretest`/`posttest`), `npm ci` the
 `make lint` the `lint` target's recipe and its prerequisites' (make's default goal without a name): what the other
 scripts and targets of the file run is not CI's through that caller (chalk's `bench`, legislation-explorer's
 `dev:app-server`, nginx-proxy's and requests' unrun targets). A name that is not literal, a task the file does not
-define, a script that runs others by pattern: the whole file, as before. A make prerequisite is a file make checks,
-not a command (custom-error-pages' `build: main.go`).
+define, a runner of script lists other than npm-run-all's: the whole file, as before. A make prerequisite is a file
+make checks, not a command (custom-error-pages' `build: main.go`).
 """
 
 from __future__ import annotations
@@ -74,10 +74,16 @@ def test_a_package_script_ci_runs_is_ci_and_the_others_are_not(definition: str, 
     assert "package.json" in runs  # the manifest CI runs from stays ci whatever it runs of it
 
 
-def test_a_script_that_runs_others_by_pattern_reads_the_whole_file() -> None:
+def test_a_script_that_runs_others_by_pattern_runs_those() -> None:
+    """npm-run-all's names and patterns are read since label88 (tests/test_classify_label88_classes.py): `run-s lint
+    test:*` runs `lint` and `test:unit` with `test`'s pre/post scripts; another runner of lists reads it whole."""
     scripts = {**SCRIPTS, "test": "run-s lint test:*", "test:unit": "node scripts/unit.js"}
     files = {**PACKAGE, "package.json": json.dumps({"scripts": scripts}), "scripts/unit.js": "1\n"}
     definition, text = BLOCK_DEFINITIONS[0]
+    assert _runs({**files, definition: text.format(line="npm test")}) & (_ALL_SCRIPTS | {"scripts/unit.js"}) \
+        == {"scripts/pretest.js", "scripts/posttest.js", "scripts/lint.js", "scripts/unit.js"}
+    scripts = {**scripts, "test": "concurrently \"npm:lint\" \"npm:test:*\""}
+    files = {**files, "package.json": json.dumps({"scripts": scripts})}
     assert _runs({**files, definition: text.format(line="npm test")}) & (_ALL_SCRIPTS | {"scripts/unit.js"}) \
         == _ALL_SCRIPTS - {"scripts/test.js"} | {"scripts/unit.js"}
 

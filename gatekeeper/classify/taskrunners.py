@@ -93,9 +93,18 @@ def side_files(line: str) -> list[str]:
     return files + toolreads.line_files(line) if "test" in line or "nix" in line or "PYTEST_" in line else files
 
 
+# A program's call that hands a shell its string (`execSync("npm run build")`, `subprocess.check_call("make dist",
+# shell=True)`, `system("yarn build")`): the string is a command line of its own (the eighty-eighth set: helmet's test
+# builds the package with `exec("npm run build")`)
+_CALL = lazy(r"\b(?:exec|execSync|execa|execaSync|execaCommand|execaCommandSync|spawn|spawnSync|system|popen"
+             r"|check_call|check_output|getoutput|getstatusoutput|Popen|call|run)[ \t]*+\([ \t]*+(['\"`])"
+             r"((?:(?!\1)[^\n\\])*+)\1")
+
+
 def line_tasks(line: str) -> list[tuple[str, taskunits.Tasks | None]]:
     """(a file a task runner a line runs reads, the tasks it runs of it: taskunits.asked; None, all of them)."""
     found = TOOL.findall(line)
+    found += [pair for _, called in _CALL.findall(line) if called[:1].isalpha() for pair in TOOL.findall(called)]
     # a package manager that runs lefthook's bin by name (`yarn lefthook run x`): its own files, and lefthook's
     found += [("lefthook", bin_rest) for tool, rest in found if tool.lower() in ("yarn", "pnpm", "bun")
               and (bin_rest := rest.lstrip()).startswith("lefthook") and bin_rest[8:9] in ("", " ", "\t")]

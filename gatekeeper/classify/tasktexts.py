@@ -10,15 +10,12 @@ import re
 from typing import NamedTuple
 
 from gatekeeper.bounded import load_json
+from gatekeeper.classify import runall
 from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["is_makefile", "restricted", "runs_own_tasks"]
-
-
-# A runner of several scripts by name or pattern (`run-s build:*`, `concurrently "npm:lint"`, `turbo run build`)
-_LISTS = lazy(r"\b(?:npm-run-all2?|run-s|run-p|concurrently|wireit|turbo|nx|lerna|ultra|npm-run|yarn-run-all)\b")
 
 
 def restricted(path: str, text: str, tasks: Tasks | None) -> str:
@@ -50,8 +47,11 @@ def _package_text(text: str, tasks: Tasks) -> str:
         for each in (f"pre{name}", name, f"post{name}"):
             if each in scripts:
                 kept[each] = scripts[each]
-    if any(_LISTS.search(str(value)) for value in kept.values()):
-        return text  # a script that runs others by pattern: every one
+    if any(runall.LISTS.search(str(value)) for value in kept.values()):
+        listed = runall.expanded(scripts, kept)  # npm-run-all's names and patterns: those scripts (label88)
+        if listed is None:
+            return text  # another runner of script lists, or one not read: every script
+        kept = listed
     return json.dumps({**manifest, "scripts": kept})
 
 

@@ -10,8 +10,9 @@ are callers in turn, read by the same words.
 
 Fail closed, to the whole file: a name that is not literal (`make $TARGET`, `npm run ${{ matrix.script }}`), a
 subcommand not known to run no or these scripts, a task the file does not define (a Makefile's variable targets, a
-name no rule matches), a runner of script lists (`npm-run-all`, `run-s`, `concurrently`, `turbo`), a text that does not
-parse, `.RECIPEPREFIX`. The other task runners (just, tox, nox, rake, Task...) are read whole, as before.
+name no rule matches), a runner of script lists (`concurrently`, `turbo`; npm-run-all's names and patterns are
+read: runall.py), a text that does not parse, `.RECIPEPREFIX`. The other task runners (just, tox, nox, rake, Task...)
+are read whole, as before.
 """
 
 from __future__ import annotations
