@@ -43,9 +43,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
     script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
     does: (rule, evidence)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
-    (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
-    ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
-    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`).
+    (fail closed) past ciruns.MAX_FILES files or walktree.MAX_BYTES bytes read in a tree, ciruns.MAX_NAMED patterns
+    of a definition, ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer
+    than is read (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled
+    `dist/index.js`).
     With `rules`, a YAML file the fixed names and folders leave out is a definition too when the path rules call it
     `ci` (_pipeline_by_rules)."""
     found: dict[str, tuple[str, str]] = {}
@@ -63,11 +64,15 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             starts, scripts_run = walktree.starts(trees, tree, read_blob, actions, defines)
             queue = walkqueue.TaskQueue(starts, ciruns.MAX_FILES)
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
+            spent = 0  # bytes read of the tree's files (walktree.MAX_BYTES)
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob, queue.again):
                 tasks = queue.reading(path)
                 key = (entry.oid, path, walk.key(), tasks, vendoredci.inert(origin))  # an inert origin's bare names
                 if key not in read:
                     data = read_blob(entry)
+                    spent += len(data)
+                    if spent > walktree.MAX_BYTES:
+                        return False  # what the files left would name is not known (fail closed, bounded work)
                     names = walknames.named(walk, path, origin, data, tasks,
                                             walknames.is_definition(path, origin, scripts_run), key[4])
                     if names is None:

@@ -29,9 +29,12 @@ from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import Read, Tree, linked_workflows
 
-__all__ = ["FILE_MODES", "WalkTree", "starts"]
+__all__ = ["FILE_MODES", "MAX_BYTES", "WalkTree", "starts"]
 
 FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
+# Bytes of the files the walk reads in a tree (each up to FULL_READ + 1): past it every file it may name is `ci` (fail
+# closed). MAX_FILES files of 1 MiB cost ~1,000 CPU-s (cost40's Left 2); docs/classification.md has the measurement.
+MAX_BYTES = 16 << 20
 
 
 @dataclass(frozen=True, slots=True)
