@@ -3,64 +3,39 @@ what the walk follows beyond a definition's words: the scripts a Dockerfile a st
 
 from __future__ import annotations
 
-import posixpath
 import re
-from functools import cache, partial
-from typing import NamedTuple
+from functools import partial
 
 from gatekeeper.classify import (
     autorun,
-    bumphooks,
-    cargobins,
-    cargorun,
-    ciconfigs,
-    cidefaults,
     ciforms,
     ciholders,
     ciimports,
     cireaches,
     ciruns,
-    composerscripts,
-    composeruns,
     deployruns,
-    devcontainers,
-    dockerbuilds,
-    dotnetrun,
-    gobuilds,
     goscripts,
-    jobdsl,
-    lintplugins,
     localactions,
-    nodeconfigs,
-    npmbins,
-    nxtargets,
-    pipinstalls,
     runsettings,
-    selfurls,
-    taskstarts,
     tasktexts,
     taskunits,
-    toolloads,
     toolplugins,
-    treeconsults,
-    treeglobs,
     vendoredci,
+    walknames,
     walkpaths,
     walkqueue,
-    yamlnodes,
+    walktree,
 )
 from gatekeeper.classify.gotasks import GO_GENERATE, go_generated, mage_files, task_files
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import FULL_READ
-from gatekeeper.classify.treepaths import where
-from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflows, walked
+from gatekeeper.classify.treereads import PastBound, Read, Tree, walked
+from gatekeeper.classify.walknames import Named
+from gatekeeper.classify.walktree import WalkTree
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["GO_GENERATE", "ci_runs", "go_generated"]
 
-_RUNNERS = ("ansible-playbook", "helmfile", "terraform")  # whose entry files cireaches.py reads (and Compose's)
 _HELMFILE = lazy(r"(?:\A|/)helmfile[^/]*\Z|(?:\A|/)helmfile\.d/[^/]+\.ya?ml\Z")  # one `helmfile -f DIR` reads
-_FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
 
 
 def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
@@ -68,14 +43,15 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
     script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
     does: (rule, evidence)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
-    (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
-    ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
-    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`).
+    (fail closed) past ciruns.MAX_FILES files or walktree.MAX_BYTES bytes read in a tree, ciruns.MAX_NAMED patterns
+    of a definition, ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer
+    than is read (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled
+    `dist/index.js`).
     With `rules`, a YAML file the fixed names and folders leave out is a definition too when the path rules call it
     `ci` (_pipeline_by_rules)."""
     found: dict[str, tuple[str, str]] = {}
     # by (blob id, path, the tree's cargo aliases, the tasks read of it): what it names
-    read: dict[tuple[str, str, str, taskunits.Tasks | None, bool], _Named] = {}
+    read: dict[tuple[str, str, str, taskunits.Tasks | None, bool], Named] = {}
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     deploys: list[tuple[str, str]] = []  # (origin, a file or folder a deploy command names: deployruns.py)
     entries: dict[tuple[str, str, str], None] = {}  # (origin, runner, the file it starts from): cireaches.py
@@ -84,115 +60,32 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         defines = partial(_defines, rules)  # one object for every tree: each path of them all is tested once
         for tree in trees:
             imports = _Imports(found, rules)
-            cargo = cargorun.config([read_blob(tree[name]).decode("utf-8", "replace") for name in cargorun.CONFIGS
-                                     if name in tree and tree[name].mode in _FILE_MODES])
-            manifests = {path.rpartition("/")[0]: read_blob(tree[path])[:FULL_READ].decode("utf-8", "replace")
-                         for path in tree if path.endswith("Cargo.toml") and path.count("/") <= cargobins.MAX_DEPTH
-                         and path.rpartition("/")[2] == "Cargo.toml" and tree[path].mode in _FILE_MODES}
-            projects = cargorun.workspaces({folder: text for folder, text in manifests.items()
-                                            if folder and folder.count("/") <= 1})  # deeper: followed, the safe side
-            crates = cargobins.crates(manifests)  # the binaries, examples and packages `cargo run` names (attack 47)
-            gomods = gobuilds.Modules(tree, read_blob)  # which folder `go run example.com/x/cmd/t` runs (attack 48)
-            npms, nxs = npmbins.Packages(tree, read_blob), nxtargets.Workspace(tree, read_blob)  # bins, Nx projects
-            loads = toolloads.Reads(tree, read_blob, gomods)  # go.mod's tools, TypeDoc's options (misses 8)
-            lints = lintplugins.Settings(loads.seen, read_blob)  # its linters' settings (attack 48)
-            present = treeglobs.Present(tree)  # which of their globs name a file at all (treeglobs.py)
-            aliased = repr((cargo, projects, crates, gomods, npms, lints, loads, nxs))  # `cargo x`: this tree's alias
-            mine = cache(partial(selfurls.own, tree, read_blob))  # its own names (cileft68)
-            queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
+            walk = WalkTree.build(tree, read_blob)
+            starts, scripts_run = walktree.starts(trees, tree, read_blob, actions, defines)
+            queue = walkqueue.TaskQueue(starts, ciruns.MAX_FILES)
             tested = ""  # the first origin that runs `dotnet test` (runsettings.py)
-            idle = _idle(tree, queue, read_blob)  # dead-end task and Dev Container files: asked outside the bound
-            queue = [item for item in queue if item[0] not in idle]
-            # an installed package's own definitions last (popped last): what a running one reaches is walked
-            # first, with its origin (vendoredci.py); the root Travis file first, and what it imports (attack19)
-            queue.sort(key=lambda item: (vendoredci.package_root(item[0]) is None, item[0] == vendoredci.ROOT_TRAVIS))
-            # a CI folder's script is read as the scripts it runs are: a bundle past what is read is no bound
-            scripts_run = {path for path, _ in queue if not ciruns.is_yaml(path) and not ciruns.is_definition(path)}
-            queue += [(path, path) for path in linked_workflows(tree, read_blob)]
-            queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
-                      for name in localactions.DEFINITIONS]
-            # the root action (`action.yml`, ci by path: the action this repository publishes, and the one a `uses: ./`
-            # step runs) is a definition: a script its composite steps run by `${{ github.action_path }}` is its code
-            # (the fiftieth set: codecov-action's dist/codecov.sh)
-            queue += [(path, path) for path in tree if "/" not in path and path.lower() in localactions.DEFINITIONS]
-            queue += taskstarts.starts(trees, tree, read_blob) + jobdsl.starts(trees, tree, read_blob)  # cileft62
-            queue = walkqueue.TaskQueue(queue, ciruns.MAX_FILES)
+            spent = 0  # bytes read of the tree's files (walktree.MAX_BYTES)
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob, queue.again):
                 tasks = queue.reading(path)
-                key = (entry.oid, path, aliased, tasks, vendoredci.inert(origin))  # an inert origin's bare names
-                if key not in read or not loads.seen.same(read[key].looked):  # BASE's reading is HEAD's where it held
-                    data, _ = read_blob(entry), loads.seen.take()  # what it looks up: from here
-                    if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
-                        continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
-                    # the root Travis file without a script runs its language's default (the seventy-fourth set)
-                    text = cidefaults.with_default(path, data[:FULL_READ].decode("utf-8", "replace"))
-                    text = selfurls.localized(text, mine, loads.seen)  # the repository's own raw URLs (cileft68)
-                    text = composeruns.localized(text, loads.seen, read_blob)  # a mounted service's paths (cileft68)
-                    text = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it
-                    scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
-                    definition = (origin == path and path not in scripts_run) \
-                        or path.endswith(localactions.DEFINITIONS)
-                    # a release tool's settings; a folded `run: >` is one command over lines: its string too (attack 29)
-                    configs = ciconfigs.named("\n".join([text, *yamlnodes.folded_strings(text)]) if ciruns.is_yaml(path)
-                                              else text) if ciconfigs.may_name(text) else []
-                    if definition and (len(data) > FULL_READ
-                                       or len(scripts) + len(composed) + len(configs) > ciruns.MAX_NAMED):
-                        return False  # what a definition runs may be past what is read
-                    modules = ciimports.imported(path, text)
-                    # a Node tool's settings module: its paths are the tool's data, its imports code (attack 41)
-                    scripts = [] if nodeconfigs.imports_only(path, text) or tasks == toolplugins.KEYS_ONLY \
-                        or path.rpartition("/")[2] in toolplugins.DATA_SETTINGS else scripts
-                    yaml = ciruns.is_yaml(path)
-                    joined = "\n".join([text, *yamlnodes.folded_strings(text)])
-                    deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
-                    entered = [(runner, named) for runner in _RUNNERS if deployruns.runs(runner, text)
-                               for named in deployruns.targets(joined, False, runner)]
-                    if len(deployed) > ciruns.MAX_NAMED:
-                        return False  # what a file deploys may be past what is matched (fail closed, not cut)
-                    brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
-                                  *cargorun.packages(text, folders, cargo, projects, crates),  # pip: a tree's project
-                                  *present.kept(gobuilds.packages(text, path, folders, gomods)),  # `go install ./t`
-                                  *present.kept(npmbins.named(text, path, folders, npms)),  # `npx ./t`, a bin
-                                  *present.kept(nxs.run(text)),  # `nx run-many`: its projects' commands
-                                  *lintplugins.loaded(text, lints),  # pylint's, mypy's, RuboCop's plugins
-                                  *dotnetrun.assemblies(text, loads.seen, read_blob),  # `dotnet x.dll`: its project
-                                  *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
-                                  *bumphooks.hook_scripts(text, loads.seen, read_blob),  # manifests' hooks (misses 7)
-                                  *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
-                                  *toolloads.loaded(path, text, folders, loads),  # fixtures, go tool, TypeDoc: misses 8
-                                  *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
-                                  *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
-                                    if (at := loads.seen.get(linked)) is not None and at.mode == "120000"]]
-                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
-                                                                      *configs))
-                    if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
-                        return False  # each is matched against every path: bounded work (`.*` runs backtrack)
-                    resolved = [(p, tasked.get(named)) for named in scripts[:ciruns.MAX_NAMED]
-                                for p in ciruns.resolved(named, path, folders)
-                                if not (key[4] and vendoredci.bare_elsewhere(origin, named, p))]
-                    read[key] = _Named(
-                        modules, [p for p, _ in resolved] + brought_up,
-                        [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
-                        [(posixpath.normpath(posixpath.join(base, dockerfile)),
-                          posixpath.normpath(posixpath.join(base, context)).lstrip("."))
-                         for dockerfile, context in dockerbuilds.builds(text)
-                         for base in ciruns.bases(path, folders)]
-                    # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
-                    + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
-                    vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
-                    [p for named in deployed for p in walkpaths.deployed(named, path, folders)],
-                    [(runner, p) for runner, named in entered for p in walkpaths.deployed(named, path, folders)],
-                    [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
-                    goscripts.markers(text), runsettings.runs_tests(text), ciimports.runner_lines(text),
-                    walkqueue.asked(resolved, brought_up),
-                    [(posixpath.normpath(posixpath.join(base, dockerfile)),
-                      posixpath.normpath(posixpath.join(base, context)).lstrip("."))
-                     for dockerfile, context in dockerbuilds.run_builds(text) for base in ciruns.bases(path, folders)],
-                    loads.seen.take())
+                key = (entry.oid, path, walk.key(), tasks, vendoredci.inert(origin))  # an inert origin's bare names
+                if key not in read or not walk.loads.seen.same(read[key].looked):  # BASE's reading where it holds
+                    data = read_blob(entry)
+                    spent += len(data)
+                    if spent > walktree.MAX_BYTES:
+                        return False  # what the files left would name is not known (fail closed, bounded work)
+                    names = walknames.named(walk, path, origin, data, tasks,
+                                            walknames.is_definition(path, origin, scripts_run), key[4])
+                    if names is None:
+                        continue
+                    wild += names.wild
+                    if wild > ciruns.MAX_WILD:
+                        return False  # each is matched against every path: bounded work
+                    read[key] = names
                 names = read[key]
                 tested = tested or (origin if names.tests_dotnet else "")
                 # the JSON and YAML settings of the tools it runs: read for the code they load, not named
-                queue += [(name, origin) for name in toolplugins.beside(path, names.scripts) if name in tree]
+                queue += [(settings, origin) for settings in toolplugins.beside(path, names.scripts)
+                          if settings in tree]
                 for manifest in toolplugins.manifests(path, names.scripts):  # `npx jest`: package.json's `jest` key
                     queue.ask(manifest, origin, toolplugins.KEYS_ONLY) if manifest in tree else None
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
@@ -269,45 +162,13 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             return False
         for named, rule_evidence in reached:
             found.setdefault(named, rule_evidence)
-        # the Go task packages CI's programs import, what mage runs where CI runs it, what tests and directives run
-        for reader in (task_files, mage_files, goscripts.started):  # (attack 46)
-            for named, rule_evidence in reader(tree, read_blob, found):
-                found.setdefault(named, rule_evidence)
+        for named, rule_evidence in task_files(tree, read_blob, found):  # the Go task packages CI's programs import
+            found.setdefault(named, rule_evidence)
+        for named, rule_evidence in mage_files(tree, read_blob, found):  # what mage runs where CI runs it
+            found.setdefault(named, rule_evidence)
+        for named, rule_evidence in goscripts.started(tree, read_blob, found):  # what tests, directives run (attack 46)
+            found.setdefault(named, rule_evidence)
     return found
-
-
-def _idle(tree: Tree, queue: list[tuple[str, str]], read_blob: Read) -> set[str]:
-    """The task and Dev Container files the walk starts from (`queue`) that run nothing unasked (autorun.runs_unasked):
-    dead ends, each read once outside ciruns.MAX_FILES. A monorepo holds hundreds (TanStack/table: 352 examples'
-    `.devcontainer/devcontainer.json` naming an image), and counted against the bound they closed the walk (every
-    script `ci`; cileft69). At most MAX_FILES are asked; the rest, and symlinks, are walked and counted as before."""
-    idle: set[str] = set()
-    asked = 0
-    for path, origin in queue:
-        if path == origin and autorun.is_run_file(path) and tree[path].mode != "120000":
-            if asked >= ciruns.MAX_FILES:
-                break
-            asked += 1
-            if not autorun.runs_unasked(path, read_blob(tree[path])):
-                idle.add(path)
-    return idle
-
-
-class _Named(NamedTuple):
-    imports: list[str]  # the modules a script imports by a relative name (ciimports.py), from the root; patterns
-    scripts: list[str]  # patterns, resolved
-    composed: list[str]
-    builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
-    travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
-    deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
-    entered: list[tuple[str, str]]  # (runner, the file its `ansible-playbook`/`helmfile` starts from), resolved
-    configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
-    generates: list[str]  # it runs `go generate`, `go test` (GO_GENERATE, goscripts.GO_TEST)
-    tests_dotnet: bool  # it runs `dotnet test`: the run settings the tree's project files name (runsettings.py)
-    runners: str  # its lines that start a test runner: the tests they name are a suite (ciimports.through_runner)
-    tasks: dict[str, taskunits.Tasks]  # the task files of `scripts` runners' commands alone name: what they run of them
-    started: list[tuple[str, str]]  # the builds of `builds` whose image it then runs (dockerbuilds.run_builds)
-    looked: treeconsults.Looked  # the tree's files its readers looked up: reused in a tree where they are the same
 
 
 class _Imports:
