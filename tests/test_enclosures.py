@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cpucost import assert_linear, repeated
 
-from gatekeeper.classify import enclosures, pipinstalls, playbookwords
+from gatekeeper.classify import enclosures, pipinstalls, playbookwords, tfrefs
 from gatekeeper.classify.enclosures import Enclosed, Enclosures
 
 # The patterns as they were on 19a3564a, each beside the reader that replaced it.
@@ -21,8 +21,10 @@ _OLD = [
     (r"\$\{\{.*?\}\}|\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|\$[A-Za-z_0-9@*#?!-]+|%[A-Za-z_0-9]+%|`[^`]*`",
      pipinstalls._EXPRESSION),
     (r"""[^\s"'{}\[\],;&|<>()`]+|\{\{[^}]*\}\}[^\s"'{}\[\],;&|<>()`]*""", playbookwords._TOKEN),
+    (r"(?s)/\*.*?\*/|#[^\n]*", tfrefs._NIX_COMMENT),
 ]
-_ALPHABET = ["$", "{", "}", "(", ")", "`", "%", "a", "-", "/", " ", "\n", "${{", "}}", "${", "$(", "{{"]
+_ALPHABET = ["$", "{", "}", "(", ")", "`", "%", "a", "-", "/", " ", "\n", "${{", "}}", "${", "$(", "{{", "*", "#", "/*",
+             "*/"]
 _MIRRORS = Path("/work/.mirror")
 
 
@@ -34,7 +36,7 @@ def _same(old: str, new: Enclosures, text: str) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize(("old", "new"), _OLD, ids=["github", "pipinstalls", "playbook"])
+@pytest.mark.parametrize(("old", "new"), _OLD, ids=["github", "pipinstalls", "playbook", "nix"])
 def test_generated_texts_match_as_the_old_pattern_matched(old: str, new: Enclosures, seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(2_000):
@@ -44,7 +46,7 @@ def test_generated_texts_match_as_the_old_pattern_matched(old: str, new: Enclosu
 def test_edge_texts_match_as_the_old_pattern_matched() -> None:
     texts = ["", "$", "${{", "${{}}", "${{ a }}}", "${{ a }\n}}", "${{a\n${{b}}", "$((a)", "$((a))", "$(a", "$()",
              "${a${b}", "`a", "`a`b`", "%a%b%", "$a${{", "${{${{}}", "{{a}}b", "{{a}b}}", "{{{{", "{{}}}}", "}}${{",
-             "${{ x }}\n${{", "a\r${{b}}\r"]
+             "${{ x }}\n${{", "a\r${{b}}\r", "/*/", "/**/", "/* a\n*/ #b\n/*", "#/*\n*/"]
     for old, new in _OLD:
         for text in texts:
             _same(old, new, text)
@@ -91,3 +93,8 @@ def test_lines_of_openers_cost_linear_time(old: str, new: Enclosures, unit: str)
 @pytest.mark.parametrize("unit", ["{{", "{{a}", "{{ a "])
 def test_a_value_of_jinja_openers_costs_linear_time(unit: str) -> None:
     assert_linear(lambda text: list(playbookwords._TOKEN.finditer(text)), repeated(unit, "src: "), budget=0.5)
+
+
+@pytest.mark.parametrize("unit", ["/*", "/* a\n", "/*#"])
+def test_a_nix_file_of_unclosed_comments_costs_linear_time(unit: str) -> None:
+    assert_linear(lambda text: tfrefs.nix_paths("", text), repeated(unit, "{ imports = [ ./a.nix ]; }\n"), budget=0.5)
