@@ -31,6 +31,7 @@ _MIRRORS = Path("/work/.mirror")
 def _same(old: str, new: Enclosures, text: str) -> None:
     expected = [(m.span(), m.group()) for m in re.finditer(old, text)]
     assert [(m.span(), m.group()) for m in new.finditer(text)] == expected, text
+    assert [(m.span(), m.group()) for m in new._scan(text)] == expected, text  # the scanner, where `re` is cheap too
     assert new.sub("<\\g<0>>", text) == re.sub(old, "<\\g<0>>", text), text
     assert new.sub(lambda m: m.group().upper(), text) == re.sub(old, lambda m: m.group().upper(), text), text
 
