@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.classify import wrappers
+from gatekeeper.classify.enclosures import GITHUB_EXPRESSION as _EXPRESSION
 from gatekeeper.classify.pipinstalls import path_pattern
 from gatekeeper.lazy_pattern import lazy
 
@@ -98,7 +99,6 @@ _SEGMENTS = lazy(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = lazy(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
 _WORDS = lazy(r"""[^\s'"`)]+""")
-_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 # a line continued on the next: sh's backslash, PowerShell's backtick, cmd's caret at the line's end (attack 30)
 _CONTINUED = lazy(r"[\\`^][ \t]*\r?\n")
 # An action's inputs that are its tool's arguments or settings files: goreleaser-action's `with: args:` (attack 29);

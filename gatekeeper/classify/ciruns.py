@@ -63,6 +63,7 @@ from gatekeeper.classify import (
     wrappers,
     yamlnodes,
 )
+from gatekeeper.classify.enclosures import GITHUB_EXPRESSION as _GITHUB_EXPRESSION
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.classify.taskunits import Tasks
@@ -99,7 +100,6 @@ _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipe
 _DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
 _ENDINGS = ("yml", "yaml", "groovy", "file", ".env", ".cfg")  # how every definition's name ends (lower case)
 _LAST = frozenset("lLyYeEvVgG")  # and their last letters
-_GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 _SPLIT = lazy(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = lazy(r"[*?]")
 _HOLE = commandlines.HOLE

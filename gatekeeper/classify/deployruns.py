@@ -42,6 +42,7 @@ import re
 
 from gatekeeper.classify import ansiblenames, ciconfigs, wrappers
 from gatekeeper.classify.ansiblenames import command_name as _command
+from gatekeeper.classify.enclosures import GITHUB_EXPRESSION as _EXPRESSION
 from gatekeeper.classify.pipinstalls import path_pattern
 from gatekeeper.lazy_pattern import lazy
 
@@ -86,7 +87,6 @@ _REDIRECT = lazy(r"(?:[0-9]+|&)?(>>|>\||>|<<<|<<-?|<>|<)(?:&[0-9]*-?|([^\s&(].*)
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})  # a file argument that is standard input
 _XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-procs"})
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
-_EXPRESSION = lazy(r"\$\{\{.*?\}\}")
 _MAY_DEPLOY = lazy(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
                          r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls|openstack|heat"
                          r"|ansible-navigator)\b|-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")

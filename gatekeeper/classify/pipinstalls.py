@@ -27,6 +27,8 @@ import yaml
 
 from gatekeeper.classify import shellwords
 from gatekeeper.classify.change import folded
+from gatekeeper.classify.enclosures import GITHUB_EXPRESSION as _GITHUB_EXPRESSION
+from gatekeeper.classify.enclosures import Enclosed, Enclosures
 from gatekeeper.classify.startcommands import StartCommands
 from gatekeeper.lazy_pattern import lazy
 
@@ -56,13 +58,13 @@ _SETTINGS = lazy(r"(?:\b(?:PIP_[A-Z_]*(?:REQUIREMENT|CONSTRAINT)[A-Z_]*|UV_[A-Z_
                        r"['\"]?[ \t]*[:=][ \t]*(.*)$",
                        re.MULTILINE | re.IGNORECASE)
 _LEADING = lazy(r"\A(?:\.\./|\./|/|~/|\*/)*+")  # what a path pattern starts with that names no folder
-_EXPRESSION = lazy(r"\$\{\{.*?\}\}|\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|\$[A-Za-z_0-9@*#?!-]+|%[A-Za-z_0-9]+%"
-                         r"|`[^`]*`")
+_EXPRESSION = Enclosures(*_GITHUB_EXPRESSION.alternatives, Enclosed(r"\$\{[^}]*\}", "${", "}"),
+                         Enclosed(r"\$\(\([^)]*\)\)", "$((", ")", then=")"), Enclosed(r"\$\([^)]*\)", "$(", ")"),
+                         r"\$[A-Za-z_0-9@*#?!-]+", r"%[A-Za-z_0-9]+%", Enclosed(r"`[^`]*`", "`", "`"))
 # A requirements option among a program's string literals (`session.install("-r", "ci/deps.txt")`,
 # `["pip", "install", "-rci/deps.txt"]`).
 _CALLS = lazy(r"""["'](?:-r|-c|--requirements?|--constraints?)["']\s*,\s*[a-z]?["']([^"'\n]+)["']"""
                     r"""|["'](?:-[rc]|--(?:requirements?|constraints?)=)([^"'\s]+)["']""")
-_GITHUB_EXPRESSION = lazy(r"\$\{\{.*?\}\}")  # replaced before the shell reads the line
 MAX_COMMANDS = 16  # installer words of one command segment read as commands of their own (past it: ANY)
 _OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", ";;", "|&", "{", "}", "!", "then", "do", "else"})
 _REDIRECTS = lazy(r"^\d*(?:>>?|<|&>|>&|<<<?)")

@@ -28,6 +28,7 @@ import re
 from typing import NamedTuple
 
 from gatekeeper.classify.ansible import lines_from
+from gatekeeper.classify.enclosures import Enclosed, Enclosures
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_VALUES", "Word", "variables", "words"]
@@ -43,7 +44,8 @@ _FLOW_KEY = lazy(rf"""[{{,][ \t]*["']?(?:[A-Za-z_]\w*\.[A-Za-z_]\w*\.)?({_KEYS})
 _KEY_VALUE = lazy(r"""(?:^|[\s"'])(?:src|file|cmd|_raw_params)=["']?([^\s"',}]+)""")
 _BLOCK = lazy(r"[>|][+-]?[1-9]?[+-]?\Z")
 _ITEM = lazy(r"""^[ \t]*-[ \t]*(?:name[ \t]*:[ \t]*)?(.*)$""")
-_TOKEN = lazy(r"""[^\s"'{}\[\],;&|<>()`]+|\{\{[^}]*\}\}[^\s"'{}\[\],;&|<>()`]*""")
+_TOKEN = Enclosures(r"""[^\s"'{}\[\],;&|<>()`]+""",
+                    Enclosed(r"""\{\{[^}]*\}\}[^\s"'{}\[\],;&|<>()`]*""", "{{", "}", then="}"))
 _JINJA_DIR = lazy(r"\A\{\{-?[ \t]*(playbook_dir|role_path)[ \t]*-?\}\}")
 _ROLE = lazy(r"\A(.*?(?:\A|/)roles/[^/]+)/")
 _ANCHOR = lazy(r"""&([^\s,\[\]{}&*]++)[ \t]++([^\s#&*|>'"{\[][^\n#]*+)""")  # `&name value`: a scalar on its line

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from gatekeeper.classify.dockerrefs import contexts, is_dockerfile, run_scripts
+from gatekeeper.classify.enclosures import Enclosed, Enclosures
 from gatekeeper.classify.shapes import NIXOS
 from gatekeeper.lazy_pattern import lazy
 
@@ -86,7 +87,7 @@ _NIX_PATH = lazy(r"(?<![\w.+/${:-])\.\.?/[\w.+/-]*[\w+-]")
 # A path literal in an antiquotation (`ExecStart = "${pkgs.x}/bin/x --conf ${./etc/x.yaml}"`): Nix copies the file
 # into the store and the string names its copy, which the machine reads (the sixty-fifth set's casey/lab).
 _NIX_INTERPOLATED_PATH = lazy(r"\$\{[ \t]*(\.\.?/[\w.+/-]*[\w+-])[ \t]*\}")
-_NIX_COMMENT = lazy(r"/\*.*?\*/|#[^\n]*", re.DOTALL)
+_NIX_COMMENT = Enclosures(Enclosed(r"/\*.*?\*/", "/*", "*/"), r"#[^\n]*", flags=re.DOTALL)  # cost round 42
 
 # The definitions of the machines Vagrant and Test Kitchen bring up: a Vagrantfile loads its settings and runs its
 # provisioning scripts by path (`YAML.load_file(... "config.yaml")`, `provision "shell", path: "bootstrap.sh"`), a
