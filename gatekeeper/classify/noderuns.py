@@ -9,21 +9,31 @@ options (`-e`, `-p`) and its informational ones (`--version`) name no folder. ta
 
 from __future__ import annotations
 
+from gatekeeper.bounded import load_json
+from gatekeeper.classify import ciimports
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import opened
+from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["line_files"]
+__all__ = ["line_files", "mains"]
 
 # `node` at a command's start (a line's, after `;`, `&&`, `|`, `(`, `$(`, a YAML `run:`/`script:` key or a Jenkins
 # `sh '…'`), after the shell's assignments (`NODE_OPTIONS=… node x`); its words up to the command's end. Possessive
 # quantifiers: a run of blanks or assignments is taken once.
 _NODE = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|command)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
-             r"(?:[A-Za-z_]\w*+=[^\s;&|]*+[ \t]++)*+(?:/usr/(?:local/)?bin/)?+node(?:js)?+[ \t]++([^;&|\n]*+)")
+             r"(?:[A-Za-z_]\w*+=[^\s;&|]*+[ \t]++|(?:npx|exec|env|time|nice|nohup|command)[ \t]++)*+"
+             r"(?:/usr/(?:local/)?bin/)?+node(?:js)?+[ \t]++([^;&|\n]*+)")
 _NO_FILE = frozenset({"-e", "--eval", "-p", "--print", "-v", "--version", "-h", "--help", "-i", "--interactive",
                       "--test", "--run", "--check", "-c"})
 # options whose value is the next word (`-r dotenv/config`, `--import ./x.mjs`)
 _VALUED = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
                      "--env-file", "--input-type", "--title", "--inspect-port", "--redirect-warnings", "--watch-path"})
 _INDEXES = ("index.js", "index.mjs", "index.cjs")
+# an operand of these types is a script (`node tools/gen.js`: the existing reader's); a folder may hold a dot
+# (`node tools/release.v2`: Node tries the file, then `.js`, then the folder)
+_SCRIPT_TYPES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", ".node", ".wasm", ".coffee")
 _WORDS = 64  # words of a command read for its operand
 
 
@@ -36,7 +46,56 @@ def line_files(line: str) -> list[str]:
         folder = _folder(rest.split()[:_WORDS])
         if folder is not None:
             found += [f"{folder}/{index}" if folder else index for index in _INDEXES]
+            # below the root, the file Node tries first (`tools/rel.js`), the folder's package.json and the code its
+            # `main` may name (`lib/run.js`, `./bin/cli`): the folder's scripts, as a workspace package's bin
+            found += [f"{folder}.js"] if folder else []  # the file Node tries before the folder (review 68b)
     return found
+
+
+def mains(path: str, text: str, folders: list[str], tree: Tree, read_blob: Read) -> list[str]:
+    """The files the package.json `main` of each folder `node` runs in `text` (the file at `path`; a package.json's
+    scripts) names, from the root, run from each of `folders` (review 68b: `"main": "lib/run.js"` runs before any
+    index); the package.json itself when it cannot be read (fail closed). toolloads.loaded calls this."""
+    if "node" not in text:
+        return []
+    if path.rpartition("/")[2] == "package.json":
+        text = "\n".join(str(line) for line in _scripts(text, path))
+    found: list[str] = []
+    for rest in _NODE.findall(text)[:_WORDS]:
+        folder = _folder(rest.split()[:_WORDS])
+        for base in ([] if folder is None else folders or [""])[:_WORDS]:
+            at = "/".join(part for part in (base.strip("/"), folder) if part and part != ".")
+            found += _main(at, tree, read_blob)
+    return list(dict.fromkeys(found))
+
+
+def _scripts(text: str, path: str) -> list[object]:
+    """A package.json's script lines (none when it cannot be read: ciruns reads none of it either)."""
+    try:
+        manifest = load_json(text, path)
+    except (ValueError, LimitError):
+        return []
+    scripts = manifest.get("scripts") if isinstance(manifest, dict) else None
+    return list(scripts.values()) if isinstance(scripts, dict) else []
+
+
+def _main(folder: str, tree: Tree, read_blob: Read) -> list[str]:
+    """What the package.json of `folder` names as its `main` (Node's names for it); itself when unreadable."""
+    path = f"{folder}/package.json" if folder else "package.json"
+    entry = opened(tree, path, lambda e: read_blob(e)[:FULL_READ].decode("utf-8", "replace"))
+    if entry is None:
+        return []
+    data = read_blob(entry)
+    try:
+        manifest = load_json(data[:FULL_READ], path) if len(data) <= FULL_READ else None
+    except (ValueError, LimitError):
+        manifest = None
+    if not isinstance(manifest, dict):
+        return [path]
+    main = manifest.get("main")
+    if not isinstance(main, str) or not main.strip("./") or main.startswith("/") or "\n" in main:
+        return []
+    return ciimports.node_candidates(folder, ["./" + main.removeprefix("./")])
 
 
 def _folder(words: list[str]) -> str | None:
@@ -66,6 +125,6 @@ def _operand(word: str) -> str | None:
     name = folder.rpartition("/")[2]
     if folder in ("", "."):
         return ""
-    if "." in name.lstrip(".") or folder.startswith(("/", "../")) or ".." in folder.split("/"):
+    if name.lower().endswith(_SCRIPT_TYPES) or folder.startswith(("/", "../")) or ".." in folder.split("/"):
         return None
     return folder

@@ -2,12 +2,13 @@
 
 Each reader takes the text a walk reads (and where it is) and gives path patterns, as ciwalk's other `brought_up`
 readers do: fixtureinstalls.py (the fixture packages a line installs), gotools.py (`go tool NAME`'s package from
-go.mod's `tool` directives), typedocplugins.py (TypeDoc's local plugins).
+go.mod's `tool` directives), typedocplugins.py (TypeDoc's local plugins), noderuns.mains (the `main` of a
+folder `node` runs: review 68b).
 """
 
 from __future__ import annotations
 
-from gatekeeper.classify import fixtureinstalls, gobuilds, gotools, typedocplugins
+from gatekeeper.classify import fixtureinstalls, gobuilds, gotools, noderuns, typedocplugins
 from gatekeeper.classify.treereads import Read, Tree
 
 __all__ = ["Reads", "loaded"]
@@ -15,7 +16,8 @@ __all__ = ["Reads", "loaded"]
 
 class Reads:
     """What the readers read of a tree beyond the text: its go.mod files (gobuilds.Modules) and TypeDoc's options
-    files; its repr is their blob ids (a cache key of what the walk reads: BASE's reading is no answer for HEAD's)."""
+    files (and the root package.json, whose `main` `node .` runs: npmbins.Packages' key has the others); its repr
+    is their blob ids (a cache key of what the walk reads: BASE's reading is no answer for HEAD's)."""
 
     def __init__(self, tree: Tree, read_blob: Read, mods: gobuilds.Modules) -> None:
         self.tree = tree
@@ -23,10 +25,12 @@ class Reads:
         self.mods = mods
 
     def __repr__(self) -> str:
-        return repr((self.mods, [(path, self.tree[path].oid) for path in typedocplugins.OPTIONS if path in self.tree]))
+        read = (*typedocplugins.OPTIONS, "package.json")
+        return repr((self.mods, [(path, self.tree[path].oid) for path in read if path in self.tree]))
 
 
 def loaded(path: str, text: str, folders: list[str], reads: Reads) -> list[str]:
     """The patterns of the files the tools `text` (the file at `path`, its commands in `folders`) runs load."""
     return [*fixtureinstalls.installed(text, path, folders), *gotools.ran(text, path, folders, reads.mods),
-            *typedocplugins.plugins(text, reads.tree, reads.read_blob)]
+            *typedocplugins.plugins(text, reads.tree, reads.read_blob),
+            *noderuns.mains(path, text, folders, reads.tree, reads.read_blob)]
