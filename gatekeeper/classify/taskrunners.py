@@ -126,6 +126,7 @@ def tool_files(tool: str, rest: str) -> list[str]:
         elif tool == "make" and word[:2] in ("-C", "-f") and len(word) > 2:  # `make -Cnative`, `-fci.mk` (cileft63)
             folder, files = (word[2:], files) if word[1] == "C" else (folder, [*files, word[2:]])
     names = files or list(_TOOL_FILES[tool])
+    names += rakeloads.rakelib_options(words) if tool == "rake" else []  # `rake -R tasks` (review 68b)
     if tool in ("gradle", "gradlew"):  # its init scripts, beside the build it runs (`-I x.gradle`, `--init-script=x`)
         names += [value for index, word in enumerate(words) for value in _gradle_init(word, words[index + 1:index + 2])]
     return [posixpath.join(folder, name) if folder else name for name in names if name]
