@@ -27,8 +27,8 @@ _WORDS = lazy(r"(#[^{\n][^\n]*+|#$)|File\.join\(([^()]{1,1024}+)\)|" + _STRING, 
 _PARTS = lazy(_STRING)
 _RAKELIB = lazy(r"(?:\badd_rakelib\b|\.rakelib\b[ \t]*+(?:<<|=|\.push|\.concat|\+=))\(?+([^\n]{0,1024}+)")
 # a name a `load`/`import` is given; a `Dir[...]`/`Dir.glob`/`FileList` glob, its line's rest and the next line
-_LOADED = lazy(r"(?<![.\w])(?:load|import)\b[ \t(]*+(?:" + _STRING + r")|\b(?:Dir[ \t]*+\[|Dir\.glob[ \t]*+\(|FileList[ \t]*+\[)"
-               r"([^\n]{0,512}+)(\n[^\n]{0,256}+)?+")
+_LOADED = lazy(r"(?<![.\w])(?:load|import)\b[ \t(]*+(?:" + _STRING + r")"
+               r"|\b(?:Dir[ \t]*+\[|Dir\.glob[ \t]*+\(|FileList[ \t]*+\[)([^\n]{0,512}+)(\n[^\n]{0,256}+)?+")
 # the statement loads the glob's files: on its line, or in the first line of the `do |f|` block it opens
 _LOADS = lazy(r"\b(?:load|import|require(?:_relative)?+)\b")
 _BLOCK = lazy(r"\bdo[ \t]*+\|[^|\n]{0,64}+\|[ \t]*+$")
@@ -82,7 +82,8 @@ def _names(word: str, kept: Callable[[str], bool]) -> list[str]:
 
 def rakelib_options(words: list[str]) -> list[str]:
     """The task file folders rake's own options name (`-R tasks`, `--rakelibdir=tasks`, `--rakelib tasks`)."""
-    found = [value for flag, value in zip(words, words[1:], strict=False) if flag in ("-R", "--rakelibdir", "--rakelib")]
+    found = [value for flag, value in zip(words, words[1:], strict=False)
+             if flag in ("-R", "--rakelibdir", "--rakelib")]
     found += [word.partition("=")[2] for word in words if word.startswith(("--rakelibdir=", "--rakelib="))]
     found += [word[2:] for word in words if word.startswith("-R") and len(word) > 2 and not word.startswith("-R=")]
     return [f"{folder.rstrip('/')}/*.rake" for folder in found[:MAX_NAMES] if folder.strip("/.")]
