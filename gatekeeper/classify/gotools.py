@@ -18,7 +18,9 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["MAX_TOOLS", "ran"]
 
 MAX_TOOLS = 64  # tool directives read of a tree's go.mod files; past it the rest name nothing (a real one has a few)
-_RUN = lazy(r"(?<![\w./-])go[ \t]++tool[ \t]++(?:-[\w.=-]*+[ \t]++)*+([^\s;&|`)'\"-][^\s;&|`)'\"]*+)")
+# (go's `-C dir` before `tool`; `tool`'s own flags, `-modfile tools/go.mod` and `-modfile=…` with a path: review 68b)
+_RUN = lazy(r"(?<![\w./-])go[ \t]++(?:-C[ \t=]*+[^\s;&|]++[ \t]++)?+tool[ \t]++"
+            r"(?:-modfile[ \t]++[^\s;&|]++[ \t]++|-[^\s;&|]*+[ \t]++)*+([^\s;&|`)'\"-][^\s;&|`)'\"]*+)")
 _TOOL_LINE = lazy(r"^[ \t]*+tool[ \t]++(?!\()([^\s/]++/[^\s]*+|[^\s(]++)", re.MULTILINE)
 _TOOL_BLOCK = lazy(r"^[ \t]*+tool[ \t]*+\(([^)]{0,65536}+)\)", re.MULTILINE)
 
@@ -39,4 +41,5 @@ def ran(text: str, definition: str, folders: list[str], mods: gobuilds.Modules) 
 def _tools(source: str) -> list[str]:
     """The package paths of a go.mod text's `tool` directives (comments aside)."""
     text = "\n".join(line.split("//", 1)[0] for line in source[:FULL_READ].splitlines())
-    return [*_TOOL_LINE.findall(text), *(word for block in _TOOL_BLOCK.findall(text) for word in block.split())]
+    words = [*_TOOL_LINE.findall(text), *(word for block in _TOOL_BLOCK.findall(text) for word in block.split())]
+    return [word.strip("\"`") for word in words]  # go.mod may quote a path (review 68b)
