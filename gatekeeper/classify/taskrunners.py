@@ -13,6 +13,7 @@ import yaml
 
 from gatekeeper.bounded import load_yaml
 from gatekeeper.classify import nodeconfigs, noderuns, rakeloads, runnersetups, taskunits, toolreads
+from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -41,8 +42,9 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
                "prek": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
                # misses 8: lefthook's hooks' `run:` commands, and the `scripts:` it runs from `.lefthook/HOOK/`
-               "lefthook": ("lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".config/lefthook.yml",
-                            ".config/lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", ".lefthook/${x}",
+               # (review 68b: its TOML and JSON names too)
+               "lefthook": (*(f"{at}lefthook{local}.{kind}" for at in ("", ".", ".config/") for local in ("", "-local")
+                              for kind in ("yml", "yaml", "toml", "json", "jsonc")), ".lefthook/${x}",
                             ".lefthook-local/${x}"),
                # red team 12 (second round): the task runners of other ecosystems; rake also loads `rakelib/*.rake`
                # and a Rails Rakefile `lib/tasks/*.rake`, SCons every SConscript its SConstruct names
@@ -145,6 +147,14 @@ def _gradle_init(word: str, after: list[str]) -> list[str]:
 _JUST_IMPORT = lazy(r"""^[ \t]*import\??[ \t]+(?:'([^'\n]*)'|"([^"\n]*)")""", re.MULTILINE)
 _JUST_MOD = lazy(r"""^[ \t]*mod\??[ \t]+([A-Za-z_][\w-]*)(?:[ \t]+(?:'([^'\n]*)'|"([^"\n]*)"))?[ \t]*(?:#.*)?$""",
                        re.MULTILINE)
+_LEFTHOOK = lazy(r"\.?lefthook(?:-local)?\.(?:ya?ml|toml|jsonc?)")
+# `extends:` (or `extends =`, `"extends":`) and its value up to the next top-level key
+_LEFTHOOK_EXTENDS = lazy(r"""(?:^|[{,])[ \t]*+["']?extends["']?[ \t]*[:=]"""
+                         r"([^\n]{0,4096}+(?:\n[ \t\-\]][^\n]{0,4096}+){0,256}+)", re.MULTILINE)
+_SETTINGS_NAME = lazy(r"(?<![\w./@${}-])[\w./@${}-]{1,512}\.(?:ya?ml|toml|jsonc?)(?![\w.-])")
+_LEFTHOOK_SOURCE = lazy(r"""(?:^|[{,])[ \t]*+["']?source_dir(?:_local)?["']?[ \t]*[:=][ \t]*["']?"""
+                        r"""([^"'\s,#}]{1,512}+)""", re.MULTILINE)
+_MAX_LEFTHOOK = 64  # files and folders one lefthook settings file names
 _TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml",
               "Taskfile.dist.yaml", "taskfile.dist.yml", "taskfile.dist.yaml")
 
@@ -164,9 +174,15 @@ def is_rakefile(name: str) -> bool:
     return name.lower() in ("rakefile", "rakefile.rb") or name.lower().endswith(".rake")
 
 
+def is_lefthook(name: str) -> bool:
+    """lefthook's settings file (any of its names), which may extend others and move its scripts' folder."""
+    return _LEFTHOOK.fullmatch(name.lower()) is not None
+
+
 def includes_files(name: str) -> bool:
-    """A runner's file that pulls in others by itself: a justfile, a Taskfile, a Rakefile (included reads them)."""
-    return is_justfile(name) or is_taskfile(name) or is_rakefile(name)
+    """A runner's file that pulls in others by itself: a justfile, a Taskfile, a Rakefile, lefthook's settings
+    (included reads them)."""
+    return is_justfile(name) or is_taskfile(name) or is_rakefile(name) or is_lefthook(name)
 
 
 def included(name: str, text: str) -> list[str]:
@@ -176,6 +192,8 @@ def included(name: str, text: str) -> list[str]:
     includes every YAML file (fail closed: `*.yml`)."""
     if is_rakefile(name):
         return rakeloads.loaded(text)
+    if is_lefthook(name):
+        return lefthook_included(text)
     if is_justfile(name):
         found = [single or double for single, double in _JUST_IMPORT.findall(text)]
         for module, single, double in _JUST_MOD.findall(text):
@@ -198,6 +216,17 @@ def included(name: str, text: str) -> list[str]:
         out += [value] if value.lower().endswith((".yml", ".yaml")) else \
             [posixpath.join(value, taskfile) for taskfile in _TASKFILES]
     return out
+
+
+def lefthook_included(text: str) -> list[str]:
+    """The settings files lefthook's `extends:` names and the scripts of its `source_dir`/`source_dir_local` (review
+    68b), read as words in any of its formats (YAML, TOML, JSON): every settings file name the key's value holds."""
+    found: list[str] = []
+    for value in _LEFTHOOK_EXTENDS.findall(text[:FULL_READ])[:_MAX_LEFTHOOK]:
+        found += [name for name in _SETTINGS_NAME.findall(value)[:_MAX_LEFTHOOK] if "://" not in name]
+    found += [f"{folder.strip('/')}/*/*" for folder in _LEFTHOOK_SOURCE.findall(text[:FULL_READ])[:_MAX_LEFTHOOK]
+              if folder.strip("/.")]
+    return list(dict.fromkeys(found))
 
 
 def workspaces(text: str) -> list[str]:
