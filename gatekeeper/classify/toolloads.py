@@ -16,7 +16,7 @@ __all__ = ["Reads", "loaded"]
 
 class Reads:
     """What the readers read of a tree beyond the text: its go.mod files (gobuilds.Modules) and TypeDoc's options
-    files (and the root package.json, whose `main` `node .` runs: npmbins.Packages' key has the others); its repr
+    files (and the root tsconfig.json and package.json: `typedocOptions`, and the `main` `node .` runs); its repr
     is their blob ids (a cache key of what the walk reads: BASE's reading is no answer for HEAD's)."""
 
     def __init__(self, tree: Tree, read_blob: Read, mods: gobuilds.Modules) -> None:
@@ -25,7 +25,7 @@ class Reads:
         self.mods = mods
 
     def __repr__(self) -> str:
-        read = (*typedocplugins.OPTIONS, "package.json")
+        read = (*typedocplugins.OPTIONS, *typedocplugins.HOSTS)
         return repr((self.mods, [(path, self.tree[path].oid) for path in read if path in self.tree]))
 
 
