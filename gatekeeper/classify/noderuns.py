@@ -9,6 +9,8 @@ options (`-e`, `-p`) and its informational ones (`--version`) name no folder. ta
 
 from __future__ import annotations
 
+import itertools
+
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciimports
 from gatekeeper.classify.sniff import FULL_READ
@@ -61,9 +63,10 @@ def mains(path: str, text: str, folders: list[str], tree: Tree, read_blob: Read)
     if path.rpartition("/")[2] == "package.json":
         text = "\n".join(str(line) for line in _scripts(text, path))
     found: list[str] = []
-    for rest in _NODE.findall(text)[:_WORDS]:
+    hits = (rest for line in text.splitlines() if "node" in line for rest in _NODE.findall(line))  # `^`: a line's
+    for rest in itertools.islice(hits, _WORDS):
         folder = _folder(rest.split()[:_WORDS])
-        for base in ([] if folder is None else folders or [""])[:_WORDS]:
+        for base in ([] if folder is None else list(dict.fromkeys(["", *folders])))[:_WORDS]:
             at = "/".join(part for part in (base.strip("/"), folder) if part and part != ".")
             found += _main(at, tree, read_blob)
     return list(dict.fromkeys(found))
