@@ -21,7 +21,9 @@ from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ran"]
 
-_RUN = lazy(r"(?<![\w./-])go[ \t]++tool[ \t]++(?:-[\w.=-]*+[ \t]++)*+([^\s;&|`)'\"-][^\s;&|`)'\"]*+)")
+# (go's `-C dir` before `tool`; `tool`'s own flags, `-modfile tools/go.mod` and `-modfile=…` with a path: review 68b)
+_RUN = lazy(r"(?<![\w./-])go[ \t]++(?:-C[ \t=]*+[^\s;&|]++[ \t]++)?+tool[ \t]++"
+            r"(?:-modfile[ \t]++[^\s;&|]++[ \t]++|-[^\s;&|]*+[ \t]++)*+([^\s;&|`)'\"-][^\s;&|`)'\"]*+)")
 _TOOL = lazy(r"[ \t]*+tool(?![\w.-])[ \t]*+(\(?+)([^\n]*+)")  # a directive's line: `tool x/y`, or a block's `tool (`
 
 
@@ -62,4 +64,4 @@ def _tools(source: str) -> list[str]:
             words, closed, _ = directive[2].partition(")")
             found += words.split() if directive[1] or closed else words.split()[:1]
             block = bool(directive[1]) and not closed
-    return found
+    return [word.strip("\"`") for word in found]  # go.mod may quote a path (review 68b)

@@ -182,9 +182,11 @@ def _phpstan(folder: str, text: str, settings: Settings, done: set[tuple[str, st
     return found + _phpstan_classes(folder, text, settings)
 
 
-# misses 8: PHPStan builds the classes of `rules:` and `services:` (`class:`, `factory:`, a bare item) from the
-# project's autoload map and runs them on every file it reads: their files are the job's code. A class no prefix of the
-# root's or the settings folder's composer.json maps is a dependency's (PHPStan's own rules), named by nothing.
+# misses 8: PHPStan builds the classes of `rules:`, `services:` (`class:`, `factory:`, a bare item) and (review 68b)
+# `conditionalTags:` (its keys) from the project's autoload map and runs them on every file it reads: their files are
+# the job's code. A class no prefix of the root's or the settings folder's composer.json maps is a dependency's
+# (PHPStan's own rules), named by nothing.
+_NEON_SECTIONS = ("rules", "services", "conditionalTags")
 _NEON_TOP = lazy(r"^([A-Za-z_][\w-]*+)[ \t]*+:", re.MULTILINE)
 _NEON_CLASS = lazy(r"(?<![\w\\'\"])\\?+((?:[A-Za-z_]\w{0,255}+\\){1,32}+[A-Za-z_]\w{0,255}+)(?![\w\\])")
 
@@ -193,7 +195,7 @@ def _phpstan_classes(folder: str, text: str, settings: Settings) -> list[str]:
     """The files of the project classes a PHPStan settings text's `rules:` and `services:` name."""
     tops = list(_NEON_TOP.finditer(text))
     ends = [top.start() for top in tops[1:]] + [len(text)]
-    names = [name for top, end in zip(tops, ends, strict=True) if top.group(1) in ("rules", "services")
+    names = [name for top, end in zip(tops, ends, strict=True) if top.group(1) in _NEON_SECTIONS
              for name in _NEON_CLASS.findall(text, top.end(), end)]
     found: list[str] = []
     unmapped: set[str] = set()  # the file names of the classes of a manifest that cannot be read

@@ -14,25 +14,37 @@ interpolation a variable part; and a glob the Rakefile loads each file of (`Dir[
 `Dir.glob('tasks/*.{rake,rb}')…import`, `FileList[…]`) is read whatever its last part, its `?`, `[…]` and `{…}`
 variable parts: every file it matches is loaded, `.rb` too. A glob nothing loads (`s.files = FileList['lib/**/*']`)
 is no task file.
+
+Review 68b: an interpolation inside a name (`"tasks/#{t}.rake"`) is a variable part, a glob's `{a,b}` each of its
+alternatives, a `File.join` may span lines, and what a `load`/`import` names, or a `Dir[...]`/`Dir.glob`/`FileList`
+glob whose files the same statement loads, imports or requires (`Dir['tasks/*.rb'].each { |f| load f }`), is read
+whatever its type; so is `options.rakelib << 'tasks'`, and rake's own `-R`/`--rakelibdir` (rakelib_options).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from gatekeeper.lazy_pattern import lazy
 
 # A quoted string (single or double, no newline, bounded), or a `File.join(...)` of them; a comment to the line's end.
 _STRING = r"""'([^'\n\\]{1,512}+)'|"([^"\n\\]{1,512}+)\""""
-_WORDS = lazy(r"(#[^{\n][^\n]*+|#$)|File\.join\(([^()\n]{1,1024}+)\)|" + _STRING, re.MULTILINE)
+_WORDS = lazy(r"(#[^{\n][^\n]*+|#$)|File\.join\(([^()]{1,1024}+)\)|" + _STRING, re.MULTILINE)
 _PARTS = lazy(_STRING)
-_RAKELIB = lazy(r"\badd_rakelib\b\(?+([^\n]{0,1024}+)")
+_RAKELIB = lazy(r"(?:\badd_rakelib\b|\.rakelib\b[ \t]*+(?:<<|=|\.push|\.concat|\+=))\(?+([^\n]{0,1024}+)")
+# a name a `load`/`import` is given; a `Dir[...]`/`Dir.glob`/`FileList` glob, its line's rest and the next line
+_LOADED = lazy(r"(?<![.\w])(?:load|import)\b[ \t(]*+(?:" + _STRING + r")"
+               r"|\b(?:Dir[ \t]*+\[|Dir\.glob[ \t]*+\(|FileList[ \t]*+\[)([^\n]{0,512}+)(\n[^\n]{0,256}+)?+")
+# the statement loads the glob's files: on its line, or in the first line of the `do |f|` block it opens
+_LOADS = lazy(r"\b(?:load|import|require(?:_relative)?+)\b")
+_BLOCK = lazy(r"\bdo[ \t]*+\|[^|\n]{0,64}+\|[ \t]*+$")
+_COMMENT_LINE = lazy(r"^[ \t]*+#[^\n]*+", re.MULTILINE)
+_INTERPOLATION = lazy(r"#\{[^{}\n]{0,256}+\}")  # a variable part, as are a glob's `?` and `[…]`
+_VARIABLE = lazy(r"\?|\[[^\]\n]{0,64}+\]")
+_ALTERNATIVES = lazy(r"\{([^{}/\n]{0,256}+)\}")
+_MAX_ALTERNATIVES = 8  # a glob's `{a,b}` alternatives read (past them: `*`)
 _HERE = lazy(r"^(?:#\{[^{}\n]{0,256}+\}|\./)/?+")  # `#{__dir__}/`, `#{root}/`: a root the Rakefile computes
-_INTERPOLATION = lazy(r"#\{[^{}\n]{0,256}+\}|\?|\[[^\]\n]{0,64}+\]|\{[^{}\n]{0,256}+\}")  # a variable part
-# a glob the Rakefile loads each file of: `Dir[...]`, `Dir.glob(...)`, `FileList[...]`, then `.each { |f| load f }`
-_LOADED_GLOB = lazy(r"(#[^{\n][^\n]*+|#$)|\b(?:Dir\.glob\(|Dir\[|FileList\[)[ \t]*+"
-                    r"(?:'([^'\n\\]{1,512}+)'|\"([^\"\n\\]{1,512}+)\")"
-                    r"[^\n|]{0,64}?\.each\b[^\n|]{0,16}+\|[ \t]*+\w++[ \t]*+\|\s{0,64}?(?:load|import)\b", re.MULTILINE)
 MAX_NAMES = 64  # task files and globs a Rakefile names (fail closed past them: any `.rake` file)
 
 
@@ -47,25 +59,43 @@ def loaded(text: str) -> list[str]:
             word = "/".join(parts) if parts and joined.lstrip().startswith(("__dir__", "'", '"')) else ""
         else:
             word = single or double
-        word = _HERE.sub("", word.strip())
-        if word.endswith(".rake") and not word.startswith(("/", "$")) and "://" not in word:
-            found += _globbed(word)
-    for comment, single, double in _LOADED_GLOB.findall(text):
-        if comment:
-            continue
-        word = _HERE.sub("", (single or double).strip())
-        found += _globbed(word) if not word.startswith(("/", "$")) and "://" not in word else []
+        found += _names(word, lambda name: name.endswith(".rake"))
+    for single, double, rest, after in _LOADED.findall(_COMMENT_LINE.sub("", text) if "#" in text else text):
+        if single or double:
+            found += _names(single or double, lambda name: True)
+        elif _LOADS.search(rest) is not None or (_BLOCK.search(rest) and _LOADS.search(after)):
+            parts = [a or b for a, b in _PARTS.findall(rest.partition("]")[0] if "join" in rest else rest)]
+            word = "/".join(parts) if rest.lstrip().startswith("File.join") else parts[0] if parts else ""
+            found += _names(word, lambda name: True)
     for rest in _RAKELIB.findall(text):
         found += [f"{_HERE.sub('', a or b).rstrip('/')}/*.rake" for a, b in _PARTS.findall(rest)]
     found = list(dict.fromkeys(word for word in found if word and not word.startswith("/*")))
     return found if len(found) <= MAX_NAMES else ["*.rake"]
 
 
-def _globbed(word: str) -> list[str]:
-    """A loaded name or glob as patterns: its variable parts `*`; a glob's `**/` matches no folder too
-    (`tasks/**/*.rake` loads `tasks/x.rake`)."""
-    word = _INTERPOLATION.sub("*", word)
-    if not word.replace("*", "").strip("/"):  # all variable (`Dir['*']`): the Ruby files it may be, not every file
-        return [f"{word}.rake", f"{word}.rb"]
-    return [word, word.replace("/**/", "/")] if "/**/" in word else [word]
+def _names(word: str, kept: Callable[[str], bool]) -> list[str]:
+    """The path patterns a string of the Rakefile names: its interpolations `*`, each of its `{a,b}` alternatives,
+    and a glob's `**/` also no folder (`tasks/**/*.rake` loads `tasks/x.rake`); those `kept` takes."""
+    word = _INTERPOLATION.sub("*", _HERE.sub("", word.strip()))
+    if word.startswith(("/", "$")) or "://" in word or not word.strip("./"):
+        return []
+    words = [word]
+    if (braced := _ALTERNATIVES.search(word)) is not None:
+        choices = braced[1].split(",")
+        words = [word[:braced.start()] + choice + word[braced.end():] for choice in choices[:_MAX_ALTERNATIVES]] \
+            if len(choices) <= _MAX_ALTERNATIVES else [word[:braced.start()] + "*" + word[braced.end():]]
+    words = [_VARIABLE.sub("*", word) for word in words if "{" not in word]
+    # all variable (`Dir['*']` loaded): the Ruby files it may be, not every file (review 68a)
+    words = [extended for word in words
+             for extended in ([word] if word.replace("*", "").strip("/") else [f"{word}.rake", f"{word}.rb"])]
+    return [name for word in words if kept(word)
+            for name in ([word, word.replace("/**/", "/")] if "/**/" in word else [word])]
 
+
+def rakelib_options(words: list[str]) -> list[str]:
+    """The task file folders rake's own options name (`-R tasks`, `--rakelibdir=tasks`, `--rakelib tasks`)."""
+    found = [value for flag, value in zip(words, words[1:], strict=False)
+             if flag in ("-R", "--rakelibdir", "--rakelib")]
+    found += [word.partition("=")[2] for word in words if word.startswith(("--rakelibdir=", "--rakelib="))]
+    found += [word[2:] for word in words if word.startswith("-R") and len(word) > 2 and not word.startswith("-R=")]
+    return [f"{folder.rstrip('/')}/*.rake" for folder in found[:MAX_NAMES] if folder.strip("/.")]

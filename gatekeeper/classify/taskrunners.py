@@ -138,6 +138,7 @@ def tool_files(tool: str, rest: str) -> list[str]:
         elif tool == "make" and word[:2] in ("-C", "-f") and len(word) > 2:  # `make -Cnative`, `-fci.mk` (cileft63)
             folder, files = (word[2:], files) if word[1] == "C" else (folder, [*files, word[2:]])
     names = files or list(_TOOL_FILES[tool])
+    names += rakeloads.rakelib_options(words) if tool == "rake" else []  # `rake -R tasks` (review 68b)
     if tool in ("gradle", "gradlew"):  # its init scripts, beside the build it runs (`-I x.gradle`, `--init-script=x`)
         names += [value for index, word in enumerate(words) for value in _gradle_init(word, words[index + 1:index + 2])]
     return [posixpath.join(folder, name) if folder else name for name in names if name]
@@ -181,7 +182,8 @@ def is_rakefile(name: str) -> bool:
 
 
 def includes_files(name: str) -> bool:
-    """A runner's file that pulls in others by itself: a justfile, a Taskfile, a Rakefile (included reads them)."""
+    """A runner's file that pulls in others by itself: a justfile, a Taskfile, a Rakefile, lefthook's settings
+    (included reads them)."""
     return is_justfile(name) or is_taskfile(name) or is_rakefile(name) or is_lefthook(name)
 
 
@@ -193,7 +195,7 @@ def included(name: str, text: str) -> list[str]:
     if is_rakefile(name):
         return rakeloads.loaded(text)
     if is_lefthook(name):
-        return _lefthook(name, text)
+        return lefthook_included(text, name)
     if is_justfile(name):
         found = [single or double for single, double in _JUST_IMPORT.findall(text)]
         for module, single, double in _JUST_MOD.findall(text):
@@ -218,9 +220,9 @@ def included(name: str, text: str) -> list[str]:
     return out
 
 
-def _lefthook(name: str, text: str) -> list[str]:
-    """The files lefthook's settings `extends`, and the scripts of a `source_dir`/`source_dir_local` (review 68a); past
-    a parse, every YAML file beside it (fail closed)."""
+def lefthook_included(text: str, name: str = "lefthook.yml") -> list[str]:
+    """The files lefthook's settings (`name`) `extends` (not a remote one), and the scripts of a `source_dir`/
+    `source_dir_local` (reviews 68a, 68b); past a parse, every YAML file beside it (fail closed)."""
     if "extends" not in text and "source_dir" not in text:
         return []
     try:
@@ -233,8 +235,9 @@ def _lefthook(name: str, text: str) -> list[str]:
     found = [extends] if isinstance(extends, str) else [item for item in extends if isinstance(item, str)] \
         if isinstance(extends, list) else []
     folders = [document.get(key) for key in ("source_dir", "source_dir_local")]
-    return found + [f"{folder.strip().rstrip('/')}/${{x}}/${{x}}" for folder in folders
-                    if isinstance(folder, str) and folder.strip().strip("/.")]
+    return [item for item in found if "://" not in item] + [
+        f"{folder.strip().rstrip('/')}/${{x}}/${{x}}" for folder in folders
+        if isinstance(folder, str) and folder.strip().strip("/.")]
 
 
 def workspaces(text: str) -> list[str]:

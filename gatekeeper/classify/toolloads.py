@@ -2,14 +2,15 @@
 
 Each reader takes the text a walk reads (and where it is) and gives path patterns, as ciwalk's other `brought_up`
 readers do: fixtureinstalls.py (the fixture packages a line installs), gotools.py (`go tool NAME`'s package from
-go.mod's `tool` directives), typedocplugins.py (TypeDoc's local plugins).
+go.mod's `tool` directives), typedocplugins.py (TypeDoc's local plugins), noderuns.mains (the `main` of a
+folder `node` runs: review 68b).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gatekeeper.classify import fixtureinstalls, gobuilds, gotools, typedocplugins
+from gatekeeper.classify import fixtureinstalls, gobuilds, gotools, noderuns, typedocplugins
 from gatekeeper.classify.treeconsults import Consulted
 from gatekeeper.classify.treereads import Read
 from gatekeeper.gitobjects import TreeEntry
@@ -20,8 +21,9 @@ __all__ = ["Reads", "loaded"]
 class Reads:
     """What the readers read of a tree beyond the text: its go.mod files (gobuilds.Modules) and TypeDoc's options
     files; its repr is their blob ids (a cache key of what the walk reads: BASE's reading is no answer for HEAD's).
-    `seen` is the tree the walk's readers look a file up in by a name their text gives (`typedoc --options X`): it
-    records what each reading looked up (treeconsults.py), which the key cannot hold (review 68a)."""
+    `seen` is the tree the walk's readers look a file up in by a name their text gives (`typedoc --options X`, the
+    `extends` it follows, tsconfig.json's `typedocOptions`, a folder's package.json `main` that `node DIR` runs): it
+    records what each reading looked up (treeconsults.py), which the key cannot hold (reviews 68a, 68b)."""
 
     def __init__(self, tree: Mapping[str, TreeEntry], read_blob: Read, mods: gobuilds.Modules) -> None:
         self.tree = tree
@@ -36,4 +38,5 @@ class Reads:
 def loaded(path: str, text: str, folders: list[str], reads: Reads) -> list[str]:
     """The patterns of the files the tools `text` (the file at `path`, its commands in `folders`) runs load."""
     return [*fixtureinstalls.installed(text, path, folders), *gotools.ran(text, path, folders, reads.mods),
-            *typedocplugins.plugins(text, reads.seen, reads.read_blob)]
+            *typedocplugins.plugins(text, reads.seen, reads.read_blob),
+            *noderuns.mains(path, text, folders, reads.seen, reads.read_blob)]

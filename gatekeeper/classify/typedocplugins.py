@@ -11,6 +11,9 @@ Review 68a: TypeDoc merges in the options files an options file `extends` (a rel
 loops ends, one past _MAX_EXTENDS files names the next itself) and the `typedocOptions` of tsconfig.json and
 package.json (one that names the key and does not parse, tsconfig.json's comments, is named itself); a plugin
 `../x` from an options file in a folder is `x` from the root.
+Review 68b: each file an `extends` reaches is named itself (its edit changes what loads), and so is a tsconfig.json or
+package.json that holds `typedocOptions`; JSONC comments and trailing commas are read as TypeDoc reads them
+(autorun.plain_json).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Mapping
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import ciimports, gobuilds
+from gatekeeper.classify.autorun import plain_json
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treereads import Read
 from gatekeeper.errors import LimitError
@@ -75,29 +79,28 @@ def _options(path: str, tree: Mapping[str, TreeEntry], read_blob: Read, seen: se
         return [path]
     folder = path.rpartition("/")[0]
     bases = _strings(options.get("extends"))
-    return _plugins(folder, options) + [
-        found for base in bases if base.startswith(("./", "../"))
-        for found in _options(posixpath.normpath(posixpath.join(folder, base)), tree, read_blob, seen)]
+    extended = [posixpath.normpath(posixpath.join(folder, base)) for base in bases if base.startswith(("./", "../"))]
+    return _plugins(folder, options) + [found for at in extended
+                                        for found in [at, *_options(at, tree, read_blob, seen)]]
 
 
 def _typedoc_key(path: str, tree: Mapping[str, TreeEntry], read_blob: Read) -> list[str]:
     """The local plugins of the `typedocOptions` of tsconfig.json or package.json at `path`; the file itself when it
-    names the key and cannot be read (tsconfig.json's comments: fail closed)."""
+    names the key (an edit of it changes what loads; unreadable: fail closed)."""
     entry = tree.get(path)
     data = read_blob(entry) if entry is not None else b""
     if b"typedocOptions" not in data:
         return []
     settings = _json(data, path)
     options = settings.get("typedocOptions") if isinstance(settings, dict) else None
-    if settings is None:
-        return [path]
-    return _plugins(path.rpartition("/")[0], options) if isinstance(options, dict) else []
+    return [path, *(_plugins(path.rpartition("/")[0], options) if isinstance(options, dict) else [])]
 
 
 def _json(data: bytes, path: str) -> object:
     """The JSON document `data` (of the file at `path`), or None: past FULL_READ, or not JSON."""
     try:
-        return load_json(data[:FULL_READ], path) if len(data) <= FULL_READ else None
+        text = plain_json(data[:FULL_READ].decode("utf-8", "replace"))  # JSONC, as TypeDoc reads it (review 68b)
+        return load_json(text, path) if len(data) <= FULL_READ else None
     except (ValueError, LimitError):
         return None
 
