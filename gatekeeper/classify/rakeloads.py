@@ -34,8 +34,9 @@ _WORDS = lazy(r"(#[^{\n][^\n]*+|#$)|File\.join\(([^()]{1,1024}+)\)|" + _STRING, 
 _PARTS = lazy(_STRING)
 _RAKELIB = lazy(r"(?:\badd_rakelib\b|\.rakelib\b[ \t]*+(?:<<|=|\.push|\.concat|\+=))\(?+([^\n]{0,1024}+)")
 # a name a `load`/`import` is given; a `Dir[...]`/`Dir.glob`/`FileList` glob, its line's rest and the next line
+# (the last group's `?` is not possessive: Python 3.11's re mishandles a group inside a possessive repeat)
 _LOADED = lazy(r"(?<![.\w])(?:load|import)\b[ \t(]*+(?:" + _STRING + r")"
-               r"|\b(?:Dir[ \t]*+\[|Dir\.glob[ \t]*+\(|FileList[ \t]*+\[)([^\n]{0,512}+)(\n[^\n]{0,256}+)?+")
+               r"|\b(?:Dir[ \t]*+\[|Dir\.glob[ \t]*+\(|FileList[ \t]*+\[)([^\n]{0,512}+)(\n[^\n]{0,256}+)?")
 # the statement loads the glob's files: on its line, or in the first line of the `do |f|` block it opens
 _LOADS = lazy(r"\b(?:load|import|require(?:_relative)?+)\b")
 _BLOCK = lazy(r"\bdo[ \t]*+\|[^|\n]{0,64}+\|[ \t]*+$")
