@@ -42,11 +42,10 @@ def _package_text(text: str, tasks: Tasks) -> str:
     scripts = manifest.get("scripts") if isinstance(manifest, dict) else None
     if not isinstance(scripts, dict):
         return text
-    kept = {}
-    for name in tasks.names:
-        for each in (f"pre{name}", name, f"post{name}"):
-            if each in scripts:
-                kept[each] = scripts[each]
+    # in the file's order, not the asked names' (a frozenset's order varies with PYTHONHASHSEED: the text a reader
+    # reads across scripts must be one text; determinism round 44)
+    asked = {each for name in tasks.names for each in (f"pre{name}", name, f"post{name}")}
+    kept = {name: value for name, value in scripts.items() if name in asked}
     if any(runall.LISTS.search(str(value)) for value in kept.values()):
         listed = runall.expanded(scripts, kept)  # npm-run-all's names and patterns: those scripts (label88)
         if listed is None:
