@@ -24,6 +24,12 @@ the text's rest every 64 characters, 0.8 ms at 64 KiB and 13-18 times its small 
 the small text, so the bound is at least 20 ms of batch; a read that costs that alone runs as before (three small
 runs, the large ones until one is under the bound).
 
+A batched read past the bound is measured once more a size up, `LARGE` against `4 * LARGE` (a quarter of the calls),
+and passes if it keeps the bound there (suite round 39): a cheap linear read whose way changes at a size between the two
+(`lazy_pattern` works out a text's line heads from 64 KiB on: one more pass that a 16 KiB text never pays) or whose text
+leaves a cache level steps up once, and `ciruns._is_gitlab` measured 6-9 times its 16 KiB text, failing three
+fresh-clone CI runs; a quadratic read costs ~16 times at every size, so it fails both.
+
 The assertion is on the least of the large text's runs, so once one run is under the bound a later one can only
 lower the least: `least_costs(..., under=bound)` stops there and the test is decided exactly as after every run (a
 reading that fails the bound still runs all of them). The small text's runs all run: a lower least makes the bound
@@ -130,7 +136,11 @@ def assert_linear(read: Callable[[Any], object], text: Callable[[int], Any] | An
     small text is measured in batches of calls (the same number on both texts, compared per call); `floor` bounds a
     batch that `MOST_REPEATS` calls do not make measurable. `text` builds a text of a size (`text(SMALL)`,
     `text(LARGE)`); or `text` and `large` are the two texts, the large 4 times the small and at most `LARGE` long.
+    A batched read past the bound is measured once more a size up, `LARGE` against `4 * LARGE` (`text` a function
+    only), and passes if it keeps the bound there (suite round 39: a linear read that changes its way past a size
+    between the two, or leaves a cache level, steps up once; a quadratic one costs ~16 times at every size).
     Returns both costs per call (the large one in user time)."""
+    sized = text if large is None else None
     if large is None:
         small, large = text(SMALL), text(LARGE)
     else:
@@ -153,8 +163,21 @@ def assert_linear(read: Callable[[Any], object], text: Callable[[int], Any] | An
         if large_total < budget * times and large_cost < bound:
             break
     assert large_total < budget * times, (times, small_cost, large_cost, large_total)
-    assert large_cost < bound, (times, small_cost, large_cost)
+    if large_cost >= bound and times > 1 and sized is not None:
+        _assert_linear_a_size_up(repeats(read, max(1, times // 4)), large, sized(4 * LARGE),
+                                 (times, small_cost, large_cost))
+    else:
+        assert large_cost < bound, (times, small_cost, large_cost)
     return small_cost / times, large_cost / times
+
+
+def _assert_linear_a_size_up(batch: Callable[[Any], None], small: Any, large: Any, below: tuple[float, ...]) -> None:
+    """A batch of cheap reads (a quarter of the calls: each reads 4 times the text) costs under half of 16 times its
+    cost on `small` (`LARGE`) on `large` (4 times it)."""
+    _, small_cost = least_costs(batch, small)
+    bound = 8 * small_cost
+    large_cost, _ = least_costs(batch, large, under=bound)
+    assert large_cost < bound, (*below, "a size up:", small_cost, large_cost)
 
 
 def within_cpu(budget: float, call: Callable[[], T], what: object = None, runs: int = 3) -> T:

@@ -202,3 +202,17 @@ def test_a_cheap_read_is_measured_in_batches_and_a_dear_one_alone() -> None:
 
     assert_linear(dear, LINES, budget=1.0)
     assert calls.count(SMALL) == 3 and calls.count(LARGE) == 1  # three small runs, the first large one under the bound
+
+
+def _changes_its_way(text: str) -> int:
+    """A cheap linear reader that reads a text of `LARGE` or more twice more (what `lazy_pattern` does from 64 KiB on:
+    the first character of every line worked out once, a pass over the text that a 16 KiB text never pays)."""
+    return sum(len(text.split("\n")) for _ in range(3 if len(text) >= LARGE else 1))
+
+
+def test_a_cheap_linear_reader_that_changes_its_way_between_the_sizes_passes() -> None:
+    """Its ratio between 16 and 64 KiB is ~12 (4 times the text, 3 times the passes), past the bound; a size up, 64
+    against 256 KiB, it is ~4 (suite round 39: `ciruns._is_gitlab` measured 6-9 through `lazy_pattern`'s switch at
+    64 KiB and failed three fresh-clone CI runs). A quadratic reader costs ~16 times a size up too (the tests above)."""
+    small, large = assert_linear(_changes_its_way, LINES, budget=0.5)
+    assert large > 8 * small  # past the bound at the helper's sizes: the size up decided
