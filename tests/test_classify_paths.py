@@ -638,6 +638,7 @@ CI = [
     ".releaserc.json",
     "release-plz.toml",
     "release-please-config.json",
+    ".clusterfuzzlite/build.sh", ".clusterfuzzlite/project.yaml", "cabal.haskell-ci",  # the eighty-ninth set
 ]
 
 
