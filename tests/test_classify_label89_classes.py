@@ -123,6 +123,23 @@ TEMPLATES = [(f"{folder}/web.{ext}.{suffix}", text) for suffix in SUFFIXES for f
              for ext, text in (("yaml", DEPLOYMENT), ("yml", DEPLOYMENT), ("json", SERVICE_JSON))]
 
 
+# Templates in the folders whose YAML the path rules already call Kubernetes manifests (`k8s/`, `kubernetes/`,
+# `deploy/`, beside krane's `*.yml.erb`): `iac` from a path list too.
+MANIFEST_TEMPLATES = [f"{folder}/{name}.{ext}.{suffix}" for folder in ("backend/k8s", "ops/kubernetes/base", "deploy")
+                      for name in ("deployment", "service") for ext in ("yaml", "yml") for suffix in ("in", "envsubst")]
+
+
+@each_case("path", MANIFEST_TEMPLATES)
+def test_a_manifest_template_in_a_manifest_folder_is_iac_by_path(rules: RuleSet, path: str) -> None:
+    assert rules.match(path).bucket == "iac", path
+
+
+@each_case(("path", "bucket"), [("backend/k8s/README.md.in", "src"), ("backend/k8s/Makefile.in", "src"),
+                                ("docs/deploy.yaml.in", "src"), ("config/app.yml.in", "src")])
+def test_other_templates_keep_their_bucket_by_path(rules: RuleSet, path: str, bucket: str) -> None:
+    assert rules.match(path).bucket == bucket, path
+
+
 @each_case("path", [path for path, _ in TEMPLATES])
 def test_a_config_template_is_read(path: str) -> None:
     assert is_candidate(path), path
