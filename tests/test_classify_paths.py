@@ -638,6 +638,7 @@ CI = [
     ".releaserc.json",
     "release-plz.toml",
     "release-please-config.json",
+    ".clusterfuzzlite/build.sh", ".clusterfuzzlite/project.yaml", "cabal.haskell-ci",  # the eighty-ninth set
 ]
 
 
@@ -797,6 +798,7 @@ IAC = [
     "connector-e2e/src/test/resources/docker-compose.yml",  # an e2e module's containers (iac.e2e-module-containers)
     "deploy/assets/packages/app/files/app.conf",  # an infra folder's asset packages (iac.folders-asset-packages)
     "infra/Signing.framework/bootstrap.sh",  # a *.framework/ in an infra folder (iac.folders-framework-bundles)
+    "backend/k8s/deployment.yaml.in",  # a manifest a workflow fills in with envsubst (iac.kubernetes; label89)
     "manifests/modules/logging/pods/.workshop/terraform/main.tf",  # not CocoaPods' Pods/ (the sweep)
     "vendor/charts/web/templates/tests/test-connection.yaml",  # a vendored chart's test hook: Helm renders it
     "plugins/kasane/Kasanefile",

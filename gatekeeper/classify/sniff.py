@@ -26,6 +26,7 @@ from gatekeeper.classify.pyprojecttools import PYPROJECT, pyproject_tools
 from gatekeeper.classify.servershapes import server_settings
 from gatekeeper.classify.setupcfg import not_r_description, setup_cfg
 from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
+from gatekeeper.classify.templatenames import underlying
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -46,8 +47,6 @@ CANDIDATE_EXTENSIONS = frozenset({
     "jsonnet", "libsonnet",
 })
 
-# Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`), a REUSE sidecar's: the type
-_COPY_SUFFIXES = frozenset({"example", "sample", "dist", "erb", "license"})  # comes before them (x.yml.license)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +144,10 @@ _DOCUMENT_STEMS, _LLMS_TEXTS = frozenset({"md", "markdown", "rst", "adoc", "asci
 
 def is_candidate(path: str) -> bool:
     """True for the files tier 3 reads: text configuration types, no-extension files, setup.py, metadata.rb, `*.in`,
-    `Dockerfile*`/`Containerfile*`, `.env.*` (Compose settings), and their copies (`hosts.example`: _COPY_SUFFIXES)."""
-    name = path.rpartition("/")[2]
+    `Dockerfile*`/`Containerfile*`, `.env.*` (Compose settings), and their copies and templates (`hosts.example`,
+    `web.yaml.in`: templatenames.underlying)."""
+    name = underlying(path.rpartition("/")[2], CANDIDATE_EXTENSIONS)  # `hosts.example`, `web.yaml.in`
     stem, dot, ext = name.rpartition(".")
-    if dot and stem and ext.lower() in _COPY_SUFFIXES:
-        name = stem
-        stem, dot, ext = name.rpartition(".")
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb", PYPROJECT) \
