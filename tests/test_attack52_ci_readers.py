@@ -100,6 +100,19 @@ NX_READS = {
     "inferred scripts, pnpm": ({"apps/web/project.json": "{}", "pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n",
                                 "libs/b/package.json": '{"name": "b", "scripts": {"build": "sh build.sh"}}',
                                 "libs/b/build.sh": "echo\n"}, "libs/b/build.sh"),
+    "executor by a workspace package's name": ({"apps/web/project.json": _project({"executor": "@acme/tools:gen"}),
+                                                "tools/acme/package.json": '{"name": "@acme/tools"}',
+                                                "tools/acme/gen.js": "1\n"}, "tools/acme/gen.js"),
+    "plugin by a workspace package's name": ({"nx.json": '{"plugins": [{"plugin": "@acme/nx-plugin", "options": {}}]}',
+                                              "tools/nx-plugin/package.json": '{"name": "@acme/nx-plugin"}',
+                                              "tools/nx-plugin/index.js": "1\n"}, "tools/nx-plugin/index.js"),
+    "plugin by tsconfig paths": ({"nx.json": '{"plugins": ["@acme/nx-plugin"]}', "tsconfig.base.json":
+                                  '{"compilerOptions": {"paths": {"@acme/nx-plugin": ["tools/plug/src/index.ts"]}}}',
+                                  "tools/plug/src/index.ts": "1\n"}, "tools/plug/src/index.ts"),
+    "executor by tsconfig paths, JSONC": ({"apps/web/project.json": _project({"executor": "@acme/ex:run"}),
+                                           "tsconfig.base.json": '{// x\n"compilerOptions": {"paths": {"@acme/ex": '
+                                                                 '["./libs/ex/index.ts",],},},}',
+                                           "libs/ex/run.js": "1\n"}, "libs/ex/run.js"),
 }
 
 
@@ -115,9 +128,12 @@ def test_projects_nx_does_not_read_stay_out() -> None:
              "node_modules/x/project.json": _project(RUN_GEN), "examples/demo/package.json":
              '{"scripts": {"build": "node demo.js"}}', "examples/demo/demo.js": "1\n",
              "libs/lib/project.json": _project({"executor": "@nx/js:tsc", "options": {"main": "tools/gen.js"}}),
+             "libs/dep/project.json": _project({"executor": "@acme/absent:gen"}),  # a dependency's executor
+             "libs/other/package.json": '{"name": "@acme/other"}', "libs/other/x.js": "1\n",
              ".github/workflows/ci.yml": RUN_WORKFLOW.format(run="npx nx run-many -t build")}
     runs = tree_runs(files)
-    assert runs & {"tools/gen.js", "examples/demo/demo.js", "libs/lib/project.json"} == set()
+    assert runs & {"tools/gen.js", "examples/demo/demo.js", "libs/lib/project.json", "libs/dep/project.json",
+                   "libs/other/x.js"} == set()
 
 
 def test_commands_reads_cwd_and_the_root_token() -> None:

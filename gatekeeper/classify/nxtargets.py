@@ -40,6 +40,8 @@ MAX_PROJECTS = 512  # project.json files read per tree; past it each is named un
 # projects (at any depth: Nx globs `**/project.json`; attack 52 found a project seven folders deep unread)
 PROJECT_FILES = ("project.json", "nx.json", "workspace.json", "angular.json")
 _FILES = ("100644", "100755", "120000")
+# also read (their blob ids join the cache key): the workspaces' globs, package names, tsconfig's paths
+_ALSO_READ = frozenset({"package.json", "pnpm-workspace.yaml", "tsconfig.base.json", "tsconfig.json"})
 _GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")  # a workspaces glob's variable part
 _TOKENS = (("{workspaceRoot}/", ""), ("{workspaceRoot}", "."))  # Nx's interpolation in options (projectRoot: per file)
 _SHELL_EXECUTORS = ("nx:run-commands", "@nrwl/workspace:run-commands", "@nx/workspace:run-commands")
@@ -92,9 +94,11 @@ class Workspace:
         self._files = [path for path in tree if path.rpartition("/")[2] in PROJECT_FILES and tree[path].mode in _FILES
                        and not path.startswith("node_modules/") and "/node_modules/" not in path]
         self._named: list[str] | None = None
+        self._packages: dict[str, str] | None = None  # a workspace package's name: its folder (read once, if needed)
 
     def __repr__(self) -> str:
-        return repr([(path, self._tree[path].oid) for path in self._files])
+        read = [*self._files, *(path for path in self._tree if path.rpartition("/")[2] in _ALSO_READ)]
+        return repr([(path, self._tree[path].oid) for path in read])
 
     def run(self, text: str) -> list[str]:
         """The files a text's Nx commands run: the project.json files and nx.json whose targets run commands, the
@@ -112,9 +116,8 @@ class Workspace:
         """The package.json files of the workspaces' globs (root package.json's `workspaces`, pnpm-workspace.yaml):
         Nx infers a project from each, its scripts targets, its `nx` key's targets (attack 52)."""
         globs: list[str] = []
-        if (entry := self._tree.get("package.json")) is not None and entry.mode in _FILES:
-            manifest = _load(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
-            listed = (manifest or {}).get("workspaces")
+        if (manifest := self._json("package.json")) is not None:
+            listed = manifest.get("workspaces")
             listed = listed.get("packages") if isinstance(listed, dict) else listed
             globs += [glob for glob in listed if isinstance(glob, str)] if isinstance(listed, list) else []
         if (entry := self._tree.get("pnpm-workspace.yaml")) is not None and entry.mode in _FILES:
@@ -140,12 +143,44 @@ class Workspace:
                 named += [path, posixpath.join(folder, "package.json")]
             elif isinstance(executor, str) and executor.startswith(("./", "../", "/")):
                 named += [path, *self._code(executor.partition(":")[0])]
+            elif isinstance(executor, str) and (code := self._local(executor.partition(":")[0])):
+                named += [path, *code]  # a workspace package's executor (`@acme/tools:gen`): attack 52
         plugins = manifest.get("plugins") if path.rpartition("/")[2] == "nx.json" else None
         for plugin in plugins if isinstance(plugins, list) else ():
             spec = plugin.get("plugin") if isinstance(plugin, dict) else plugin
             if isinstance(spec, str) and spec.startswith(("./", "../")):
                 named += [path, *self._code(spec)]
+            elif isinstance(spec, str) and (code := self._local(spec)):
+                named += [path, *code]
         return list(dict.fromkeys(named))
+
+    def _local(self, name: str) -> list[str]:
+        """The folder (whole) of a workspace package Nx loads by its name (an executor's or plugin's): the root
+        tsconfig's `paths` for it, or a package.json of the tree whose `name` it is; [] for a dependency's."""
+        if self._packages is None:
+            self._packages = {}
+            for path in [path for path in self._tree if path.rpartition("/")[2] == "package.json" and "/" in path
+                         and "/node_modules/" not in f"/{path}"][:MAX_PROJECTS]:
+                manifest = self._json(path)
+                if manifest is not None and isinstance(package := manifest.get("name"), str):
+                    self._packages.setdefault(package, path.rpartition("/")[0])
+            for config in ("tsconfig.base.json", "tsconfig.json"):
+                options = (self._json(config) or {}).get("compilerOptions")
+                paths = options.get("paths") if isinstance(options, dict) else None
+                for package, listed in paths.items() if isinstance(paths, dict) else ():
+                    first = listed[0] if isinstance(listed, list) and listed else None
+                    if isinstance(first, str) and "*" not in first and "*" not in package:
+                        at = posixpath.dirname(posixpath.normpath(first.removeprefix("./")))
+                        self._packages.setdefault(package, at.partition("/src/")[0].removesuffix("/src"))
+        found = self._packages.get(name)
+        return [] if found is None or found in ("", ".") or found.startswith("..") else [f"{found}/{ANY}"]
+
+    def _json(self, path: str) -> dict[str, Any] | None:
+        """The JSONC object at `path` of the tree, or None (absent, not a file, unreadable)."""
+        entry = self._tree.get(path)
+        if entry is None or entry.mode not in _FILES:
+            return None
+        return _load(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
 
     def _code(self, spec: str) -> list[str]:
         """A local executor's or plugin's code, from the workspace root: the file, else the folder whole."""
