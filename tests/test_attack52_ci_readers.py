@@ -43,9 +43,13 @@ NX_LAUNCHERS = ["npm run nx -- run-many -t build", "yarn run nx affected -t buil
                 "npm x -- nx affected -t build", "pnpm dlx nx run-many -t build", "yarn dlx nx affected -t build",
                 "pnpm --filter web exec nx build", "pnpm -r exec nx run-many -t build",
                 "node node_modules/nx/bin/nx.js run-many -t build", "node ./node_modules/.bin/nx affected -t build",
-                "sh ./nx affected -t build", "bash ./nx run-many -t build", "pnpm -w nx run-many -t build"]
+                "sh ./nx affected -t build", "bash ./nx run-many -t build", "pnpm -w nx run-many -t build",
+                "xvfb-run -a npx nx affected -t e2e", "env NX_DAEMON=false npx nx run-many -t build",
+                "time pnpm nx run-many -t build", "exec npx nx affected -t build", "dotenv -e .env.ci -- nx build web",
+                "cross-env NODE_ENV=ci nx run-many -t build", "sudo -E npx nx run-many -t build"]
 NX_LAUNCHER_LOOK_ALIKES = ["npm run nx -- graph", "npm run nx:graph", "pnpm dlx nx --version", "node tools/nx.js run",
-                           "npm x nx -- reset", "echo npm run nx -- run-many"]
+                           "npx nx -- reset", "echo npm run nx -- run-many", "env nx=1 echo run-many",
+                           "time npm install nx"]
 
 
 @pytest.mark.parametrize("line", NX_LAUNCHERS)
@@ -113,6 +117,13 @@ NX_READS = {
                                            "tsconfig.base.json": '{// x\n"compilerOptions": {"paths": {"@acme/ex": '
                                                                  '["./libs/ex/index.ts",],},},}',
                                            "libs/ex/run.js": "1\n"}, "libs/ex/run.js"),
+    "nx release's preVersionCommand": ({"nx.json": json.dumps({"release": {"version": {
+        "preVersionCommand": "node tools/gen.js"}, "groups": {"g": {"version": {"preVersionCommand": "sh g.sh"}}}}}),
+        "apps/web/project.json": "{}"}, "tools/gen.js"),
+    "nx release's changelog renderer": ({"nx.json": json.dumps({"release": {"changelog": {
+        "renderer": "./tools/changelog.js"}}}), "tools/changelog.js": "1\n"}, "tools/changelog.js"),
+    "a local tasks runner": ({"nx.json": json.dumps({"tasksRunnerOptions": {"default": {
+        "runner": "./tools/runner"}}}), "tools/runner/index.js": "1\n"}, "tools/runner/index.js"),
 }
 
 
@@ -153,6 +164,8 @@ CONCOURSE_VARIANTS = {
         "inputs:\n- name: repo\n", "inputs: [ {name: source, path: 'repo', optional: false} ]\n")},
     "task, a var in run.path": {"ci/t.yml": CONCOURSE_TASK.replace("all.sh", "((suite)).sh")},
     "task, a var as the input": {"ci/t.yml": CONCOURSE_TASK.replace("path: repo/", "path: ((input))/")},
+    "task, a var as the platform": {"ci/t.yml": CONCOURSE_TASK.replace("platform: linux", "platform: ((os))")},
+    "task, quoted keys": {"ci/t.yml": CONCOURSE_TASK.replace("platform: linux", '"platform": "linux"')},
     "pipeline, CRLF": {"ci/pipeline.yml": PIPELINE.replace("\n", "\r\n"), "tasks/unit.yml": CONCOURSE_TASK},
     "pipeline, flow step": {"ci/pipeline.yml": PIPELINE.replace(
         "  - task: unit\n    file: repo/tasks/unit.yml\n", "  - {task: unit, file: repo/tasks/unit.yml}\n"),
@@ -232,6 +245,8 @@ def test_the_gated_edit_needs_a_human(tmp_path: Path, run: str, base: dict[str, 
 def test_hostile_shapes_stay_linear() -> None:
     assert_linear(nxtargets.runs_targets, repeated("npm run ", tail="nx run-many"), budget=0.5)
     assert_linear(nxtargets.runs_targets, repeated("pnpm --filter x ", tail="exec nx build"), budget=0.5)
+    assert_linear(nxtargets.runs_targets, repeated("xvfb-run -a x -b ", tail="npx nx build"), budget=0.5)
+    assert_linear(nxtargets.runs_targets, repeated("env -i A=1 ", tail="nx build"), budget=0.5)
     assert_linear(lambda text: nxtargets.commands(text, "p/project.json"),
                   repeated('{"cwd": "a", "commands": ["x.sh",], // c\n', '{"targets": {"b": {"options": ',
                            '{}}}}'), budget=1.0)

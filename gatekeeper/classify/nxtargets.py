@@ -42,6 +42,8 @@ PROJECT_FILES = ("project.json", "nx.json", "workspace.json", "angular.json")
 _FILES = ("100644", "100755", "120000")
 # also read (their blob ids join the cache key): the workspaces' globs, package names, tsconfig's paths
 _ALSO_READ = frozenset({"package.json", "pnpm-workspace.yaml", "tsconfig.base.json", "tsconfig.json"})
+_LOCAL_CODE_KEYS = frozenset({"renderer", "generator", "versionActions", "runner"})  # nx.json code given by path
+_RELEASE_DEPTH = 8  # tables deep nx.json's `release` and `tasksRunnerOptions` are read
 _GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")  # a workspaces glob's variable part
 _TOKENS = (("{workspaceRoot}/", ""), ("{workspaceRoot}", "."))  # Nx's interpolation in options (projectRoot: per file)
 _SHELL_EXECUTORS = ("nx:run-commands", "@nrwl/workspace:run-commands", "@nx/workspace:run-commands")
@@ -51,6 +53,9 @@ _SCRIPT_EXECUTORS = ("nx:run-script", "@nrwl/workspace:run-script", "@nx/workspa
 # `npm x`, `pnpm dlx`, `bunx`: a few options and verbs, bounded) or `node node_modules/nx/bin/nx.js`, `sh ./nx` (the
 # wrapper `nx init` writes); then its subcommand
 _NX = lazy(r"(?:^|[;&|(`\"']|\brun:|-[ \t])[ \t]*+(?:\w++=[^\s;&|]*+[ \t]++)*+"  # `NX_BRANCH=main npx nx ...`
+           # a wrapper that runs the command after it (`xvfb-run -a`, `env X=1`, `time`, `dotenv -e f --`): bounded
+           r"(?:(?:env|time|exec|sudo|nohup|xvfb-run|cross-env|dotenv)(?:[ \t]++-[^\s;&|]*+"
+           r"(?:[ \t]++[^\s;&|-][^\s;&|]*+)?){0,4}[ \t]++(?:\w++=[^\s;&|]*+[ \t]++)*(?:--[ \t]++)?)?"
            r"(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun)(?:[ \t]++(?:(?:--filter|-F|--dir|-C|--prefix|--workspace|-w|-p"
            r"|--package)[ \t]++[^\s;&|-][^\s;&|]*+|-[^\s;&|]*+|exec|x|dlx|run|run-script)){0,8}?[ \t]++"
            r"|(?:node|sh|bash)[ \t]++(?:-[^\s;&|]*+[ \t]++)*+(?=[./\w]*nx\b))?"
@@ -71,9 +76,11 @@ def commands(text: str, path: str = "") -> str:
     """The command lines a project.json's or nx.json's targets run (one a line): run-commands' `command`/`commands`
     (in their `cwd`), and `npm run S` for a run-script target; empty when unreadable (Workspace names such a file
     whole). `path` is the file's (its folder fills `{projectRoot}`)."""
-    targets = _targets(_load(text))
+    manifest = _load(text)
+    targets = _targets(manifest)
     folder = path.rpartition("/")[0] or "."
-    return "\n".join(line for target in (targets or {}).values() for line in _target_commands(target, folder))
+    lines = [line for target in (targets or {}).values() for line in _target_commands(target, folder)]
+    return "\n".join([*lines, *(_release(manifest)[0] if manifest is not None and "release" in manifest else ())])
 
 
 def package_commands(manifest: dict[str, Any], path: str) -> list[str]:
@@ -145,6 +152,9 @@ class Workspace:
                 named += [path, *self._code(executor.partition(":")[0])]
             elif isinstance(executor, str) and (code := self._local(executor.partition(":")[0])):
                 named += [path, *code]  # a workspace package's executor (`@acme/tools:gen`): attack 52
+        if path.rpartition("/")[2] == "nx.json":  # `nx release`'s commands and local code, a local tasks runner
+            lines, code = _release(manifest)
+            named += [path, *(found for spec in code for found in self._code(spec))] if lines or code else []
         plugins = manifest.get("plugins") if path.rpartition("/")[2] == "nx.json" else None
         for plugin in plugins if isinstance(plugins, list) else ():
             spec = plugin.get("plugin") if isinstance(plugin, dict) else plugin
@@ -188,6 +198,26 @@ class Workspace:
         if at.startswith("..") or at == ".":
             return []
         return [at] if at in self._tree else [f"{at}/{ANY}"]
+
+
+def _release(manifest: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """nx.json's `release` commands (`preVersionCommand`, at any depth of it: groups, version) and the local code it
+    and `tasksRunnerOptions` load (`renderer`, `generator`, `versionActions`, `runner` given by path): attack 52."""
+    lines: list[str] = []
+    code: list[str] = []
+    tables: list[tuple[object, int]] = [(manifest.get("release"), 0), (manifest.get("tasksRunnerOptions"), 0)]
+    while tables:  # nx.json is read whole (FULL_READ, load_json's bounds): each table once
+        table, depth = tables.pop()
+        if not isinstance(table, dict) or depth > _RELEASE_DEPTH:
+            continue
+        for key, value in table.items():
+            if key == "preVersionCommand" and isinstance(value, str):
+                lines.append(value)
+            elif key in _LOCAL_CODE_KEYS and isinstance(value, str) and value.startswith(("./", "../")):
+                code.append(value)
+            elif isinstance(value, dict):
+                tables.append((value, depth + 1))
+    return lines, code
 
 
 def _load(text: str) -> dict[str, Any] | None:
