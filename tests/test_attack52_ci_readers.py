@@ -98,6 +98,8 @@ NX_READS = {
     "package.json nx key": ({"apps/web/project.json": "{}", "package.json": WORKSPACES,
                              "packages/a/package.json": json.dumps({"name": "a", "nx": {"targets": {"b": RUN_GEN}}})},
                             "tools/gen.js"),
+    "the root package.json's nx key": ({"apps/web/project.json": "{}", "package.json": json.dumps(
+        {"name": "ws", "scripts": {"nx": "nx"}, "nx": {"targets": {"b": RUN_GEN}}})}, "tools/gen.js"),
     "inferred scripts": ({"apps/web/project.json": "{}", "package.json": WORKSPACES,
                           "packages/a/package.json": '{"name": "a", "scripts": {"build": "node scripts/gen.js"}}',
                           "packages/a/scripts/gen.js": "1\n"}, "packages/a/scripts/gen.js"),
@@ -173,6 +175,9 @@ CONCOURSE_VARIANTS = {
     "pipeline, flow get and step": {"ci/pipeline.yml": PIPELINE.replace("  - get: repo\n", "  - {get: repo}\n").replace(
         "  - task: unit\n    file: repo/tasks/unit.yml\n",
         "  - in_parallel: [{task: unit, file: repo/tasks/unit.yml}]\n"),
+        "tasks/unit.yml": CONCOURSE_TASK},
+    "pipeline, across's local var": {"ci/pipeline.yml": PIPELINE.replace("    file: repo/tasks/unit.yml\n", (
+        "    across: [{var: suite, values: [unit]}]\n    file: repo/tasks/((.:suite)).yml\n")),
         "tasks/unit.yml": CONCOURSE_TASK},
     "pipeline, a var in file": {"ci/pipeline.yml": PIPELINE.replace("unit.yml", "((task)).yml"),
                                 "tasks/unit.yml": CONCOURSE_TASK},

@@ -123,7 +123,9 @@ class Workspace:
         """The package.json files of the workspaces' globs (root package.json's `workspaces`, pnpm-workspace.yaml):
         Nx infers a project from each, its scripts targets, its `nx` key's targets (attack 52)."""
         globs: list[str] = []
+        root: list[str] = []
         if (manifest := self._json("package.json")) is not None:
+            root = ["package.json"] if isinstance(manifest.get("nx"), dict) else []  # the root project's own key
             listed = manifest.get("workspaces")
             listed = listed.get("packages") if isinstance(listed, dict) else listed
             globs += [glob for glob in listed if isinstance(glob, str)] if isinstance(listed, list) else []
@@ -131,7 +133,7 @@ class Workspace:
             globs += taskrunners.workspaces(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
         named = [f"{_GLOB_PART.sub(ANY, glob.removeprefix('./').rstrip('/'))}/package.json" for glob in globs
                  if glob.strip("./") and not glob.startswith("!")]
-        return list(dict.fromkeys(named))[:MAX_PROJECTS]
+        return [*root, *list(dict.fromkeys(named))[:MAX_PROJECTS]]
 
     def _runs(self, path: str) -> list[str]:
         """What one project.json or nx.json brings: itself and its code when its targets run commands."""
