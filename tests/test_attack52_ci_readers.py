@@ -156,6 +156,24 @@ def test_commands_reads_cwd_and_the_root_token() -> None:
     assert nxtargets.commands(text, "apps/web/project.json") == "node apps/web/a.js b.js"
 
 
+NX_CLOUD_TEMPLATE = ("launch-templates:\n  linux-medium-js:\n    resource-class: 'docker_linux_amd64/medium'\n"
+                     "    init-steps:\n      - name: Checkout\n"
+                     "        uses: 'nrwl/nx-cloud-workflows/v5/workflow-steps/checkout/main.yaml'\n"
+                     "      - name: Setup\n        script: |\n          node tools/agent-setup.js\n"
+                     "      - name: Custom\n        uses: './.nx/workflows/custom-step.yaml'\n")
+NX_CLOUD_STEP = ("name: 'Custom Step'\ndefinition:\n  using: 'node'\n  main: './scripts/step.js'\n"
+                 "  post: './scripts/post.js'\n")
+NX_CLOUD = {".nx/workflows/agents.yaml": NX_CLOUD_TEMPLATE, ".nx/workflows/custom-step.yaml": NX_CLOUD_STEP,
+            "tools/agent-setup.js": "1\n", "scripts/step.js": "1\n", "scripts/post.js": "1\n", "README.md": "x\n"}
+
+NX_CLOUD_RUN = "npx nx-cloud start-ci-run --distribute-on='3 linux-medium-js'"
+
+
+def test_nx_cloud_launch_templates_run_their_steps() -> None:
+    # Nx Agents run a launch template's init steps and a custom step's main/post scripts before the tasks
+    assert tree_runs(NX_CLOUD) >= {"tools/agent-setup.js", "scripts/step.js", "scripts/post.js"}
+
+
 CONCOURSE_TASK = "platform: linux\ninputs:\n- name: repo\nrun:\n  path: repo/test/all.sh\n"
 PIPELINE = ("resources:\n- name: repo\n  type: git\njobs:\n- name: t\n  plan:\n  - get: repo\n  - task: unit\n"
             "    file: repo/tasks/unit.yml\n")
@@ -239,7 +257,10 @@ def test_the_gate_reviews_a_skip_status_checks_edit(tmp_path: Path) -> None:
     ("npm run nx -- run-many -t build", {}, {"tools/gen.js": f"require('child_process').execSync('{EVIL}')\n"}),
     ("npx nx run-many -t build", NX_READS["jsonc"][0], {"tools/gen.js": f"// {EVIL}\n"}),
     ("npx nx affected -t build", NX_READS["inferred scripts"][0], {"packages/a/scripts/gen.js": f"// {EVIL}\n"}),
-    ("fly -t ci execute -c ci/t.yml", CONCOURSE_VARIANTS["task, flow inputs"], {"test/all.sh": f"{EVIL}\n"})])
+    ("fly -t ci execute -c ci/t.yml", CONCOURSE_VARIANTS["task, flow inputs"], {"test/all.sh": f"{EVIL}\n"}),
+    (NX_CLOUD_RUN, NX_CLOUD, {"tools/agent-setup.js": f"// {EVIL}\n"}),
+    (NX_CLOUD_RUN, NX_CLOUD,
+     {".nx/workflows/agents.yaml": NX_CLOUD_TEMPLATE.replace("node tools/agent-setup.js", EVIL)})])
 def test_the_gated_edit_needs_a_human(tmp_path: Path, run: str, base: dict[str, str], edited: dict[str, str]) -> None:
     files = {**NX_BASE, "test/all.sh": "echo t\n", **base, ".github/workflows/ci.yml": RUN_WORKFLOW.format(run=run)}
     _, first, second = two_commits(tmp_path, files, edited)
