@@ -46,10 +46,11 @@ NX_LAUNCHERS = ["npm run nx -- run-many -t build", "yarn run nx affected -t buil
                 "sh ./nx affected -t build", "bash ./nx run-many -t build", "pnpm -w nx run-many -t build",
                 "xvfb-run -a npx nx affected -t e2e", "env NX_DAEMON=false npx nx run-many -t build",
                 "time pnpm nx run-many -t build", "exec npx nx affected -t build", "dotenv -e .env.ci -- nx build web",
-                "cross-env NODE_ENV=ci nx run-many -t build", "sudo -E npx nx run-many -t build"]
+                "cross-env NODE_ENV=ci nx run-many -t build", "sudo -E npx nx run-many -t build",
+                "yarn workspace @acme/web nx build"]
 NX_LAUNCHER_LOOK_ALIKES = ["npm run nx -- graph", "npm run nx:graph", "pnpm dlx nx --version", "node tools/nx.js run",
                            "npx nx -- reset", "echo npm run nx -- run-many", "env nx=1 echo run-many",
-                           "time npm install nx"]
+                           "time npm install nx", "yarn workspace web add nx"]
 
 
 @pytest.mark.parametrize("line", NX_LAUNCHERS)

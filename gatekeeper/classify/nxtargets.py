@@ -56,8 +56,8 @@ _NX = lazy(r"(?:^|[;&|(`\"']|\brun:|-[ \t])[ \t]*+(?:\w++=[^\s;&|]*+[ \t]++)*+" 
            # a wrapper that runs the command after it (`xvfb-run -a`, `env X=1`, `time`, `dotenv -e f --`): bounded
            r"(?:(?:env|time|exec|sudo|nohup|xvfb-run|cross-env|dotenv)(?:[ \t]++-[^\s;&|]*+"
            r"(?:[ \t]++[^\s;&|-][^\s;&|]*+)?){0,4}[ \t]++(?:\w++=[^\s;&|]*+[ \t]++)*(?:--[ \t]++)?)?"
-           r"(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun)(?:[ \t]++(?:(?:--filter|-F|--dir|-C|--prefix|--workspace|-w|-p"
-           r"|--package)[ \t]++[^\s;&|-][^\s;&|]*+|-[^\s;&|]*+|exec|x|dlx|run|run-script)){0,8}?[ \t]++"
+           r"(?:(?:npx|bunx|pnpx|yarn|pnpm|npm|bun)(?:[ \t]++(?:(?:--filter|-F|--dir|-C|--prefix|--workspace|workspace"
+           r"|-w|-p|--package)[ \t]++[^\s;&|-][^\s;&|]*+|-[^\s;&|]*+|exec|x|dlx|run|run-script)){0,8}?[ \t]++"
            r"|(?:node|sh|bash)[ \t]++(?:-[^\s;&|]*+[ \t]++)*+(?=[./\w]*nx\b))?"
            r"(?:\./)?+(?:node_modules/(?:\.bin/|nx/bin/(?=nx\.js))?+)?+nx(?:@[\w.^~-]++|\.js)?+[ \t]++(?:--[ \t]++)?+"
            r"([\w:@./-]++)", re.MULTILINE)
