@@ -88,7 +88,9 @@ def test_an_unreadable_project_file_is_named_whole(broken: str) -> None:
 
 
 def test_commands_reads_every_form() -> None:
-    assert nxtargets.commands(RUN_COMMANDS).splitlines() == ["node tools/gen.js", "bash scripts/build.sh"]
+    # each in its target's `cwd` (attack 52: Nx runs them there)
+    assert nxtargets.commands(RUN_COMMANDS).splitlines() == ["cd apps/web && node tools/gen.js",
+                                                             "cd apps/web && bash scripts/build.sh"]
     assert nxtargets.commands(RUN_SCRIPT) == "npm run build"
     assert nxtargets.commands(PLUGIN_ONLY) == ""
     assert nxtargets.commands("not json") == ""

@@ -526,6 +526,7 @@ CI = [
     ".buildkite/pipeline.yml",
     "buildkite.yml",
     ".buildkite/hooks/pre-command",
+    ".nx/workflows/agents.yaml",
     ".drone.yml",
     ".drone.star",
     ".woodpecker.yml",

@@ -37,8 +37,12 @@ _KOKORO_FOLDERS = (".kokoro/", "kokoro/")
 # in the task's working folder (`run: path: repo/ci/test.sh`, `file: repo/ci/tasks/test.yml`: misses 9)
 _CONCOURSE_INPUT = lazy(r"""^[ \t]*+(?:-[ \t]++)?+(?:name|get|path)[ \t]*+:[ \t]*+["']?+([\w.-]++)["']?+"""
                         r"""[ \t]*+(?:#.*)?$""", re.MULTILINE)
+# and the same keys in a flow mapping (`inputs: [{name: repo}]`, `- {get: repo, trigger: true}`: attack 52)
+_CONCOURSE_FLOW_INPUT = lazy(r"""[{,][ \t]*+(?:name|get|path)[ \t]*+:[ \t]*+["']?+([\w.-]++)["']?+[ \t]*+(?=[,}])""")
 MAX_INPUTS = 64  # input folders, and run paths and task files, read per Concourse definition
-_TASK_FILE = lazy(r"""^[ \t]*+(?:-[ \t]++)?+file[ \t]*+:[ \t]*+["']?+([^\s"'#]++)""", re.MULTILINE)  # a step's task
+_TASK_FILE = lazy(r"""(?:^[ \t]*+(?:-[ \t]++)?+|[{,][ \t]*+)file[ \t]*+:[ \t]*+["']?+([^\s"'#,}]++)""",
+                  re.MULTILINE)  # a step's task file, in block or flow form (`- {task: t, file: repo/t.yml}`)
+_VAR = lazy(r"\(\([^()\n]{0,256}+\)\)")  # a `((var))` Concourse fills in: any name there (a variable part)
 _PREFIXES = 2  # `grpc-web/` or `github/grpc-web/`: the folders Kokoro checks a repository out into
 # An absolute or home path a command runs: at a command's start (a line's, after `;`, `&&`, `|`, `(`, `exec`, `sudo`,
 # `env`, a YAML list's `- `) or after an interpreter and its options (`bash -e /src/app/x.sh`, `python3 -u ...`)
@@ -72,8 +76,12 @@ def concourse_runs(path: str, text: str) -> list[str]:
     repo/ci/tasks/x.yml`): read below its input folders by checked_out (misses 9)."""
     if not path.endswith((".yml", ".yaml")) or not tasks.is_concourse(text):
         return []
-    named = [*tasks.run_paths(text.encode()), *_TASK_FILE.findall(text)][:MAX_INPUTS]
-    return [value.removeprefix("./") for value in named if "/" in value and not value.startswith(("/", "$", "~"))]
+    text = text.replace("\r\n", "\n")  # Concourse reads CRLF files as LF ones (attack 52)
+    named = [_VAR.sub("*", value) for value in [*tasks.run_paths(text.encode()), *_TASK_FILE.findall(text)]]
+    # a variable as the first folder (`((repo))/ci/x.sh`) is some input's: the rest is read below the root too
+    named += [value[2:] for value in named if value.startswith("*/")]
+    return [value.removeprefix("./") for value in named[:MAX_INPUTS]
+            if "/" in value and not value.startswith(("/", "$", "~"))]
 
 
 def checked_out(path: str, text: str, patterns: list[str]) -> list[str]:
@@ -83,8 +91,9 @@ def checked_out(path: str, text: str, patterns: list[str]) -> list[str]:
         return unprefixed(patterns)
     if not path.endswith((".yml", ".yaml")) or "actions/checkout@" not in text and not tasks.is_concourse(text):
         return []
-    folders = _checkout_folders(text) if "actions/checkout@" in text else \
-        list(dict.fromkeys(_CONCOURSE_INPUT.findall(text)))[:MAX_INPUTS]
+    text = text.replace("\r\n", "\n")
+    folders = _checkout_folders(text) if "actions/checkout@" in text else list(dict.fromkeys(
+        [*_CONCOURSE_INPUT.findall(text), *_CONCOURSE_FLOW_INPUT.findall(text)]))[:MAX_INPUTS]
     return [pattern[len(folder) + 1:] for pattern in patterns for folder in folders
             if pattern.startswith(f"{folder}/") and len(pattern) > len(folder) + 1]
 

@@ -169,8 +169,8 @@ def named_tasks(path: str, text: str) \
         return daggermods.module_code(path, text), [], [], {}
     if name == "pnpm-workspace.yaml":
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], [], {}
-    if name in ("project.json", "nx.json"):  # an Nx project's or workspace's targets' commands alone (nxtargets.py)
-        return *named(nxtargets.commands(text), strings=False, tasked=tasked), tasked
+    if name in nxtargets.PROJECT_FILES:  # an Nx project's or workspace's targets' commands alone (nxtargets.py)
+        return *named(nxtargets.commands(text, path), strings=False, tasked=tasked), tasked
     modules = _patterns(pytasks.called(text)) if name == "pyproject.toml" else []  # poe's `script`, PDM's `call`
     text = composerefs.uncommented_env(text) if name.lower() == ".env" \
         else runvars.make_text(text) if tasktexts.is_makefile(name) else text
@@ -235,8 +235,8 @@ def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str],
         return [], [], []
     scripts = manifest.get("scripts")
     # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67);
-    # and what semantic-release's plugins run (`release`'s `prepareCmd`: ciforms.release_commands)
-    lines = [*(scripts.values() if isinstance(scripts, dict) else ()),  # wireit's commands too (misses 6)
+    # what semantic-release's plugins run (`release`'s `prepareCmd`: ciforms.release_commands), wireit's (misses 6)
+    lines = [*(scripts.values() if isinstance(scripts, dict) else ()), *nxtargets.package_commands(manifest, path),
              *ciforms.release_commands(manifest.get("release")), *scriptgraphs.wireit_commands(manifest.get("wireit"))]
     found = named("\n".join(str(value) for value in lines), strings=False, tasked=tasked) if lines else ([], [], [])
     workspaces = manifest.get("workspaces")

@@ -38,8 +38,14 @@ MAX_DEPTH = 64  # objects and arrays inside each other; deeper is not read (fail
 # .github/renovate/ that a settings file extends. package.json's `renovate` key is package.json's (not read here).
 _NAMES = frozenset({"renovate.json", "renovate.json5", ".renovaterc", ".renovaterc.json", ".renovaterc.json5"})
 _PRESETS = ".github/renovate/"
-# Keys (lowercase) that decide whether Renovate merges without a person: any holding `automerge`, and these.
-_KEYS = ("ignoretests", "autoapprove", "gitlabignoreapprovals", "requiredstatuschecks")
+# Keys (lowercase) that decide whether Renovate merges without a person: any holding `automerge`, and these;
+# `azureAutoComplete` is migrated to `platformAutomerge` (attack 52). `requiredStatusChecks: null` is migrated to
+# `ignoreTests: true`, so its null is no "off".
+_KEYS = ("ignoretests", "autoapprove", "gitlabignoreapprovals", "requiredstatuschecks", "azureautocomplete")
+_NULL_TURNS_ON = "requiredstatuschecks"
+# Built-in presets that merge without review though their name does not say `automerge` (attack 52): Renovate's
+# `:skipStatusChecks` sets `ignoreTests: true` ("skip status checks and automerge right away").
+_MERGING_BUILT_IN = frozenset({"skipstatuschecks"})
 # Renovate's built-in preset namespaces (`config:recommended`, `:semanticCommits`, `group:allNonMajor`): read from
 # its documentation, none of their presets automerges but those whose name says `automerge`.
 _BUILT_IN = frozenset({"", "config", "default", "group", "packages", "helpers", "schedule", "docker", "npm",
@@ -52,9 +58,11 @@ _ESCAPE = lazy(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|.)", re.DOTALL)
 _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0": "\0", "\n": "", "\r\n": "", "\r": ""}
 # From a patch's lines: a word of the keys anywhere, when the lines do not scan as tokens (a hunk opening inside a
 # comment or a string).
-_WORDS = lazy(r"automerge|ignoretests|autoapprove|gitlabignoreapprovals|requiredstatuschecks|(?<![a-z-])[a-z-]+>",
+_WORDS = lazy(r"automerge|ignoretests|autoapprove|gitlabignoreapprovals|requiredstatuschecks|azureautocomplete"
+              r"|skipstatuschecks|(?<![a-z-])[a-z-]+>",
              re.IGNORECASE)  # the look-behind: a long run of letters is tried once, not from each of its letters
-_PRESET_SYNTAX = lazy(r"[\w-]*:\w*automerge|(?:local|github|gitlab|gitea|forgejo|bitbucket|bitbucket-server)>",
+_PRESET_SYNTAX = lazy(r"[\w-]*:\w*(?:automerge|skipstatuschecks)"
+                      r"|(?:local|github|gitlab|gitea|forgejo|bitbucket|bitbucket-server)>",
                       re.IGNORECASE)
 
 
@@ -165,7 +173,8 @@ def _gate_key(name: str) -> bool:
 def _off(tokens: list[_Token], at: int) -> bool:
     """The value at `tokens[at]` is `false` or `null`: the key turns nothing on (what it keeps off, a preset or
     another key turns on, and those count themselves)."""
-    return at < len(tokens) and tokens[at][0] == "word" and tokens[at][1] in ("false", "null")
+    return at < len(tokens) and tokens[at][0] == "word" and (tokens[at][1] == "false" or tokens[at][1] == "null"
+                                                             and tokens[at - 2][1].lower() != _NULL_TURNS_ON)
 
 
 def _preset(name: str) -> str | None:
@@ -173,10 +182,26 @@ def _preset(name: str) -> str | None:
     low = name.strip().lower()
     if "automerge" in low:
         return "a preset that automerges"
-    namespace, colon, _ = low.partition(":")
-    if colon and namespace in _BUILT_IN:
-        return None
-    return "a preset the gate cannot read (it may automerge)"
+    name, _, arguments = low.partition("(")
+    if (why := _one_preset(name)) is not None:
+        return why
+    # a built-in preset's parameters may name presets it extends (`:group(github>org/cfg, deps)`: group's first is
+    # one, whatever its spelling): each that may be one is read as a name, one level (a parameter's own parameters
+    # stay in it: `:group(:group(github>x, y), z)` shows `>`)
+    for at, argument in enumerate(arguments.split(",") if arguments else ()):
+        argument = argument.strip(" )")
+        if (argument.startswith("@") or ">" in argument or ":" in argument or at == 0 and name.endswith(":group")) \
+                and (why := _one_preset(argument)) is not None:
+            return f"{why}, in a built-in preset's parameters"
+    return None
+
+
+def _one_preset(name: str) -> str | None:
+    """_preset of a name without its parameters (lowercase)."""
+    namespace, colon, rest = name.strip().partition(":")
+    if not colon or namespace not in _BUILT_IN:
+        return "a preset the gate cannot read (it may automerge)"
+    return "a built-in preset that merges without status checks" if rest.strip() in _MERGING_BUILT_IN else None
 
 
 def _line(text: str, offset: int) -> int:
@@ -241,6 +266,6 @@ def _shown(text: str, tokens: list[_Token]) -> str | None:
             continue
         if kind == "punct" and value in "]}":
             extends = False
-        elif kind == "string" and (extends or _PRESET_SYNTAX.match(value)) and (why := _preset(value)) is not None:
+        elif kind == "string" and (extends or _PRESET_SYNTAX.search(value)) and (why := _preset(value)) is not None:
             return f"line {_line(text, offset)}: extends {value!r}: {why}"
     return None

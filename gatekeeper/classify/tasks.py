@@ -33,7 +33,8 @@ _RUN_FLOW = lazy(r"^[ \t]*(?:-[ \t]+)?run[ \t]*:[ \t]*\{(.*)\}[ \t]*(?:#.*)?$") 
 _FLOW_PATH = lazy(r"""\bpath[ \t]*:[ \t]*["']?([^\s"',}]+)""")
 _FLOW_ARGS = lazy(r"\bargs[ \t]*:[ \t]*\[([^\]]*)\]")
 _CONCOURSE = lazy(
-    r"""^platform[ \t]*:[ \t]*["']?(?:linux|windows|darwin)\b|^[ \t]+(?:-[ \t]+)?(?:platform|plan)[ \t]*:""",
+    r"""^["']?platform["']?[ \t]*:[ \t]*["']?(?:linux|windows|darwin|\(\()"""  # `((os))`, quoted keys: attack 52
+    r"""|^[ \t]+(?:-[ \t]+)?["']?(?:platform|plan)["']?[ \t]*:""",
     re.MULTILINE)
 
 
