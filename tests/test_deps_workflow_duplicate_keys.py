@@ -231,3 +231,39 @@ def test_the_scan_is_linear() -> None:
                              (" ", "a: [", "\n"), ("''", "a: '", "\nb: 1\n"), ("\\\"", 'a: "', "\n"),
                              ("- ", "", "a: 1\n"), (" ", "-", "a: 1\n"), ("a", "", ": 1\n")]:
         assert_linear(lambda t: refuse_duplicates(t.splitlines()), repeated(unit, head, tail), budget=0.5)
+
+
+# --- Compose files: read line by line as workflows are; Compose (compose-go, Go's yaml.v3) refuses a key given twice -
+
+COMPOSE = "compose.yaml"
+COMPOSE_FILE = """services:
+  web:
+    image: nginx:1.27.0
+    ports:
+      - "8080:80"
+  db:
+    image: postgres:16.3
+    environment:
+      POSTGRES_PASSWORD: example
+"""
+
+
+@pytest.mark.parametrize("second", [
+    "    image: nginx:1.20.0\n", "    ports:\n      - \"9090:80\"\n    image: nginx:1.20.0\n",
+    "    \"image\": nginx:1.20.0\n", "\n    # the old one\n    image: nginx:1.20.0\n",
+])
+def test_a_compose_service_giving_image_twice_is_refused(tmp_path: Path, second: str) -> None:
+    old = "    image: nginx:1.27.0\n"
+    tree, patch = both_edited(tmp_path, {COMPOSE: COMPOSE_FILE}, {COMPOSE: {old: old + second}})
+    for mode, delta in (("tree", tree), ("patch", patch)):
+        assert _refused(delta, COMPOSE, mode), (mode, delta)
+        assert not any(c.to_version == "1.20.0" for c in delta.changes), (mode, delta)
+
+
+def test_compose_lookalikes_read_as_before(tmp_path: Path) -> None:
+    """An image in each of two services, an image moved, a service added at an image another has."""
+    edits = {"postgres:16.3": "postgres:16.4", "  db:\n": "  cache:\n    image: nginx:1.27.0\n  db:\n"}
+    tree, patch = both_edited(tmp_path, {COMPOSE: COMPOSE_FILE}, {COMPOSE: edits})
+    for delta in (tree, patch):
+        assert not delta.problems, delta
+        assert ("postgres", "16.3", "16.4") in {(c.name, c.from_version, c.to_version) for c in delta.changes}, delta

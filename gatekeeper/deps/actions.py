@@ -10,14 +10,13 @@ from collections.abc import Iterator
 
 from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
-from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.matriximages import matrix_images
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.runlines import installs, releases
 from gatekeeper.deps.scalamatrix import scala_versions
 from gatekeeper.deps.tools import TOOL, WorkflowTools
-from gatekeeper.deps.yamlkeys import refuse_duplicates
+from gatekeeper.deps.yamlkeys import refuse_duplicates, refuse_hunk_duplicates
 from gatekeeper.lazy_pattern import lazy
 
 _USES = lazy(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
@@ -172,13 +171,7 @@ def workflow_hunks(path: str, data: bytes) -> list[Dependency]:
     may move an action a line elsewhere runs: a `partial` problem (yamlforms.refuse_changed), never no change. A key
     one hunk shows twice in one mapping is refused, as the whole file is (yamlkeys.py)."""
     body = text(data)
-    hunk: list[str] = []
-    for line in [*body.splitlines(), HUNK]:
-        if line == HUNK:
-            refuse_duplicates(hunk)
-            hunk = []
-        else:
-            hunk.append(line.removeprefix(CHANGED))
+    refuse_hunk_duplicates(body)
     return _workflow_lines(path, yamlforms.refuse_changed(body, _KEYS))
 
 

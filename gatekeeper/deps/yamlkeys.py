@@ -1,6 +1,7 @@
 """A block mapping's key given twice, read from lines (round 60): the workflow and CI readers read lines, a patch shows
 lines, and GitHub (its runner's YamlDotNet: "'env' is already defined"), Gitea's and Forgejo's runners (Go's yaml.v3)
-refuse a workflow whose mapping gives one key twice, while PyYAML keeps the last value. A change could show a reviewer
+refuse a workflow whose mapping gives one key twice, as Compose (compose-go, yaml.v3) refuses a Compose file, while
+PyYAML keeps the last value. A change could show a reviewer
 one `uses:` and run the other, so such a file is `unparsable`, as deps/loaders' strict YAML reader calls it (round 58).
 
 The scan keeps the open block mappings by their key column: a key line at a column closes the mappings deeper than
@@ -12,6 +13,7 @@ reader's to refuse (yamlforms.py reads such a file whole).
 
 from __future__ import annotations
 
+from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.lazy_pattern import lazy
 
@@ -117,3 +119,15 @@ def refuse_duplicates(lines: list[str]) -> None:
             raise ManifestError(f"the key {key[:80]!r} given twice in one mapping (lines {keys[key][1]} and {number}; "
                                 "refused: GitHub refuses the file, YAML readers keep one value or the other)")
         keys.setdefault(key, (value, number))
+
+
+def refuse_hunk_duplicates(body: str) -> None:
+    """refuse_duplicates on each hunk of one side's hunk lines (hunks.sides): a key one hunk shows twice in one
+    mapping. Two hunks' lines are never one mapping's: each is scanned alone."""
+    hunk: list[str] = []
+    for line in [*body.splitlines(), HUNK]:
+        if line == HUNK:
+            refuse_duplicates(hunk)
+            hunk = []
+        else:
+            hunk.append(line.removeprefix(CHANGED))
