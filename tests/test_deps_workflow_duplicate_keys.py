@@ -174,6 +174,10 @@ LOOKALIKES = {
              "        uses: actions/setup-node@v4.0.3\n        Uses: x\n", ("actions/setup-node", "v4.0.3")),
     "quoted-text": ("      - run: npm run lint\n",
                     "      - run: \"npm run lint\n          if: a\n          if: b\"\n", ("actions/checkout", None)),
+    # a step's `-` alone on its line, its keys below (fourmolu's release.yml): each `-` opens its own mapping
+    "bare-dash": ("      - run: npm run lint\n",
+                  "      - run: npm run lint\n      -\n        uses: actions/setup-node@v4.0.3\n      -\n"
+                  "        uses: actions/cache@v4.0.0\n", ("actions/setup-node", "v4.0.3")),
     "two-jobs-with": ("      - run: npm run lint\n",
                       "      - run: npm run lint\n      - uses: actions/setup-node@v4.0.3\n        with:\n"
                       "          node-version: 20.11.1\n", ("actions/setup-node", "v4.0.3")),

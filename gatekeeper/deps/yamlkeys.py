@@ -20,7 +20,7 @@ from gatekeeper.lazy_pattern import lazy
 # A block mapping's key line: its indentation, any `- ` items, the key (plain or quoted) and what follows `: `.
 _KEY = lazy(r"""^(?P<indent> *)(?P<dashes>(?:- +){0,16})(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)"""
             r"""|(?P<plain>[^\s#"'{}\[\],&*!|>%@`:-][^:\n]{0,200}?|-[^\s:#][^:\n]{0,200}?)) *:(?: +(?P<value>.*))?$""")
-_ITEM = lazy(r"^(?P<indent> *)- ")
+_ITEM = lazy(r"^(?P<indent> *)-(?: |$)")  # an item, its content on this line or below it (`-` alone)
 # A value whose text goes on below its line (a block scalar's indicator) or that names other text (an anchor,
 # alias or tag): never one scalar to compare.
 _OPENS = lazy(r"^[|>][-+0-9]{0,3}(?: +#.*)?$|^[&*!]")
