@@ -16,6 +16,7 @@ from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.runlines import installs, releases
 from gatekeeper.deps.scalamatrix import scala_versions
 from gatekeeper.deps.tools import TOOL, WorkflowTools
+from gatekeeper.deps.yamlkeys import refuse_duplicates, refuse_hunk_duplicates
 from gatekeeper.lazy_pattern import lazy
 
 _USES = lazy(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
@@ -137,9 +138,11 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     `image` and `container` value of the file read as YAML (red team 21, tests/test_redteam21_workflow_yaml.py).
     An action file's or a reusable workflow's `${{ inputs.NAME }}` is read as the input's default (input_defaults),
     `${{ env.NAME }}` as the value the file's `env:` blocks give it (env_values), an image at `${{ matrix.KEY }}` at
-    each value its job's matrix gives KEY (matriximages.py)."""
+    each value its job's matrix gives KEY (matriximages.py). A mapping that gives a key two values is refused
+    (yamlkeys.py: GitHub refuses the file; round 60)."""
     body = text(data)
     lines = body.splitlines()
+    refuse_duplicates(lines)
     action = path.rpartition("/")[2] in ("action.yml", "action.yaml")
     if "inputs." in body and (action or "workflow_call" in body):
         defaults = input_defaults(lines, workflow=not action)
@@ -165,8 +168,11 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
 
 def workflow_hunks(path: str, data: bytes) -> list[Dependency]:
     """A workflow's or action's hunk lines (hunks.sides): a changed line in a YAML form the line patterns do not read
-    may move an action a line elsewhere runs: a `partial` problem (yamlforms.refuse_changed), never no change."""
-    return _workflow_lines(path, yamlforms.refuse_changed(text(data), _KEYS))
+    may move an action a line elsewhere runs: a `partial` problem (yamlforms.refuse_changed), never no change. A key
+    one hunk shows twice in one mapping is refused, as the whole file is (yamlkeys.py)."""
+    body = text(data)
+    refuse_hunk_duplicates(body)
+    return _workflow_lines(path, yamlforms.refuse_changed(body, _KEYS))
 
 
 def _workflow_lines(path: str, lines: list[str]) -> list[Dependency]:

@@ -75,11 +75,14 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
         level = update_level(dep.ecosystem, old.tag if tagged else old.version, new.tag if tagged else new.version)
         if level == "minor" and (dep.ecosystem, dep.name) in _RELEASE_LINES:
             level = "major"
+    # a move onto a commit sha no comment names: which version runs, no file says
+    unversioned = old is not None and new is not None and old.version != new.version and not new_tag \
+        and dep.ecosystem in ("github-actions", "pre-commit") and bool(FULL_SHA.match(new.version))
     return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
                   old.version if old else None, new.version if new else None, kind, dep.direct is not False,
                   dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
                   from_tag=old_tag or None, to_tag=new_tag or None, level=level, alias=dep.alias or None,
-                  version_ref=dep.version_ref or None)
+                  version_ref=dep.version_ref or None, unversioned=unversioned)
 
 
 def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:

@@ -117,6 +117,9 @@ class Change:
     from_name: str | None = None
     alias: str | None = None  # see Dependency.alias; left out of `to_dict` when None
     version_ref: str | None = None  # see Dependency.version_ref; left out of `to_dict` when None
+    # An action or pre-commit hook moved onto a full commit sha that no version comment names (`@<sha>` → `@<sha2>`,
+    # a stale comment, a tag left for a bare sha): no file says which version runs (round 60). Left out when False.
+    unversioned: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """The change as `deps --format json` and the policy input show it."""
@@ -144,4 +147,6 @@ class Change:
             out["alias"] = self.alias
         if self.version_ref is not None:
             out["version_ref"] = self.version_ref
+        if self.unversioned:
+            out["unversioned"] = True
         return out

@@ -22,6 +22,7 @@ from gatekeeper.deps.makepins import commit_pins
 from gatekeeper.deps.makerecipes import parse_recipes
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import MAX_RAW, TOOL, annotation, read_annotations, released, tool_name
+from gatekeeper.deps.yamlkeys import refuse_duplicates, refuse_hunk_duplicates
 from gatekeeper.lazy_pattern import lazy
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
@@ -99,7 +100,9 @@ def parse_compose(path: str, data: bytes) -> list[Dependency]:
     alias, a merge key, a flow mapping, a quoted key, a tag, a block scalar), every `image` value of the file read
     as YAML: `x-img: &img nginx:1.27` used as `image: *img` (red team 21, tests/test_redteam21_compose_yaml.py)."""
     body = text(data)
-    out = _compose_lines(path, body.splitlines())
+    lines = body.splitlines()
+    refuse_duplicates(lines)  # a service's `image:` given twice: Compose refuses the file (yamlkeys.py, round 60)
+    out = _compose_lines(path, lines)
     if not yamlforms.has_form(body, _IMAGE_KEYS):
         return out
     seen = {(d.name, d.version) for d in out}
@@ -114,7 +117,9 @@ def parse_compose(path: str, data: bytes) -> list[Dependency]:
 def compose_hunks(path: str, data: bytes) -> list[Dependency]:
     """A Compose file's hunk lines (hunks.sides): a changed line in a YAML form the line pattern does not read may
     move an image a line elsewhere uses: a `partial` problem (yamlforms.refuse_changed), never no change."""
-    return _compose_lines(path, yamlforms.refuse_changed(text(data), _IMAGE_KEYS))
+    body = text(data)
+    refuse_hunk_duplicates(body)
+    return _compose_lines(path, yamlforms.refuse_changed(body, _IMAGE_KEYS))
 
 
 def _compose_lines(path: str, lines: list[str]) -> list[Dependency]:
