@@ -7,10 +7,13 @@ extensions and `index` files; Ruby's `require_relative 'lib/util'` adds `.rb`. A
 job runs as surely as an edit of the script; the reader named none of them (no path word with a script's extension), so
 they stayed `src` and `gate --tree` allowed them.
 
-Only names relative to the importing file and below its folder are taken (a package installed from a registry is not
-this repository's file, and a Python import is looked for in the script's own folder, as Python looks), each resolved to
-the paths it may be; a path the tree lacks names nothing. Not followed: the imports of a package's `__init__.py`, a name
-that leaves the importing file's folder (`../src/index`), and those of a test file (is_test) that only a package.json's
+Only names relative to the importing file are taken (a package installed from a registry is not this repository's file,
+and a Python import is looked for in the script's own folder, as Python looks, or from the parent of a folder the script
+is in that its first name names: pyimports.ancestors), each resolved to the paths it may be; a path the tree lacks names
+nothing. A Node or Ruby name that climbs (`../lib/x`) is followed where it stays below a tooling folder the importing
+file is in (climbed; misses 10: `scripts/release/a.js` loading `scripts/lib/x.js`). Not followed: the imports of a
+package's `__init__.py`, any other climb (`tools/build.js` loading `../src/index`, `src/a/b.js` loading `../c`: the
+product; out of the root), and those of a test file (is_test) that only a package.json's
 scripts or a test runner run (`npm test`, `pytest tests/test_api.py`: a suite; ciwalk._Imports). CI runs a project's
 tests, and the tests import the product: followed, every module of aiohttp, prettier or Rails became `ci` (a human for
 every edit of the product), which the label sets call `src`; a helper beside a release script is the road this closes. A
@@ -115,19 +118,22 @@ def imported(path: str, text: str) -> list[str]:
         # a `from` import's submodules and relative modules, a conftest.py's names from the root too (attack 46)
         froms = pyimports.loaded(path, text, is_test)
         # (from the root: a test folder's helpers only; the product a conftest imports stays what it is, review 55)
+        # a module under a folder the script is in, from that folder's parent (pyimports.ancestors; misses 10)
+        above = [p for module in modules[:MAX_IMPORTS] for base in pyimports.ancestors(folder, module)
+                 for p in _joined(base, _python(module))]
         return list(dict.fromkeys([*(p for base in pyimports.roots(path) for p in _joined(base, names)
-                                     if base == folder or is_test(p)),
+                                     if base == folder or is_test(p)), *above,
                                    *(froms if froms is not None else _joined(folder, [f"{ANY}.py"]))]))
     if kind in _NODE_FILES:
         names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text), *_templates(text)]
                  [:MAX_IMPORTS]]
         listed = [f"./{prefix}{ANY}" for prefix in _PREFIX.findall(text)[:8]] if _LISTS_OWN.search(text) else []
-        return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)] + listed)
+        return _joined(folder, [name + suffix for name in names for suffix in _suffixes(name)] + listed, climbs=True)
     if kind == "rs":
         return _rust(path, text)
     if kind == "rb":
         names = [relative or dotted for relative, dotted in _RUBY.findall(text)[:MAX_IMPORTS]]
-        return _joined(folder, [name if name.endswith(".rb") else f"{name}.rb" for name in names])
+        return _joined(folder, [name if name.endswith(".rb") else f"{name}.rb" for name in names], climbs=True)
     return []
 
 
@@ -249,11 +255,30 @@ def _rust(path: str, text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _joined(folder: str, names: list[str]) -> list[str]:
-    """The names below `folder`, from the root."""
+def _joined(folder: str, names: list[str], climbs: bool = False) -> list[str]:
+    """The names below `folder`, from the root; with `climbs`, a name that leaves it (`../lib/x`) too where it stays
+    below a tooling folder the importing file is in (climbed)."""
     out = []
     for name in names:
         below = posixpath.normpath(name)
         if not below.startswith(("../", "/")) and below not in (".", ".."):
             out.append(posixpath.join(folder, below))
+        elif climbs and (at := climbed(folder, name)) is not None:
+            out.append(at)
     return list(dict.fromkeys(out))
+
+
+def climbed(folder: str, name: str) -> str | None:
+    """Where the relative `name` (`../lib/x.js`) given in `folder` lands, from the root, when it climbs and stays below
+    a tooling folder `folder` is in (pyimports.is_tooling: `scripts/release/a.js` loading `../lib/x.js`:
+    `scripts/lib/x.js`, a helper of the same tool tree; misses 10); None for a climb out of the root, to the root's
+    own files, or whose landing and `folder` share no tooling folder (`tools/build.js` loading `../app/server`, red
+    team 12's line; `src/server/a.js` loading `../components/app`, `packages/p/scripts/a.js` loading `../src/x`: the
+    product)."""
+    if not posixpath.normpath(name).startswith("../") or not folder:
+        return None
+    at = posixpath.normpath(posixpath.join(folder, name))
+    if at.startswith("../") or at == ".." or "/" not in at:
+        return None
+    shared = posixpath.commonpath([folder, at.rpartition("/")[0]])
+    return at if pyimports.is_tooling(shared) else None

@@ -7,7 +7,9 @@
   `testdata/` (a `cmd.Dir = "testdata"`) or the root (fail wide: a test may find the root).
 - `go generate` runs the command of each `//go:generate` line from the Go file's folder (red team 37 made the Go file
   `ci`): a word of it that names a script, an executable, a Go file (`go run gen.go`) or a Go package's folder
-  (`go run ./tools/gen`: its non-test Go files) is what the job runs.
+  (`go run ./tools/gen`: its non-test Go files) is what the job runs; so is the package a `go tool NAME` line runs where
+  a go.mod `tool` directive declares it in the tree's own module (gotools.ran; misses 10), past MAX_TOOL_NAMES names
+  every package's Go files.
 
 Neither tool's package pattern is narrowed (`go test ./pkg/...`: every package; the safe side); `vendor/` and the
 folders the go tool skips (`testdata`, `_x`, `.x`) hold no package `./...` names. Past MAX_GO_READS Go files, every
@@ -20,12 +22,13 @@ import posixpath
 import re
 from collections.abc import Mapping
 
+from gatekeeper.classify import gobuilds, gotools, walkpaths
 from gatekeeper.classify.gotasks import GO_GENERATE
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["GO_TEST", "MAX_GO_READS", "markers", "named", "started"]
+__all__ = ["GO_TEST", "MAX_GO_READS", "MAX_TOOL_NAMES", "markers", "named", "started", "tool_names"]
 
 # A key of ciwalk.ci_runs' answer no path can be (NUL), as GO_GENERATE: a text the walk read runs `go test`
 GO_TEST = "\0go test"
@@ -36,6 +39,7 @@ _TESTS = lazy(r"""(?:^|[;&|(`{]|\$\(|\b(?:then|do|run|script|command|sh|time|exe
               r"|(?:[\w.-]++/)*+(?:gotestsum|ginkgo|gotest)\b)", re.MULTILINE)
 _GENERATE = lazy(r"(?:\bgo|\$[({]GO[)}])[ \t]++generate\b")  # also a Makefile's `$(GO) generate`
 MAX_GO_READS = 4096  # Go files read in one tree (then: every script counts)
+MAX_TOOL_NAMES = 64  # tools `//go:generate go tool NAME` lines name in one tree (then: every package's Go files)
 _DIRECTIVE = lazy(r"(?m)^//go:generate[ \t]++([^\n]{0,4096}+)")
 # a Go string: interpreted ("...", escapes) or raw (`...`), each at most 256 characters (longer: not a path)
 _LITERAL = lazy(r'"((?:[^"\\\n]|\\.){0,256}+)"|`([^`]{0,256}+)`')
@@ -83,6 +87,7 @@ def started(tree: Tree, read_blob: Read, runs: Mapping[str, tuple[str, str]]) ->
         if path.endswith(".go") and not path.endswith("_test.go"):
             packages.setdefault(path.rpartition("/")[0], []).append(path)
     found: list[tuple[str, tuple[str, str]]] = []
+    tools = _Tools(tree, read_blob, packages)  # `//go:generate go tool NAME`: go.mod's tool directives, when asked
     for source in sources:
         text = read_blob(tree[source])[:FULL_READ].decode("utf-8", "replace")
         is_test = test is not None and source.endswith("_test.go")
@@ -92,7 +97,42 @@ def started(tree: Tree, read_blob: Read, runs: Mapping[str, tuple[str, str]]) ->
         for word in named(source, text, test=is_test, generate=generate is not None):
             why = generate if word in directives else test if is_test else None
             found += _hits(tree, packages, source, word, word in directives, why)
+        if generate is not None and "tool" in text and "//go:generate" in text:
+            found += tools.run(source, text, generate)
     return found
+
+
+class _Tools:
+    """The Go files of the tree's packages the `go tool NAME` commands of `//go:generate` lines run (a go.mod `tool`
+    directive's package, gotools.ran; misses 10): each tool name resolved once, past MAX_TOOL_NAMES names every Go file
+    of the tree's packages (fail closed, bounded work)."""
+
+    def __init__(self, tree: Tree, read_blob: Read, packages: dict[str, list[str]]) -> None:
+        self._tree = tree
+        self._mods = gobuilds.Modules(tree, read_blob)
+        self._packages = packages
+        self._files: dict[str, list[str]] = {}  # by a tool's name: the files `go tool NAME` runs
+
+    def run(self, source: str, text: str, why: tuple[str, str]) -> list[tuple[str, tuple[str, str]]]:
+        """The files `source`'s (`text`'s) directives run by `go tool`, each with its (rule, evidence)."""
+        hits: list[str] = []
+        for name in tool_names(text):
+            if name not in self._files:
+                if len(self._files) >= MAX_TOOL_NAMES:
+                    hits += [path for files in self._packages.values() for path in files]
+                    break
+                globs = gotools.ran(f"go tool {name}", source, [source.rpartition("/")[0]], self._mods)
+                self._files[name] = [hit for hit in walkpaths.expanded(self._tree, globs) if hit in self._tree]
+            hits += self._files[name]
+        rule, evidence = why
+        return [(hit, (rule, f"{evidence}, and a //go:generate line of {source} runs {hit} (go tool)"))
+                for hit in dict.fromkeys(hits)]
+
+
+def tool_names(text: str) -> list[str]:
+    """The tools the `//go:generate go tool NAME` lines of `text` run (gotools.names; each line at most 4096
+    characters, so a line's look-back for a printing command is bounded: linear in the text)."""
+    return gotools.names(_DIRECTIVE.findall(text)) if "tool" in text else []
 
 
 def _hits(tree: Tree, packages: dict[str, list[str]], source: str, word: str, directive: bool,

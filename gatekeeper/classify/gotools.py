@@ -19,7 +19,7 @@ from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["ran"]
+__all__ = ["names", "ran"]
 
 # (go's `-C dir` before `tool`; `tool`'s own flags, `-modfile tools/go.mod` and `-modfile=…` with a path: review 68b)
 _RUN = lazy(r"(?<![\w./-])go[ \t]++(?:-C[ \t=]*+[^\s;&|]++[ \t]++)?+tool[ \t]++"
@@ -47,6 +47,13 @@ def ran(text: str, definition: str, folders: list[str], mods: gobuilds.Modules) 
         if runs else []
     return found + [posixpath.join(folder, ANY, name, f"{ANY}.go") for folder in unread
                     for name in dict.fromkeys(names) if "/" not in name and name not in by_name]
+
+
+def names(commands: list[str]) -> list[str]:
+    """The tools the `go tool NAME` commands of `commands` (one line each: `//go:generate` lines, at most 4096
+    characters) run, a name or a package path, each once; a command after one that prints it on its line runs none."""
+    return [*dict.fromkeys(hit.group(1) for command in commands if "tool" in command
+                           for hit in _RUN.finditer(command) if not gobuilds.quiet(command, hit.start()))]
 
 
 def _tools(source: str) -> list[str]:

@@ -9,7 +9,9 @@
   so does a test folder's module's (one a conftest imports, read in turn: `from .factories import make` in
   `tests/helpers/db.py`; attack 48);
 - a `conftest.py` is imported with the root on `sys.path` (`python -m pytest`; rootdir-based insertion), so its
-  absolute imports resolve from the root as well as from its folder (`import tests.helpers` in `tests/conftest.py`).
+  absolute imports resolve from the root as well as from its folder (`import tests.helpers` in `tests/conftest.py`);
+- an absolute import whose first name is a folder the file is in (`from scripts.lib import x` in `scripts/release.py`,
+  run as `python -m scripts.release` or with `PYTHONPATH=.`) resolves from that folder's parent (ancestors; misses 10).
 """
 
 from __future__ import annotations
@@ -20,13 +22,24 @@ from collections.abc import Callable
 
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_FROMS", "loaded", "roots"]
+__all__ = ["MAX_FROMS", "TOOL_FOLDERS", "ancestors", "is_tooling", "loaded", "roots"]
 
 # `from [dots][module] import names`: the names to the line's end, or within parentheses over lines
 _FROM = lazy(r"^[ \t]*+from[ \t]++(\.*+)([A-Za-z_][\w.]{0,255}+)?[ \t]++import[ \t]*+"
              r"(\([^)]{0,4096}+|[^\n#;]{0,1024}+)", re.MULTILINE)
 _NAME = lazy(r"([A-Za-z_]\w{0,255}+)(?:[ \t\n]++as[ \t\n]++\w++)?+")
 MAX_FROMS = 256  # `from` statements read of one file (then: any module below its folder, ciimports.ANY)
+# the folders of a project's tooling, not its product (misses 10: a module found from one of them, or a climb that stays
+# below one, is the tooling's helper; `octobot/cli.py` importing `octobot.api`, `src/server.js` loading
+# `../components/app`, are the product's)
+TOOL_FOLDERS = frozenset({"scripts", "script", "tools", "tool", "tooling", "ci", ".ci", "build", "dev", "devtools",
+                          "dev-tools", "hack", "tasks", "bin", "release", "releng", "automation", ".github",
+                          ".circleci", ".buildkite", ".gitlab"})
+
+
+def is_tooling(folder: str) -> bool:
+    """Whether a part of `folder` is a tooling folder's name (TOOL_FOLDERS, any case)."""
+    return any(part.lower() in TOOL_FOLDERS for part in folder.split("/")) if folder else False
 
 
 def roots(path: str) -> list[str]:
@@ -34,6 +47,17 @@ def roots(path: str) -> list[str]:
     `conftest.py` (pytest imports it with the root on `sys.path`)."""
     folder, _, name = path.rpartition("/")
     return [folder, ""] if name == "conftest.py" and folder else [folder]
+
+
+def ancestors(folder: str, module: str) -> list[str]:
+    """The folders an absolute import `module` of a file in `folder` resolves from when its first name is a folder
+    the file is in (`from scripts.lib import x` in `scripts/release.py`: run from the root with it on `sys.path`,
+    `python -m scripts.release` or `PYTHONPATH=.`; misses 10): that folder's parent, for each such folder that is or
+    is below a tooling folder (is_tooling; a product package's script importing the package is the product's)."""
+    first = module.partition(".")[0]
+    parts = folder.split("/") if folder and first else []
+    return ["/".join(parts[:at]) for at, part in enumerate(parts)
+            if part == first and is_tooling("/".join(parts[:at + 1]))]
 
 
 def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] | None:
@@ -60,10 +84,12 @@ def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] 
             bases = ["/".join(parts[:len(parts) - (len(dots) - 1)])]
         else:  # from the root (a conftest.py's): a test folder's helpers only (the product stays what it is)
             bases = roots(path)
-        for base in bases:
+        above = [] if dots else ancestors(folder, module)  # a folder the file is in, from its parent
+        for base in [*bases, *above]:
             for target in targets:
                 at = posixpath.normpath(posixpath.join(base, target))
-                if not at.startswith(("../", "/")) and at not in (".", "..") \
-                        and (base == folder and not dots or not folder and not dots or from_root(at + "/")):
+                if not at.startswith(("../", "/")) and at not in (".", "..") and (
+                        base == folder and not dots or not folder and not dots or base in above
+                        or from_root(at + "/")):
                     out += [f"{at}.py", f"{at}/__init__.py"]
     return list(dict.fromkeys(out))

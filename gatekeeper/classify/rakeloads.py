@@ -7,7 +7,8 @@ then loads `tasks/*.rake` as it loads `rakelib/*.rake`, which taskrunners.py nam
 quoted string outside a comment that names a `.rake` file or a glob of them, a `File.join` of literal parts joined
 (`File.join(__dir__, 'tasks', '*.rake')`), and the folders `add_rakelib` names. `#{__dir__}/` and `__dir__` are the
 Rakefile's folder, and a glob's `**/` also stands for no folder. A `.rb` file the Rakefile requires is the project's
-code (lib/version.rb), not a task file: left.
+code (lib/version.rb, config/application.rb) unless a folder of its path is the tasks' (misses 10: `require_relative
+'tasks/build'`, `require './rakelib/x'`, Rails' `lib/tasks/`; _task_file), which rake runs as it starts.
 
 Review 68a: a root the Rakefile computes (`"#{root}/tasks/*.rake"`, `#{Rails.root}`) is its folder too, another
 interpolation a variable part; and a glob the Rakefile loads each file of (`Dir['tasks/*'].each { |f| load f }`,
@@ -47,6 +48,13 @@ _ALTERNATIVES = lazy(r"\{([^{}/\n]{0,256}+)\}")
 _MAX_ALTERNATIVES = 8  # a glob's `{a,b}` alternatives read (past them: `*`)
 _HERE = lazy(r"^(?:#\{[^{}\n]{0,256}+\}|\./)/?+")  # `#{__dir__}/`, `#{root}/`: a root the Rakefile computes
 MAX_NAMES = 64  # task files and globs a Rakefile names (fail closed past them: any `.rake` file)
+# a file `require_relative` or a relative `require` names (misses 10): a task file where a folder of its path is one of
+# the tasks' (`tasks/build`, `rakelib/support`, `script/release`), not the project's code (`lib/x/version`,
+# `config/application`, `app/workers/x`; Rails' `lib/tasks/` is the tasks' folder)
+_REQUIRED = lazy(r"(?<![.\w])(?:require_relative\b[ \t(]*+(?:" + _STRING + r")"
+                 r"|require\b[ \t(]*+(?:'(\.\.?/[^'\n\\]{1,512}+)'|\"(\.\.?/[^\"\n\\]{1,512}+)\"))")
+_TASK_FOLDERS = frozenset({"tasks", "task", "rakelib", "rake", "rakefiles", "build", "ci", "script", "scripts", "tools",
+                           "tooling", "support"})
 
 
 def loaded(text: str) -> list[str]:
@@ -68,10 +76,24 @@ def loaded(text: str) -> list[str]:
             parts = [a or b for a, b in _PARTS.findall(rest.partition("]")[0] if "join" in rest else rest)]
             word = "/".join(parts) if rest.lstrip().startswith("File.join") else parts[0] if parts else ""
             found += _names(word, lambda name: True)
+    uncommented = _COMMENT_LINE.sub("", text) if "#" in text else text
+    for groups in _REQUIRED.findall(uncommented):  # a task file required (misses 10)
+        required = "".join(groups)
+        if _task_file(required):
+            found += _names(required if required.endswith((".rb", ".rake")) else f"{required}.rb", lambda name: True)
     for rest in _RAKELIB.findall(text):
         found += [f"{_HERE.sub('', a or b).rstrip('/')}/*.rake" for a, b in _PARTS.findall(rest)]
     found = list(dict.fromkeys(word for word in found if word and not word.startswith("/*")))
     return found if len(found) <= MAX_NAMES else ["*.rake"]
+
+
+def _task_file(name: str) -> bool:
+    """Whether a required name is a task file (_REQUIRED): a folder of it is the tasks' and it is not below `lib/`,
+    `app/` or `config/` but for Rails' `lib/tasks/`."""
+    parts = [part for part in name.split("/") if part not in (".", "..")][:-1]
+    if parts[:1] in (["lib"], ["app"], ["config"]) and parts[:2] != ["lib", "tasks"]:
+        return False
+    return any(part in _TASK_FOLDERS for part in parts)
 
 
 def _names(word: str, kept: Callable[[str], bool]) -> list[str]:

@@ -68,6 +68,11 @@ _USE = lazy(r"\$\{\{\s*+(?:env|inputs|github\.event\.inputs|parameters|steps\.[\
 # (`$(dir $(abspath $(lastword $(MAKEFILE_LIST))))`, `$(patsubst %/,%,…)` around it): cileft64
 _MAKE_HERE = lazy(r"\$[({](?:CURDIR|shell[ \t]++(?:pwd|git[ \t]++rev-parse[ \t]++--show-toplevel)"
                   r"|(?:abspath|realpath)[ \t]++\.)[)}]")
+# make's `$(wildcard a/*.sh b/*.py)` (its globs, no other call inside): the files a recipe looping over it runs
+_WILDCARD = lazy(r"\$[({]wildcard[ \t]++([^()${}\n]{1,1024}+)[)}]")
+# `$(foreach VAR,LIST,BODY)` (LIST's and BODY's calls only `$(NAME)`-like variables): read as the shell's loop
+_FOREACH = lazy(r"\$[({]foreach[ \t]++(\w{1,64}+)[ \t]*+,((?:[^(),${}\n]|\$[({]\w{1,64}+[)}]){0,1024}+),"
+                r"((?:[^()${}\n]|\$[({]\w{1,64}+[)}]|\$\$){0,1024}+)[)}]")
 _MAKE_LIST = lazy(r"((?:\$\((?:dir|abspath|realpath|patsubst[ \t]++%/,%,)[ \t]*+){1,3}+)\$\((?:lastword|firstword)"
                   r"[ \t]++\$\(MAKEFILE_LIST\)\)(\){0,3}+)")
 _COMMENT = lazy(r"^[ \t]*+(?:#|//)[^\n]*+$", re.MULTILINE)
@@ -101,12 +106,27 @@ def folders(words: list[str]) -> list[str]:
 def make_text(text: str) -> str:
     """A Makefile's text as its recipes' shell reads it: `$$` is `$` (`$$TOOL`, `for c in …; do $$c`), and its own
     folder is `.` (the walk reads a Makefile's paths from its folder); its automatic variables' stems are variable
-    parts (makestems.py: `./tools/$*.sh`)."""
+    parts (makestems.py: `./tools/$*.sh`); a `$(wildcard …)` is its globs and a `$(foreach f,LIST,BODY)` the shell's
+    `for f in LIST; do BODY; done`, so a recipe looping over the files a glob matches runs them (misses 10)."""
     text = makestems.holed(text)
     if "$" not in text:
         return text
+    text = _WILDCARD.sub(_globs, text) if "wildcard" in text else text  # misses 10: `$(wildcard ci/*.sh)`
+    text = _FOREACH.sub(_looped, text) if "foreach" in text else text  # and `$(foreach s,LIST,bash $(s);)`
     text = _MAKE_LIST.sub(_own_folder, text) if "MAKEFILE_LIST" in text else text
     return _MAKE_HERE.sub(".", text.replace("$$", "$"))
+
+
+def _globs(hit: re.Match[str]) -> str:
+    """The globs of a `$(wildcard …)` call, as the shell reads them where the recipe loops over them."""
+    return hit[1].strip()
+
+
+def _looped(hit: re.Match[str]) -> str:
+    """A `$(foreach VAR,LIST,BODY)` as the shell loop that runs BODY for each word of LIST (`$(VAR)` is `$VAR`)."""
+    name = hit[1]
+    body = hit[3].replace(f"$({name})", f"${name}").replace(f"${{{name}}}", f"${name}")
+    return f"for {name} in {hit[2].strip()}; do {body.strip().removesuffix('&&').rstrip('; ')}; done"
 
 
 def _own_folder(hit: re.Match[str]) -> str:

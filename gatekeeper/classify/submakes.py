@@ -5,8 +5,9 @@ targets), `for d in $(SUBDIRS); do $(MAKE) -C $$d; done`, `$(MAKE) -C $(dir) …
 literal `-C native`; a `-C` whose folder is a variable named only the root's Makefile. `entered(text)`: when a
 makefile's make command takes its folder from a variable, every word the makefile lists in an assignment or a `for`
 loop that may be a folder of the repository names that folder's Makefile (`lib/Makefile`, `makefile`,
-`GNUmakefile`), and a `$(wildcard …)` glob every folder it matches (any folder: `*/Makefile`). Words that are no
-folder (`-O2`, `gcc`) name a file that is not there. Past MAX_WORDS such words, any folder's Makefile (fail wide).
+`GNUmakefile`), and a folder glob (`$(wildcard */.)`, which runvars.make_text reads as `*/.`; a loop's `*/`) every
+folder it matches (any folder: `*/Makefile`; misses 10: not a file glob, `src/*.c`). Words that are no folder (`-O2`,
+`gcc`) name a file that is not there. Past MAX_WORDS such words, any folder's Makefile (fail wide).
 
 Attack 37: make runs the same sub-makes with the folder in other places: `cd $$d && $(MAKE)` (no `-C`), `-f
 $$d/Makefile`, `-C` clustered behind other options (`-sC $@`), the folders listed inline (`$(foreach d,lib
@@ -45,6 +46,9 @@ _ASSIGNMENT = lazy(r"^[ \t]*+(?:override[ \t]++|export[ \t]++)?[A-Za-z_][A-Za-z0
 _LOOP = lazy(r"\bfor[ \t]++[A-Za-z_]\w*+[ \t]++in[ \t]++([^;\n]*)")
 _WORD = lazy(r"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*+")
 _WILDCARD = lazy(r"\$[({]wildcard[ \t]++([^)}]*)[)}]")
+# a glob that may match folders: one ending in `/` or `/.`, or whose last part holds a glob and no type (`*/.`, `*/`,
+# `cmd/*`; not `src/*.c`, `"**/golangci-lint"`)
+_FOLDER_GLOB = lazy(r"[*?\[][^/]*+/\.?+\Z|/[^/.*?\[]*+[*?\[][^/.]*+\Z")
 
 
 def entered(text: str) -> list[str]:
@@ -60,7 +64,10 @@ def entered(text: str) -> list[str]:
         if "wildcard" in value:
             folders.update(dict.fromkeys([ANY_FOLDER] if _WILDCARD.search(value) else []))
             value = _WILDCARD.sub(" ", value)
-        folders.update(dict.fromkeys(word.rstrip("/") for word in value.split() if _WORD.fullmatch(word) is not None
+        words = value.split()
+        # a folder glob (runvars.make_text reads `$(wildcard */.)` as `*/.`; a loop's `*/`, `cmd/*`): any folder
+        folders.update(dict.fromkeys([ANY_FOLDER] if any(_FOLDER_GLOB.search(word) for word in words) else []))
+        folders.update(dict.fromkeys(word.rstrip("/") for word in words if _WORD.fullmatch(word) is not None
                                      and word.strip("./")))
         if len(folders) > MAX_WORDS:
             return [f"{ANY_FOLDER}/{name}" for name in _NAMES]

@@ -23,6 +23,7 @@ from gatekeeper.classify import (
     dotnetrun,
     gobuilds,
     goscripts,
+    lefthookroots,
     lintplugins,
     localactions,
     nodeconfigs,
@@ -84,6 +85,7 @@ def named(walk: WalkTree, path: str, origin: str, data: bytes, tasks: taskunits.
     text = composeruns.localized(text, seen, read_blob)  # a mounted service's paths (cileft68)
     text = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it
     scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
+    folders = [*folders, *lefthookroots.roots(path, text)]  # lefthook's `root:` (misses 10)
     # a release tool's settings; a folded `run: >` is one command over lines: its string too (attack 29)
     configs = ciconfigs.named("\n".join([text, *yamlnodes.folded_strings(text)]) if ciruns.is_yaml(path)
                               else text) if ciconfigs.may_name(text) else []

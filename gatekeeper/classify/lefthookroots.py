@@ -1,0 +1,37 @@
+"""The folders lefthook runs a command in: a hook's command's `root:` (misses 10).
+
+lefthook runs a command with `root: frontend/` from that folder (a monorepo's package), so `run: ./scripts/lint.sh`
+is `frontend/scripts/lint.sh`. The walk reads a settings file's `run:` commands as any CI text (taskrunners.py names
+the file where CI runs `lefthook run`); these folders join the ones its commands `cd` to (ciruns.bases), for YAML
+(`root: web`), TOML (`root = "web"`) and JSON (`"root": "web"`) settings alike. A root out of the tree (`/x`, `../x`)
+or with a variable part names nothing more; past MAX_ROOTS the rest are not read (each is only one more base of the
+same words: the root and the file's folder stay bases).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.classify import taskrunners
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["MAX_ROOTS", "roots"]
+
+_ROOT = lazy(r"""(?:^|[{,])[ \t]*+["']?+root["']?+[ \t]*+[:=][ \t]*+(?:"([^"\n]{1,256}+)"|'([^'\n]{1,256}+)'"""
+             r"""|([^\s"'#,{}\[\]][^\s#,{}\[\]]{0,255}+))""", re.MULTILINE)
+MAX_ROOTS = 64
+
+
+def roots(path: str, text: str) -> list[str]:
+    """The folders (from the settings file's folder) the commands of `text`, lefthook's settings at `path`, run in."""
+    if "root" not in text or not taskrunners.is_lefthook(path.rpartition("/")[2]):
+        return []
+    found: list[str] = []
+    for hit in _ROOT.finditer(text):
+        folder = posixpath.normpath((hit[1] or hit[2] or hit[3]).strip())
+        if not folder.startswith(("../", "/", "$", "{")) and folder not in (".", "..") and "{" not in folder:
+            found.append(folder)
+        if len(found) >= MAX_ROOTS:
+            break
+    return list(dict.fromkeys(found))
