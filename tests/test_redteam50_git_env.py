@@ -9,6 +9,7 @@ anything is planted); a marker file says whether a planted program ran."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -42,16 +43,29 @@ def _repo(root: Path, name: str, text: str) -> tuple[Path, list[str]]:
     return repo, commits
 
 
+@pytest.fixture(scope="module")
+def _built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str], list[str]]:
+    """The two repositories, made by real git once for the module (20 git processes): (their folder, the real one's
+    commits, the decoy's)."""
+    root = tmp_path_factory.mktemp("redteam50")
+    _, commits = _repo(root, "repo", "real")
+    _, decoy_commits = _repo(root, "decoy", "decoy")
+    return root, commits, decoy_commits
+
+
 @pytest.fixture
-def world(tmp_path: Path) -> dict[str, object]:
-    repo, commits = _repo(tmp_path, "repo", "real")
-    decoy, decoy_commits = _repo(tmp_path, "decoy", "decoy")
+def world(tmp_path: Path, _built: tuple[Path, list[str], list[str]]) -> dict[str, object]:
+    """A fresh copy of the module's repositories for each case: every case plants into them (config, refs, files)."""
+    built, commits, decoy_commits = _built
+    repo, decoy = tmp_path / "repo", tmp_path / "decoy"
+    shutil.copytree(built / "repo", repo, symlinks=True)
+    shutil.copytree(built / "decoy", decoy, symlinks=True)
     marker = tmp_path / "ran"
     program = tmp_path / "evil.sh"
     program.write_text(f"#!/bin/sh\ntouch '{marker}'\nexit 1\n")
     program.chmod(0o755)
-    return {"repo": repo, "commits": commits, "decoy": decoy, "decoy_commits": decoy_commits, "marker": marker,
-            "program": str(program), "tmp": tmp_path}
+    return {"repo": repo, "commits": list(commits), "decoy": decoy, "decoy_commits": list(decoy_commits),
+            "marker": marker, "program": str(program), "tmp": tmp_path}
 
 
 def _plant_env(kind: str, w: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
