@@ -102,6 +102,7 @@ class Workspace:
                        and not path.startswith("node_modules/") and "/node_modules/" not in path]
         self._named: list[str] | None = None
         self._packages: dict[str, str] | None = None  # a workspace package's name: its folder (read once, if needed)
+        self._unread: list[str] = []  # the folders of the package.json files past MAX_PROJECTS (not read)
 
     def __repr__(self) -> str:
         read = [*self._files, *(path for path in self._tree if path.rpartition("/")[2] in _ALSO_READ)]
@@ -168,24 +169,38 @@ class Workspace:
 
     def _local(self, name: str) -> list[str]:
         """The folder (whole) of a workspace package Nx loads by its name (an executor's or plugin's): the root
-        tsconfig's `paths` for it, or a package.json of the tree whose `name` it is; [] for a dependency's."""
+        tsconfig's `paths` for it (below its `baseUrl`), or a package.json of the tree whose `name` it is; [] for a
+        dependency's. Past MAX_PROJECTS package.json files, a name not found is any unread one's (review 69a)."""
         if self._packages is None:
-            self._packages = {}
-            for path in [path for path in self._tree if path.rpartition("/")[2] == "package.json" and "/" in path
-                         and "/node_modules/" not in f"/{path}"][:MAX_PROJECTS]:
+            self._packages, self._unread = {}, []
+            manifests = [path for path in self._tree if path.rpartition("/")[2] == "package.json" and "/" in path
+                         and "/node_modules/" not in f"/{path}"]
+            self._unread = [f"{path.rpartition('/')[0]}/{ANY}" for path in manifests[MAX_PROJECTS:]]
+            for path in manifests[:MAX_PROJECTS]:
                 manifest = self._json(path)
                 if manifest is not None and isinstance(package := manifest.get("name"), str):
                     self._packages.setdefault(package, path.rpartition("/")[0])
             for config in ("tsconfig.base.json", "tsconfig.json"):
                 options = (self._json(config) or {}).get("compilerOptions")
                 paths = options.get("paths") if isinstance(options, dict) else None
+                base = options.get("baseUrl") if isinstance(options, dict) else None  # `paths` are below it
                 for package, listed in paths.items() if isinstance(paths, dict) else ():
                     first = listed[0] if isinstance(listed, list) and listed else None
                     if isinstance(first, str) and "*" not in first and "*" not in package:
+                        first = posixpath.join(base if isinstance(base, str) else ".", first)
                         at = posixpath.dirname(posixpath.normpath(first.removeprefix("./")))
                         self._packages.setdefault(package, at.partition("/src/")[0].removesuffix("/src"))
         found = self._packages.get(name)
-        return [] if found is None or found in ("", ".") or found.startswith("..") else [f"{found}/{ANY}"]
+        if found is None:  # a dependency's (the root package.json installs it), else maybe an unread package's
+            return [] if name in self._installed() else self._unread
+        return [] if found in ("", ".") or found.startswith("..") else [f"{found}/{ANY}"]
+
+    def _installed(self) -> set[str]:
+        """The packages the root package.json installs from a registry (not `workspace:`, `file:`, `link:`)."""
+        manifest = self._json("package.json") or {}
+        tables = [manifest.get(key) for key in ("dependencies", "devDependencies", "optionalDependencies")]
+        return {name for table in tables if isinstance(table, dict) for name, spec in table.items()
+                if isinstance(spec, str) and not spec.startswith(("workspace:", "file:", "link:", "portal:"))}
 
     def _json(self, path: str) -> dict[str, Any] | None:
         """The JSONC object at `path` of the tree, or None (absent, not a file, unreadable)."""
@@ -195,11 +210,13 @@ class Workspace:
         return _load(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
 
     def _code(self, spec: str) -> list[str]:
-        """A local executor's or plugin's code, from the workspace root: the file, else the folder whole."""
+        """A local executor's or plugin's code, from the workspace root: the path as Node resolves it, the file, the
+        file with an extension (`./tools/runner` is `tools/runner.js`) or the folder whole; whatever the tree holds,
+        so the names hang on the text alone (the walk's cache key: review 69a)."""
         at = posixpath.normpath(spec.lstrip("/"))
         if at.startswith("..") or at == ".":
             return []
-        return [at] if at in self._tree else [f"{at}/{ANY}"]
+        return [at, f"{at}.{ANY}", f"{at}/{ANY}"]
 
 
 def _release(manifest: dict[str, Any]) -> tuple[list[str], list[str]]:
