@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import posixpath
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,12 @@ from cpucost import assert_linear, repeated
 from gitrepo import two_commits
 from incli import tree_gate
 
-from gatekeeper.classify import checkoutpaths, nxtargets, sniff
+from gatekeeper.classify import checkoutpaths, load_rules, nxtargets, sniff
+from gatekeeper.classify.ciwalk import ci_runs
 from gatekeeper.classify.renovatemerge import merges
+from gatekeeper.gitobjects import TreeEntry
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 _STEMS = ["x", "Dockerfile", "Containerfile", ".env", "CMakeLists", "requirements", "deploy.md", "a.rst", "llms"]
 _MIDDLES = ["", "md", "rst", "adoc", "markdown", "txt"]
@@ -230,3 +235,32 @@ def test_flow_and_parameters_stay_linear() -> None:
     assert_linear(lambda text: merges(text.encode(), True), repeated(":group(", '{"extends": ["', ')"]}'), budget=1.0)
     assert_linear(lambda text: merges(text.encode(), True), repeated(":group(a,", '{"extends": ["', ')"]}'),
                   budget=1.0)
+
+
+def _linked_runs(files: dict[str, str], links: dict[str, str]) -> set[str]:
+    """The files of `files` the CI walk reaches in a tree where each of `links` is a symlink to its value."""
+    tree = {path: TreeEntry("100644", f"{index:040x}") for index, path in enumerate(files)}
+    tree |= {path: TreeEntry("120000", f"{index + len(files):040x}") for index, path in enumerate(links)}
+    blobs = {tree[path].oid: text.encode() for path, text in [*files.items(), *links.items()]}
+    runs = ci_runs((tree,), lambda entry: blobs[entry.oid], {}, load_rules(REPO_ROOT / "policies"))
+    assert isinstance(runs, dict), "the walk closed"
+    return {path for path in runs if path in files}
+
+
+@pytest.mark.parametrize("link", ["tsconfig.base.json", "libs/ex/package.json"])
+def test_a_linked_settings_file_is_read_where_it_points(link: str) -> None:
+    # a checkout opens the file a link points to, and Nx reads that: the executor's package is found through it
+    settings = {"tsconfig.base.json": '{"compilerOptions": {"paths": {"@acme/ex": ["libs/ex/src/index.ts"]}}}',
+                "libs/ex/package.json": '{"name": "@acme/ex"}'}[link]
+    files = {"nx.json": "{}", "package.json": "{}", "apps/web/project.json": _executor("@acme/ex:run"),
+             "libs/ex/run.js": "1\n", "configs/settings.json": settings, ".github/workflows/ci.yml": _RUN}
+    target = posixpath.relpath("configs/settings.json", posixpath.dirname(link) or ".")
+    assert "libs/ex/run.js" in _linked_runs(files, {link: target})
+
+
+def test_the_cache_key_holds_a_linked_file_s_content() -> None:
+    tree = {"tsconfig.base.json": TreeEntry("120000", "1" * 40), "configs/t.json": TreeEntry("100644", "2" * 40)}
+    blobs = {"1" * 40: b"configs/t.json", "2" * 40: b"{}", "3" * 40: b'{"compilerOptions": {}}'}
+    before = repr(nxtargets.Workspace(tree, lambda entry: blobs[entry.oid]))
+    tree["configs/t.json"] = TreeEntry("100644", "3" * 40)
+    assert repr(nxtargets.Workspace(tree, lambda entry: blobs[entry.oid])) != before

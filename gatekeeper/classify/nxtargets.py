@@ -29,8 +29,10 @@ from gatekeeper.classify import taskrunners
 from gatekeeper.classify.autorun import plain_json
 from gatekeeper.classify.ciforms import ANY
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.errors import LimitError
+from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_PROJECTS", "PROJECT_FILES", "Workspace", "commands", "package_commands", "runs_targets"]
@@ -40,6 +42,7 @@ MAX_PROJECTS = 512  # project.json files read per tree; past it each is named un
 # projects (at any depth: Nx globs `**/project.json`; attack 52 found a project seven folders deep unread)
 PROJECT_FILES = ("project.json", "nx.json", "workspace.json", "angular.json")
 _FILES = ("100644", "100755", "120000")
+_NO_FILE = TreeEntry("040000", "")
 # also read (their blob ids join the cache key): the workspaces' globs, package names, tsconfig's paths
 _ALSO_READ = frozenset({"package.json", "pnpm-workspace.yaml", "tsconfig.base.json", "tsconfig.json"})
 _LOCAL_CODE_KEYS = frozenset({"renderer", "generator", "versionActions", "runner"})  # nx.json code given by path
@@ -106,7 +109,7 @@ class Workspace:
 
     def __repr__(self) -> str:
         read = [*self._files, *(path for path in self._tree if path.rpartition("/")[2] in _ALSO_READ)]
-        return repr([(path, self._tree[path].oid) for path in read])
+        return repr([(path, self._tree[path].oid, self._opened(path).oid) for path in read])  # a link's file too
 
     def run(self, text: str) -> list[str]:
         """The files a text's Nx commands run: the project.json files and nx.json whose targets run commands, the
@@ -204,10 +207,15 @@ class Workspace:
 
     def _json(self, path: str) -> dict[str, Any] | None:
         """The JSONC object at `path` of the tree, or None (absent, not a file, unreadable)."""
-        entry = self._tree.get(path)
-        if entry is None or entry.mode not in _FILES:
+        entry = self._opened(path)
+        if entry.mode not in _FILES:
             return None
         return _load(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
+
+    def _opened(self, path: str) -> TreeEntry:
+        """The file a checkout opens at `path` (through symlinks: a linked tsconfig.base.json, review 69a), or none."""
+        found = opened(self._tree, path, lambda entry: self._read_blob(entry).decode("utf-8", "replace"))
+        return found or _NO_FILE
 
     def _code(self, spec: str) -> list[str]:
         """A local executor's or plugin's code, from the workspace root: the path as Node resolves it, the file, the
