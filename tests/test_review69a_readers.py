@@ -264,3 +264,11 @@ def test_the_cache_key_holds_a_linked_file_s_content() -> None:
     before = repr(nxtargets.Workspace(tree, lambda entry: blobs[entry.oid]))
     tree["configs/t.json"] = TreeEntry("100644", "3" * 40)
     assert repr(nxtargets.Workspace(tree, lambda entry: blobs[entry.oid])) != before
+
+
+def test_a_linked_pnpm_workspace_is_read_where_it_points() -> None:
+    files = {"nx.json": "{}", "package.json": "{}", "apps/web/project.json": "{}",
+             "configs/pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n",
+             "libs/b/package.json": '{"name": "b", "scripts": {"build": "sh build.sh"}}', "libs/b/build.sh": "echo\n",
+             ".github/workflows/ci.yml": _RUN}
+    assert "libs/b/build.sh" in _linked_runs(files, {"pnpm-workspace.yaml": "configs/pnpm-workspace.yaml"})

@@ -133,7 +133,7 @@ class Workspace:
             listed = manifest.get("workspaces")
             listed = listed.get("packages") if isinstance(listed, dict) else listed
             globs += [glob for glob in listed if isinstance(glob, str)] if isinstance(listed, list) else []
-        if (entry := self._tree.get("pnpm-workspace.yaml")) is not None and entry.mode in _FILES:
+        if (entry := self._opened("pnpm-workspace.yaml")).mode in _FILES:  # through a link too
             globs += taskrunners.workspaces(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
         named = [f"{_GLOB_PART.sub(ANY, glob.removeprefix('./').rstrip('/'))}/package.json" for glob in globs
                  if glob.strip("./") and not glob.startswith("!")]
