@@ -59,7 +59,9 @@ _RUN_WORDS = ("folderopen", "initializecommand")  # a decoded string holding one
 # A JSONC token: a string (no line break inside, as JSON), a line comment, a block comment. Between tokens only
 # punctuation, whitespace, literals and numbers may stand; a quote or slash there is a file that does not scan.
 # Line breaks are VS Code's: LF, CR, U+2028 and U+2029 end a `//` comment there, and a string (attack 27).
-_TOKEN = lazy(r'"(?:[^"\\\n\r\u2028\u2029]|\\.)*"|//[^\n\r\u2028\u2029]*|/\*.*?\*/', re.DOTALL)
+# A block comment that never ends runs to the text's end (one token: a search from each `/*` after it was quadratic,
+# review 69a); the readers call such a text one that does not scan (_open_comment)
+_TOKEN = lazy(r'"(?:[^"\\\n\r\u2028\u2029]|\\.)*"|//[^\n\r\u2028\u2029]*|/\*.*?(?:\*/|\Z)', re.DOTALL)
 _GAP_BAD = lazy(r'["/]')
 _KEY_END = lazy(r"[\s\u200b\ufeff]*[:/]")  # VS Code skips U+200B and U+FEFF too; Python's \s does not
 
@@ -197,6 +199,8 @@ def _strings(text: str) -> list[tuple[str, bool]] | None:
             return None
         end = match.end()
         token = match.group()
+        if _open_comment(token):
+            return None
         if token.startswith('"'):
             if (decoded := _decoded(token[1:-1])) is None:
                 return None  # an escape JSON does not know
@@ -240,6 +244,8 @@ def plain_json(text: str) -> str:
     for match in _TOKEN.finditer(text):
         pieces.append((text[end:match.start()].translate(_SEPARATORS), False))
         token = match.group()
+        if _open_comment(token):
+            return text
         pieces.append((token, True) if token.startswith('"') else (" ", False))
         end = match.end()
     pieces.append((text[end:].translate(_SEPARATORS), False))
@@ -253,3 +259,7 @@ def plain_json(text: str) -> str:
             plain += piece
     return "".join([*out, _TRAILING_COMMA.sub(r"\1", plain)])
 
+
+def _open_comment(token: str) -> bool:
+    """A `/*` comment that never ends (_TOKEN runs it to the text's end)."""
+    return token.startswith("/*") and (len(token) < 4 or not token.endswith("*/"))

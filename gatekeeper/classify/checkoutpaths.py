@@ -35,12 +35,14 @@ TAILS = 4  # parts of an absolute path tried (as runvars' absolute folders)
 _KOKORO_FOLDERS = (".kokoro/", "kokoro/")
 # A Concourse task's input or a pipeline's `get:` (and an input's `path:`): the folder a repository is checked out into
 # in the task's working folder (`run: path: repo/ci/test.sh`, `file: repo/ci/tasks/test.yml`: misses 9)
-_CONCOURSE_INPUT = lazy(r"""^[ \t]*+(?:-[ \t]++)?+(?:name|get|path)[ \t]*+:[ \t]*+["']?+([\w.-]++)["']?+"""
+_CONCOURSE_INPUT = lazy(r"""^[ \t]*+(?:-[ \t]++)?+["']?+(?:name|get|path)["']?+[ \t]*+:[ \t]*+["']?+([\w.-]++)["']?+"""
                         r"""[ \t]*+(?:#.*)?$""", re.MULTILINE)
-# and the same keys in a flow mapping (`inputs: [{name: repo}]`, `- {get: repo, trigger: true}`: attack 52)
-_CONCOURSE_FLOW_INPUT = lazy(r"""[{,][ \t]*+(?:name|get|path)[ \t]*+:[ \t]*+["']?+([\w.-]++)["']?+[ \t]*+(?=[,}])""")
+# and the same keys in a flow mapping (`inputs: [{name: repo}]`, `- {get: repo, trigger: true}`: attack 52), quoted
+# or on a line of their own (`{"name": "repo"}`, `{optional: true,⏎ name: repo}`: review 69a)
+_CONCOURSE_FLOW_INPUT = lazy(r"""[{,][ \t\r\n]*+["']?+(?:name|get|path)["']?+[ \t]*+:[ \t]*+["']?+([\w.-]++)["']?+"""
+                             r"""[ \t\r\n]*+(?=[,}])""")
 MAX_INPUTS = 64  # input folders, and run paths and task files, read per Concourse definition
-_TASK_FILE = lazy(r"""(?:^[ \t]*+(?:-[ \t]++)?+|[{,][ \t]*+)file[ \t]*+:[ \t]*+["']?+([^\s"'#,}]++)""",
+_TASK_FILE = lazy(r"""(?:^[ \t]*+(?:-[ \t]++)?+|[{,][ \t\r\n]*+)["']?+file["']?+[ \t]*+:[ \t]*+["']?+([^\s"'#,}]++)""",
                   re.MULTILINE)  # a step's task file, in block or flow form (`- {task: t, file: repo/t.yml}`)
 _VAR = lazy(r"\(\([^()\n]{0,256}+\)\)")  # a `((var))` Concourse fills in: any name there (a variable part)
 _PREFIXES = 2  # `grpc-web/` or `github/grpc-web/`: the folders Kokoro checks a repository out into

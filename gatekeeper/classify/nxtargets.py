@@ -29,8 +29,10 @@ from gatekeeper.classify import taskrunners
 from gatekeeper.classify.autorun import plain_json
 from gatekeeper.classify.ciforms import ANY
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import Read, Tree
 from gatekeeper.errors import LimitError
+from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_PROJECTS", "PROJECT_FILES", "Workspace", "commands", "package_commands", "runs_targets"]
@@ -40,6 +42,7 @@ MAX_PROJECTS = 512  # project.json files read per tree; past it each is named un
 # projects (at any depth: Nx globs `**/project.json`; attack 52 found a project seven folders deep unread)
 PROJECT_FILES = ("project.json", "nx.json", "workspace.json", "angular.json")
 _FILES = ("100644", "100755", "120000")
+_NO_FILE = TreeEntry("040000", "")
 # also read (their blob ids join the cache key): the workspaces' globs, package names, tsconfig's paths
 _ALSO_READ = frozenset({"package.json", "pnpm-workspace.yaml", "tsconfig.base.json", "tsconfig.json"})
 _LOCAL_CODE_KEYS = frozenset({"renderer", "generator", "versionActions", "runner"})  # nx.json code given by path
@@ -102,10 +105,11 @@ class Workspace:
                        and not path.startswith("node_modules/") and "/node_modules/" not in path]
         self._named: list[str] | None = None
         self._packages: dict[str, str] | None = None  # a workspace package's name: its folder (read once, if needed)
+        self._unread: list[str] = []  # the folders of the package.json files past MAX_PROJECTS (not read)
 
     def __repr__(self) -> str:
         read = [*self._files, *(path for path in self._tree if path.rpartition("/")[2] in _ALSO_READ)]
-        return repr([(path, self._tree[path].oid) for path in read])
+        return repr([(path, self._tree[path].oid, self._opened(path).oid) for path in read])  # a link's file too
 
     def run(self, text: str) -> list[str]:
         """The files a text's Nx commands run: the project.json files and nx.json whose targets run commands, the
@@ -129,7 +133,7 @@ class Workspace:
             listed = manifest.get("workspaces")
             listed = listed.get("packages") if isinstance(listed, dict) else listed
             globs += [glob for glob in listed if isinstance(glob, str)] if isinstance(listed, list) else []
-        if (entry := self._tree.get("pnpm-workspace.yaml")) is not None and entry.mode in _FILES:
+        if (entry := self._opened("pnpm-workspace.yaml")).mode in _FILES:  # through a link too
             globs += taskrunners.workspaces(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
         named = [f"{_GLOB_PART.sub(ANY, glob.removeprefix('./').rstrip('/'))}/package.json" for glob in globs
                  if glob.strip("./") and not glob.startswith("!")]
@@ -168,38 +172,59 @@ class Workspace:
 
     def _local(self, name: str) -> list[str]:
         """The folder (whole) of a workspace package Nx loads by its name (an executor's or plugin's): the root
-        tsconfig's `paths` for it, or a package.json of the tree whose `name` it is; [] for a dependency's."""
+        tsconfig's `paths` for it (below its `baseUrl`), or a package.json of the tree whose `name` it is; [] for a
+        dependency's. Past MAX_PROJECTS package.json files, a name not found is any unread one's (review 69a)."""
         if self._packages is None:
-            self._packages = {}
-            for path in [path for path in self._tree if path.rpartition("/")[2] == "package.json" and "/" in path
-                         and "/node_modules/" not in f"/{path}"][:MAX_PROJECTS]:
+            self._packages, self._unread = {}, []
+            manifests = [path for path in self._tree if path.rpartition("/")[2] == "package.json" and "/" in path
+                         and "/node_modules/" not in f"/{path}"]
+            self._unread = [f"{path.rpartition('/')[0]}/{ANY}" for path in manifests[MAX_PROJECTS:]]
+            for path in manifests[:MAX_PROJECTS]:
                 manifest = self._json(path)
                 if manifest is not None and isinstance(package := manifest.get("name"), str):
                     self._packages.setdefault(package, path.rpartition("/")[0])
             for config in ("tsconfig.base.json", "tsconfig.json"):
                 options = (self._json(config) or {}).get("compilerOptions")
                 paths = options.get("paths") if isinstance(options, dict) else None
+                base = options.get("baseUrl") if isinstance(options, dict) else None  # `paths` are below it
                 for package, listed in paths.items() if isinstance(paths, dict) else ():
                     first = listed[0] if isinstance(listed, list) and listed else None
                     if isinstance(first, str) and "*" not in first and "*" not in package:
+                        first = posixpath.join(base if isinstance(base, str) else ".", first)
                         at = posixpath.dirname(posixpath.normpath(first.removeprefix("./")))
                         self._packages.setdefault(package, at.partition("/src/")[0].removesuffix("/src"))
         found = self._packages.get(name)
-        return [] if found is None or found in ("", ".") or found.startswith("..") else [f"{found}/{ANY}"]
+        if found is None:  # a dependency's (the root package.json installs it), else maybe an unread package's
+            return [] if name in self._installed() else self._unread
+        return [] if found in ("", ".") or found.startswith("..") else [f"{found}/{ANY}"]
+
+    def _installed(self) -> set[str]:
+        """The packages the root package.json installs from a registry (not `workspace:`, `file:`, `link:`)."""
+        manifest = self._json("package.json") or {}
+        tables = [manifest.get(key) for key in ("dependencies", "devDependencies", "optionalDependencies")]
+        return {name for table in tables if isinstance(table, dict) for name, spec in table.items()
+                if isinstance(spec, str) and not spec.startswith(("workspace:", "file:", "link:", "portal:"))}
 
     def _json(self, path: str) -> dict[str, Any] | None:
         """The JSONC object at `path` of the tree, or None (absent, not a file, unreadable)."""
-        entry = self._tree.get(path)
-        if entry is None or entry.mode not in _FILES:
+        entry = self._opened(path)
+        if entry.mode not in _FILES:
             return None
         return _load(self._read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
 
+    def _opened(self, path: str) -> TreeEntry:
+        """The file a checkout opens at `path` (through symlinks: a linked tsconfig.base.json, review 69a), or none."""
+        found = opened(self._tree, path, lambda entry: self._read_blob(entry).decode("utf-8", "replace"))
+        return found or _NO_FILE
+
     def _code(self, spec: str) -> list[str]:
-        """A local executor's or plugin's code, from the workspace root: the file, else the folder whole."""
+        """A local executor's or plugin's code, from the workspace root: the path as Node resolves it, the file, the
+        file with an extension (`./tools/runner` is `tools/runner.js`) or the folder whole; whatever the tree holds,
+        so the names hang on the text alone (the walk's cache key: review 69a)."""
         at = posixpath.normpath(spec.lstrip("/"))
         if at.startswith("..") or at == ".":
             return []
-        return [at] if at in self._tree else [f"{at}/{ANY}"]
+        return [at, f"{at}.{ANY}", f"{at}/{ANY}"]
 
 
 def _release(manifest: dict[str, Any]) -> tuple[list[str], list[str]]:

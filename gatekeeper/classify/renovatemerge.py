@@ -61,6 +61,7 @@ _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0"
 _WORDS = lazy(r"automerge|ignoretests|autoapprove|gitlabignoreapprovals|requiredstatuschecks|azureautocomplete"
               r"|skipstatuschecks|(?<![a-z-])[a-z-]+>",
              re.IGNORECASE)  # the look-behind: a long run of letters is tried once, not from each of its letters
+_PARAMETER_PARTS = lazy(r"([(),])")  # a preset's parameters, split where Renovate splits them and at nesting
 _PRESET_SYNTAX = lazy(r"[\w-]*:\w*(?:automerge|skipstatuschecks)"
                       r"|(?:local|github|gitlab|gitea|forgejo|bitbucket|bitbucket-server)>",
                       re.IGNORECASE)
@@ -186,11 +187,14 @@ def _preset(name: str) -> str | None:
     if (why := _one_preset(name)) is not None:
         return why
     # a built-in preset's parameters may name presets it extends (`:group(github>org/cfg, deps)`: group's first is
-    # one, whatever its spelling): each that may be one is read as a name, one level (a parameter's own parameters
-    # stay in it: `:group(:group(github>x, y), z)` shows `>`)
-    for at, argument in enumerate(arguments.split(",") if arguments else ()):
-        argument = argument.strip(" )")
-        if (argument.startswith("@") or ">" in argument or ":" in argument or at == 0 and name.endswith(":group")) \
+    # one, whatever its spelling): each piece between `(`, `,` and `)` that may be one is read as a name, at any depth
+    # (`:group(:group(github>x, y), z)`: Renovate splits parameters at commas; one level was read: review 69a)
+    parts = _PARAMETER_PARTS.split(arguments)  # pieces, and the delimiter after each
+    for at in range(0, len(parts), 2):
+        argument = parts[at].strip()
+        opener = name if at == 0 else parts[at - 2].strip() if parts[at - 1] == "(" else ""
+        first = opener.endswith(":group")  # group's first parameter, at whatever depth
+        if (argument.startswith("@") or ">" in argument or ":" in argument or first) \
                 and (why := _one_preset(argument)) is not None:
             return f"{why}, in a built-in preset's parameters"
     return None

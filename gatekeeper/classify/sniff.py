@@ -26,7 +26,7 @@ from gatekeeper.classify.pyprojecttools import PYPROJECT, pyproject_tools
 from gatekeeper.classify.servershapes import server_settings
 from gatekeeper.classify.setupcfg import not_r_description, setup_cfg
 from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
-from gatekeeper.classify.templatenames import underlying
+from gatekeeper.classify.templatenames import read_names
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -145,8 +145,11 @@ _DOCUMENT_STEMS, _LLMS_TEXTS = frozenset({"md", "markdown", "rst", "adoc", "asci
 def is_candidate(path: str) -> bool:
     """True for the files tier 3 reads: text configuration types, no-extension files, setup.py, metadata.rb, `*.in`,
     `Dockerfile*`/`Containerfile*`, `.env.*` (Compose settings), and their copies and templates (`hosts.example`,
-    `web.yaml.in`: templatenames.underlying)."""
-    name = underlying(path.rpartition("/")[2], CANDIDATE_EXTENSIONS)  # `hosts.example`, `web.yaml.in`
+    `web.yaml.in`: templatenames.read_names, each name read, so a template's suffix only widens what is read)."""
+    return any(_candidate(path, name) for name in read_names(path.rpartition("/")[2], CANDIDATE_EXTENSIONS))
+
+
+def _candidate(path: str, name: str) -> bool:
     stem, dot, ext = name.rpartition(".")
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
