@@ -52,7 +52,6 @@ from gatekeeper.classify import (
     readflows,
     remoterunners,
     runvars,
-    scriptgraphs,
     settingsexcludes,
     shellvars,
     submakes,
@@ -233,12 +232,9 @@ def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str],
         assert isinstance(manifest, dict)
     except (ValueError, AssertionError, LimitError):
         return [], [], []
-    scripts = manifest.get("scripts")
-    # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67);
-    # and what semantic-release's plugins run (`release`'s `prepareCmd`: ciforms.release_commands)
-    lines = [*(scripts.values() if isinstance(scripts, dict) else ()),  # wireit's commands too (misses 6)
-             *ciforms.release_commands(manifest.get("release")), *scriptgraphs.wireit_commands(manifest.get("wireit"))]
-    found = named("\n".join(str(value) for value in lines), strings=False, tasked=tasked) if lines else ([], [], [])
+    # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67)
+    lines = tasktexts.package_lines(manifest)
+    found = named("\n".join(lines), strings=False, tasked=tasked) if lines else ([], [], [])
     workspaces = manifest.get("workspaces")
     workspaces = workspaces.get("packages") if isinstance(workspaces, dict) else workspaces
     packages = [str(glob) for glob in workspaces if isinstance(glob, str)] if isinstance(workspaces, list) else []
