@@ -268,7 +268,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     known = (runvars.values(text) if known is None else known) if commands else {}  # its YAML strings' copies too
     copies = 0  # the sources at the end of the list that are read through copies (attack 43)
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
-    sources = [text, *(yamlnodes.folded_strings(text) if strings else ())]
+    sources = [text, *(yamlnodes.folded_strings(text, quoted_data=False) if strings else ())]  # determinism 45
     # a YAML string's lines as bash reads them (ansiquotes.py: attack 44), with the values their assignments give
     bashed = [line for source in sources[1:] if (line := ansiquotes.lines_again(source)) is not None]
     for name, values in (runvars.values("\n".join(bashed)) if bashed and commands else {}).items():
