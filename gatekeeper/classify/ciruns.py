@@ -52,7 +52,6 @@ from gatekeeper.classify import (
     readflows,
     remoterunners,
     runvars,
-    scriptgraphs,
     settingsexcludes,
     shellvars,
     submakes,
@@ -233,12 +232,10 @@ def _package(path: str, text: str, tasked: dict[str, Tasks]) -> tuple[list[str],
         assert isinstance(manifest, dict)
     except (ValueError, AssertionError, LimitError):
         return [], [], []
-    scripts = manifest.get("scripts")
     # one command line a script, each read alone: its values joined are no YAML scalar to fold into one (cileft67);
-    # what semantic-release's plugins run (`release`'s `prepareCmd`: ciforms.release_commands), wireit's (misses 6)
-    lines = [*(scripts.values() if isinstance(scripts, dict) else ()), *nxtargets.package_commands(manifest, path),
-             *ciforms.release_commands(manifest.get("release")), *scriptgraphs.wireit_commands(manifest.get("wireit"))]
-    found = named("\n".join(str(value) for value in lines), strings=False, tasked=tasked) if lines else ([], [], [])
+    # the commands of its `nx` key's targets (misses 9)
+    lines = [*tasktexts.package_lines(manifest), *nxtargets.package_commands(manifest, path)]
+    found = named("\n".join(lines), strings=False, tasked=tasked) if lines else ([], [], [])
     workspaces = manifest.get("workspaces")
     workspaces = workspaces.get("packages") if isinstance(workspaces, dict) else workspaces
     packages = [str(glob) for glob in workspaces if isinstance(glob, str)] if isinstance(workspaces, list) else []
@@ -272,7 +269,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     known = (runvars.values(text) if known is None else known) if commands else {}  # its YAML strings' copies too
     copies = 0  # the sources at the end of the list that are read through copies (attack 43)
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
-    sources = [text, *(yamlnodes.folded_strings(text) if strings else ())]
+    sources = [text, *(yamlnodes.folded_strings(text, quoted_data=False) if strings else ())]  # determinism 45
     # a YAML string's lines as bash reads them (ansiquotes.py: attack 44), with the values their assignments give
     bashed = [line for source in sources[1:] if (line := ansiquotes.lines_again(source)) is not None]
     for name, values in (runvars.values("\n".join(bashed)) if bashed and commands else {}).items():

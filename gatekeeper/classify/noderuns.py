@@ -59,12 +59,11 @@ def line_files(line: str) -> list[str]:
 
 def mains(path: str, text: str, folders: list[str], tree: Mapping[str, TreeEntry], read_blob: Read) -> list[str]:
     """The files the package.json `main` of each folder `node` runs in `text` (the file at `path`; a package.json's
-    scripts) names, from the root, run from each of `folders` (review 68b: `"main": "lib/run.js"` runs before any
-    index); the package.json itself when it cannot be read (fail closed). toolloads.loaded calls this."""
+    scripts one a line: tasktexts.command_text) names, from the root, run from each of `folders` (review 68b: `"main":
+    "lib/run.js"` runs before any index); the package.json itself when it cannot be read (fail closed).
+    toolloads.loaded calls this."""
     if "node" not in text:
         return []
-    if path.rpartition("/")[2] == "package.json":
-        text = "\n".join(str(line) for line in _scripts(text, path))
     found: list[str] = []
     hits = (rest for line in text.splitlines() if "node" in line for rest in _NODE.findall(line))  # `^`: a line's
     for rest in itertools.islice(hits, _WORDS):
@@ -73,16 +72,6 @@ def mains(path: str, text: str, folders: list[str], tree: Mapping[str, TreeEntry
             at = "/".join(part for part in (base.strip("/"), folder) if part and part != ".")
             found += _main(at, tree, read_blob)
     return list(dict.fromkeys(found))
-
-
-def _scripts(text: str, path: str) -> list[object]:
-    """A package.json's script lines (none when it cannot be read: ciruns reads none of it either)."""
-    try:
-        manifest = load_json(text, path)
-    except (ValueError, LimitError):
-        return []
-    scripts = manifest.get("scripts") if isinstance(manifest, dict) else None
-    return list(scripts.values()) if isinstance(scripts, dict) else []
 
 
 def _main(folder: str, tree: Mapping[str, TreeEntry], read_blob: Read) -> list[str]:

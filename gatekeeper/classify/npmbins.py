@@ -109,7 +109,8 @@ def _declared(manifest: object) -> list[tuple[str, str]] | None:
 def named(text: str, definition: str, folders: list[str], packages: Packages) -> list[str]:
     """The globs of the programs of the tree's packages `text`'s commands run: by a local spec (resolved as
     `definition`'s paths are; a bare `npm link` in each folder the commands `cd` to), or by a bin name."""
-    if not any(marker in text for marker in _MARKERS):
+    # a package.json's scripts (one a line: tasktexts.command_text) run with its bins on PATH, whatever they hold
+    if definition.rpartition("/")[2] != "package.json" and not any(marker in text for marker in _MARKERS):
         return []
     specs: list[str] = []
     for match in _HEAD.finditer(text):

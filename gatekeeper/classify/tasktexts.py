@@ -10,12 +10,12 @@ import re
 from typing import NamedTuple
 
 from gatekeeper.bounded import load_json
-from gatekeeper.classify import runall
+from gatekeeper.classify import ciforms, runall, scriptgraphs
 from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["is_makefile", "restricted", "runs_own_tasks"]
+__all__ = ["command_text", "is_makefile", "package_lines", "restricted", "runs_own_tasks"]
 
 
 def restricted(path: str, text: str, tasks: Tasks | None) -> str:
@@ -52,6 +52,31 @@ def _package_text(text: str, tasks: Tasks) -> str:
             return text  # another runner of script lists, or one not read: every script
         kept = listed
     return json.dumps({**manifest, "scripts": kept})
+
+
+def command_text(path: str, text: str) -> str:
+    """What the CI walk's command readers read of the (restricted) text at `path`: a package.json's commands, each
+    script's decoded string on its own line (package_lines), never its JSON text, where a reader's words ran past one
+    script's closing quote into the next (`"cd e2e && npm i", "t": "node ./test/x.js"`: determinism 45); the text
+    itself for any other file and for a package.json that does not read as an object (fail closed: read whole)."""
+    if path.rpartition("/")[2] != "package.json":
+        return text
+    try:
+        manifest = load_json(text, "package.json")
+    except (ValueError, LimitError):
+        return text
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("scripts", {}), dict):
+        return text
+    return "\n".join(package_lines(manifest))
+
+
+def package_lines(manifest: dict[str, object]) -> list[str]:
+    """A package.json's command lines, each read alone: its scripts' values, what semantic-release's plugins run
+    (`release`'s `prepareCmd`: ciforms.release_commands) and wireit's commands (misses 6), in that order."""
+    scripts = manifest.get("scripts")
+    return [str(value) for value in (*(scripts.values() if isinstance(scripts, dict) else ()),
+                                     *ciforms.release_commands(manifest.get("release")),
+                                     *scriptgraphs.wireit_commands(manifest.get("wireit")))]
 
 
 def runs_own_tasks(path: str) -> bool:

@@ -301,7 +301,7 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read, is_data: Callab
                     data = read_blob(entry)
                     if len(data) > FULL_READ:
                         return False
-                    for script in dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]:
+                    for script in sorted(dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]):
                         found.setdefault(script, f"{compose} (building {named})")
             read = _chart_reads(tree, read_blob, trees, whole)
             found.update({named: template for named, template in read.items() if named not in found})

@@ -86,9 +86,12 @@ def named(walk: WalkTree, path: str, origin: str, data: bytes, tasks: taskunits.
     text = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it
     scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
     folders = [*folders, *lefthookroots.roots(path, text)]  # lefthook's `root:` (misses 10)
+    # what the command readers read: a package.json's scripts one a line, never its JSON text (a reader's words ran
+    # into the next script: determinism 45); the text itself for any other file
+    commands = tasktexts.command_text(path, text)
     # a release tool's settings; a folded `run: >` is one command over lines: its string too (attack 29)
     configs = ciconfigs.named("\n".join([text, *yamlnodes.folded_strings(text)]) if ciruns.is_yaml(path)
-                              else text) if ciconfigs.may_name(text) else []
+                              else commands) if ciconfigs.may_name(commands) else []
     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) + len(configs) > ciruns.MAX_NAMED):
         raise PastBound  # what a definition runs may be past what is read
     modules = ciimports.imported(path, text)
@@ -96,23 +99,23 @@ def named(walk: WalkTree, path: str, origin: str, data: bytes, tasks: taskunits.
     scripts = [] if nodeconfigs.imports_only(path, text) or tasks == toolplugins.KEYS_ONLY \
         or path.rpartition("/")[2] in toolplugins.DATA_SETTINGS else scripts
     yaml = ciruns.is_yaml(path)
-    joined = "\n".join([text, *yamlnodes.folded_strings(text)])
-    deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
-    entered = [(runner, named) for runner in RUNNERS if deployruns.runs(runner, text)
+    joined = "\n".join([text, *yamlnodes.folded_strings(text)]) if commands == text else commands
+    deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(commands, yaml) else []
+    entered = [(runner, named) for runner in RUNNERS if deployruns.runs(runner, commands)
                for named in deployruns.targets(joined, False, runner)]
     if len(deployed) > ciruns.MAX_NAMED:
         raise PastBound  # what a file deploys may be past what is matched (fail closed, not cut)
-    brought_up = [*devcontainers.configurations(text), *pipinstalls.installed_projects(text),
-                  *cargorun.packages(text, folders, walk.cargo, walk.projects, walk.crates),  # pip: a tree's project
-                  *walk.present.kept(gobuilds.packages(text, path, folders, walk.gomods)),  # `go install ./t`
-                  *walk.present.kept(npmbins.named(text, path, folders, walk.npms)),  # `npx ./t`, a bin
-                  *walk.present.kept(walk.nxs.run(text)),  # `nx run-many`: its projects' commands
-                  *lintplugins.loaded(text, walk.lints),  # pylint's, mypy's, RuboCop's plugins
-                  *dotnetrun.assemblies(text, seen, read_blob),  # `dotnet run/build.dll`: its project
+    brought_up = [*devcontainers.configurations(commands), *pipinstalls.installed_projects(commands),
+                  *cargorun.packages(commands, folders, walk.cargo, walk.projects, walk.crates),  # pip: a project
+                  *walk.present.kept(gobuilds.packages(commands, path, folders, walk.gomods)),  # `go install ./t`
+                  *walk.present.kept(npmbins.named(commands, path, folders, walk.npms)),  # `npx ./t`, a bin
+                  *walk.present.kept(walk.nxs.run(commands)),  # `nx run-many`: its projects' commands
+                  *lintplugins.loaded(commands, walk.lints),  # pylint's, mypy's, RuboCop's plugins
+                  *dotnetrun.assemblies(commands, seen, read_blob),  # `dotnet run/build.dll`: its project
                   *composerscripts.classes(path, text, data[:FULL_READ]),  # `App\\Ci::run` (misses 7)
-                  *bumphooks.hook_scripts(text, seen, read_blob),  # its manifests' hooks (misses 7)
-                  *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code
-                  *toolloads.loaded(path, text, folders, walk.loads),  # fixtures, go tool, TypeDoc: misses 8
+                  *bumphooks.hook_scripts(commands, seen, read_blob),  # its manifests' hooks (misses 7)
+                  *toolplugins.loaded(path, text),  # a Babel/Jest/Mocha settings' local code (package.json's keys)
+                  *toolloads.loaded(path, commands, folders, walk.loads),  # fixtures, go tool, TypeDoc: misses 8
                   *ciconfigs.script_env(path, text),  # the env.py an alembic.ini names (cileft69)
                   *[linked for linked in ciimports.json_loads(path, text)  # a link: its target loads
                     if (at := seen.get(linked)) is not None and at.mode == "120000"]]
@@ -127,7 +130,7 @@ def named(walk: WalkTree, path: str, origin: str, data: bytes, tasks: taskunits.
         [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
         [(posixpath.normpath(posixpath.join(base, dockerfile)),
           posixpath.normpath(posixpath.join(base, context)).lstrip("."))
-         for dockerfile, context in dockerbuilds.builds(text)
+         for dockerfile, context in dockerbuilds.builds(commands)
          for base in ciruns.bases(path, folders)]
         # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
         + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
@@ -135,11 +138,11 @@ def named(walk: WalkTree, path: str, origin: str, data: bytes, tasks: taskunits.
         [p for named in deployed for p in walkpaths.deployed(named, path, folders)],
         [(runner, p) for runner, named in entered for p in walkpaths.deployed(named, path, folders)],
         [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
-        goscripts.markers(text), runsettings.runs_tests(text), ciimports.runner_lines(text),
+        goscripts.markers(commands), runsettings.runs_tests(commands), ciimports.runner_lines(commands),
         walkqueue.asked(resolved, brought_up),
         [(posixpath.normpath(posixpath.join(base, dockerfile)),
           posixpath.normpath(posixpath.join(base, context)).lstrip("."))
-         for dockerfile, context in dockerbuilds.run_builds(text) for base in ciruns.bases(path, folders)],
+         for dockerfile, context in dockerbuilds.run_builds(commands) for base in ciruns.bases(path, folders)],
         wild, seen.take())
 
 

@@ -37,7 +37,7 @@ def built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str],
                 raise PastBound
             runs, wilds = dockerrefs.run_scripts(context, read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
             done[entry.oid, context] = sorted(runs) + [
-                path for _, folder, names in wilds for path in tree
+                path for _, folder, names in sorted(wilds) for path in tree  # a set: one order whatever the seed
                 if path.startswith(f"{folder}/" if folder else "") and re.fullmatch(names, path.rpartition("/")[2])]
         out += done[entry.oid, context]
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 
 import yaml
 
@@ -99,16 +100,62 @@ def values_under(text: str, key: str) -> list[Node]:
     return found
 
 
-def folded_strings(text: str) -> list[str]:
+# The words of the keys whose values a CI system, a task runner or a container runs as commands (GitHub's `run`,
+# GitLab's and Bitbucket's `script`, Travis' `before_install`, Cirrus' `test_script`, AppVeyor's `on_success`, Drone's
+# and CodeBuild's `commands`, Taskfile's `cmds`, Compose's `entrypoint`, Kubernetes' `args`, Ansible's `shell`/`raw`,
+# a dev container's `postCreateCommand`, GoReleaser's `hooks: pre`, composer's and Heroku's `scripts`, deno's `tasks`,
+# Concourse's `run: path:`, Taskfile's `status`/`preconditions`): a quoted scalar below a key with one of these words
+# is read again as a command line; below other keys only (`package-ecosystem: 'npm'`) it is data (determinism 45)
+COMMAND_WORDS = frozenset({
+    "run", "runs", "script", "scripts", "cmd", "cmds", "command", "commands", "entry", "entrypoint", "args",
+    "arguments", "sh", "bash", "bat", "pwsh", "powershell", "shell", "raw", "exec", "execute", "install", "init",
+    "build", "test", "deploy", "release", "publish", "task", "tasks", "hook", "hooks", "pre", "post", "before", "after",
+    "success", "failure", "finish", "setup", "teardown", "prologue", "epilogue", "status", "preconditions", "prepare",
+    "inline", "filepath", "scriptpath", "scriptfile", "predeploy", "postdeploy", "prebuild", "postbuild", "lint",
+    "check", "start",
+})
+_KEY_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")  # `postCreateCommand`, `before_script`, `test-cmd`
+
+
+def runs_key(key: str) -> bool:
+    """Whether a mapping key's words name commands (COMMAND_WORDS)."""
+    return any(word.lower() in COMMAND_WORDS for word in _KEY_WORD.findall(key))
+
+
+def folded_strings(text: str, quoted_data: bool = True) -> list[str]:
     """Every multi-word or decoded string of `text`'s YAML documents (a folded `run: >`, an escaped quoted scalar), as
-    far as libyaml reads them: the CI walk reads each again as one line (ciruns.named, ciwalk's tool settings)."""
+    far as libyaml reads them: the CI walk reads each again as one line (ciruns.named, ciwalk's tool settings). Without
+    `quoted_data`, a quoted scalar only below a key that runs commands (runs_key) or below no key (a root list: fail
+    closed), not a data value's (`package-ecosystem: 'npm'` is no command `npm`: determinism 45)."""
     out: list[str] = []
+    # per open collection: [a mapping, its next node is a key, the key its value stands under, below a command key]
+    stack: list[list[object]] = []
     try:
         for event in yaml.parse(text, Loader=_LOADER):
+            if isinstance(event, yaml.DocumentStartEvent):
+                stack.clear()
+            if not isinstance(event, yaml.NodeEvent):
+                if isinstance(event, yaml.CollectionEndEvent) and stack:
+                    stack.pop()
+                continue
+            # a root scalar, a root list's items: no key says they are data; a root mapping's values: their keys say
+            commands = not isinstance(event, yaml.MappingStartEvent)
+            if stack:
+                top = stack[-1]
+                commands = bool(top[3])
+                if top[0]:
+                    if not top[1]:  # a value: its key's words count
+                        commands = commands or runs_key(str(top[2]))
+                    if top[1]:  # a key: what its value stands under
+                        top[2] = event.value if isinstance(event, yaml.ScalarEvent) else ""
+                    top[1] = not top[1]
+            if isinstance(event, yaml.CollectionStartEvent):
+                stack.append([isinstance(event, yaml.MappingStartEvent), True, "", commands])
             # not a literal block (`run: |`): its lines are the text's own lines, read already (red team 19: reading
             # them twice was a third of the reader's CPU); a plain scalar over several lines is folded as `>` is
             # (`run: release-plz release` and `--config x.toml` on the next, more indented line: attack 30)
-            if isinstance(event, yaml.ScalarEvent) and (event.style in (">", '"', "'") or (
+            elif isinstance(event, yaml.ScalarEvent) and (
+                    event.style == ">" or (event.style in ('"', "'") and (quoted_data or commands)) or (
                     not event.style and _line(event.start_mark) != _line(event.end_mark))):
                 out.append(event.value)
     except yaml.YAMLError:
