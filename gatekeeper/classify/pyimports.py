@@ -49,15 +49,27 @@ def roots(path: str) -> list[str]:
     return [folder, ""] if name == "conftest.py" and folder else [folder]
 
 
+MAX_ANCESTORS = 8  # bases one import resolves from (ancestors)
+
+
 def ancestors(folder: str, module: str) -> list[str]:
     """The folders an absolute import `module` of a file in `folder` resolves from when its first name is a folder
     the file is in (`from scripts.lib import x` in `scripts/release.py`: run from the root with it on `sys.path`,
     `python -m scripts.release` or `PYTHONPATH=.`; misses 10): that folder's parent, for each such folder that is or
-    is below a tooling folder (is_tooling; a product package's script importing the package is the product's)."""
+    is below a tooling folder (is_tooling; a product package's script importing the package is the product's). At most
+    MAX_ANCESTORS, the outermost and innermost: one walk of the folder's parts (review 69b)."""
     first = module.partition(".")[0]
     parts = folder.split("/") if folder and first else []
-    return ["/".join(parts[:at]) for at, part in enumerate(parts)
-            if part == first and is_tooling("/".join(parts[:at + 1]))]
+    found: list[int] = []
+    tooling = False  # whether a part so far is a tooling folder's name: one walk, not a prefix built at each part
+    for at, part in enumerate(parts):
+        tooling = tooling or part.lower() in TOOL_FOLDERS
+        if part == first and tooling:
+            found.append(at)
+    # a folder spelling the name at every depth (a hostile tree: quadratic, review 69b): the outermost and innermost
+    half = MAX_ANCESTORS // 2
+    kept = found if len(found) <= MAX_ANCESTORS else [*found[:half], *found[-half:]]
+    return ["/".join(parts[:at]) for at in kept]
 
 
 def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] | None:

@@ -113,8 +113,17 @@ COMMAND_WORDS = frozenset({
     "success", "failure", "finish", "setup", "teardown", "prologue", "epilogue", "status", "preconditions", "prepare",
     "inline", "filepath", "scriptpath", "scriptfile", "predeploy", "postdeploy", "prebuild", "postbuild", "lint",
     "check", "start",
+    # keys that hand their values to what runs (review 69b): an action's `with:` inputs (a retry action's `command`,
+    # any action's `program`), an Azure task's `inputs:` (`filePath`), a template's or job's `parameters:` and their
+    # `default:`, DevSpace's `pipelines:`
+    "with", "inputs", "parameters", "params", "default", "pipeline", "pipelines",
 })
 _KEY_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")  # `postCreateCommand`, `before_script`, `test-cmd`
+# The names a definition refers to a value by (review 69b): an expression's `parameters.NAME`, `inputs.NAME`,
+# `env.NAME`, `vars.NAME`, `variables.NAME`, `matrix.NAME`, a variable `$NAME`/`${NAME}`/`$(NAME)`, GitLab's
+# `!reference [.job, NAME]`: a quoted value below such a key reaches a command, whatever the key's words
+_REFERS = re.compile(r"\b(?:parameters|params|inputs|env|vars|variables|matrix)\.([\w-]{1,200})"
+                     r"|\$[{(]?([A-Za-z_]\w{0,200})|!reference[ \t]*+\[([^\]\n]{0,2000}+)")
 
 
 def runs_key(key: str) -> bool:
@@ -122,12 +131,23 @@ def runs_key(key: str) -> bool:
     return any(word.lower() in COMMAND_WORDS for word in _KEY_WORD.findall(key))
 
 
+def referred(text: str) -> frozenset[str]:
+    """The names (casefolded) `text` refers to a value by (_REFERS: `${{ inputs.NAME }}`, `$NAME`, `!reference`)."""
+    names: set[str] = set()
+    for dotted, variable, reference in _REFERS.findall(text):
+        names.update(part.strip().strip("'\"").casefold() for part in [dotted, variable, *reference.split(",")])
+    names.discard("")
+    return frozenset(names)
+
+
 def folded_strings(text: str, quoted_data: bool = True) -> list[str]:
     """Every multi-word or decoded string of `text`'s YAML documents (a folded `run: >`, an escaped quoted scalar), as
     far as libyaml reads them: the CI walk reads each again as one line (ciruns.named, ciwalk's tool settings). Without
     `quoted_data`, a quoted scalar only below a key that runs commands (runs_key) or below no key (a root list: fail
-    closed), not a data value's (`package-ecosystem: 'npm'` is no command `npm`: determinism 45)."""
+    closed), not a data value's (`package-ecosystem: 'npm'` is no command `npm`: determinism 45); also below a key the
+    text refers to by name (referred) and below an anchor (an alias may stand below a command key: review 69b)."""
     out: list[str] = []
+    names = frozenset() if quoted_data else referred(text)
     # per open collection: [a mapping, its next node is a key, the key its value stands under, below a command key]
     stack: list[list[object]] = []
     try:
@@ -145,10 +165,11 @@ def folded_strings(text: str, quoted_data: bool = True) -> list[str]:
                 commands = bool(top[3])
                 if top[0]:
                     if not top[1]:  # a value: its key's words count
-                        commands = commands or runs_key(str(top[2]))
+                        commands = commands or runs_key(str(top[2])) or str(top[2]).casefold() in names
                     if top[1]:  # a key: what its value stands under
                         top[2] = event.value if isinstance(event, yaml.ScalarEvent) else ""
                     top[1] = not top[1]
+            commands = commands or bool(event.anchor)  # an alias of it may stand below any key (review 69b)
             if isinstance(event, yaml.CollectionStartEvent):
                 stack.append([isinstance(event, yaml.MappingStartEvent), True, "", commands])
             # not a literal block (`run: |`): its lines are the text's own lines, read already (red team 19: reading

@@ -16,7 +16,7 @@ from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.runlines import installs, releases
 from gatekeeper.deps.scalamatrix import scala_versions
 from gatekeeper.deps.tools import TOOL, WorkflowTools
-from gatekeeper.deps.yamlkeys import refuse_duplicates, refuse_hunk_duplicates
+from gatekeeper.deps.yamlkeys import refuse_file_duplicates, refuse_hunk_duplicates
 from gatekeeper.lazy_pattern import lazy
 
 _USES = lazy(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
@@ -142,7 +142,7 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     (yamlkeys.py: GitHub refuses the file; round 60)."""
     body = text(data)
     lines = body.splitlines()
-    refuse_duplicates(lines)
+    refuse_file_duplicates(data, lines)
     action = path.rpartition("/")[2] in ("action.yml", "action.yaml")
     if "inputs." in body and (action or "workflow_call" in body):
         defaults = input_defaults(lines, workflow=not action)

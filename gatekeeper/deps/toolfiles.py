@@ -22,7 +22,7 @@ from gatekeeper.deps.makepins import commit_pins
 from gatekeeper.deps.makerecipes import parse_recipes
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import MAX_RAW, TOOL, annotation, read_annotations, released, tool_name
-from gatekeeper.deps.yamlkeys import refuse_duplicates, refuse_hunk_duplicates
+from gatekeeper.deps.yamlkeys import refuse_file_duplicates, refuse_hunk_duplicates
 from gatekeeper.lazy_pattern import lazy
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
@@ -101,7 +101,7 @@ def parse_compose(path: str, data: bytes) -> list[Dependency]:
     as YAML: `x-img: &img nginx:1.27` used as `image: *img` (red team 21, tests/test_redteam21_compose_yaml.py)."""
     body = text(data)
     lines = body.splitlines()
-    refuse_duplicates(lines)  # a service's `image:` given twice: Compose refuses the file (yamlkeys.py, round 60)
+    refuse_file_duplicates(data, lines)  # a service's `image:` twice: Compose refuses the file (yamlkeys.py, round 60)
     out = _compose_lines(path, lines)
     if not yamlforms.has_form(body, _IMAGE_KEYS):
         return out

@@ -8,12 +8,15 @@ The scan keeps the open block mappings by their key column: a key line at a colu
 it; a `- ` item closes those deeper than its dash and opens its own. A block scalar's (`run: |`) and an open quoted
 scalar's lines are text, never keys. Keys are compared as written, quotes taken off (`"uses"` is `uses`); the same
 one-line scalar given twice is allowed, as the loaders allow it. A flow mapping (`{uses: a, uses: b}`) is the YAML
-reader's to refuse (yamlforms.py reads such a file whole).
+reader's to refuse (yamlforms.py reads such a file whole). A whole file that reads as YAML is judged by the strict
+loader instead (refuse_file_duplicates: escaped, tagged, anchored, complex and flow keys; review 69b); the scan is for a
+hunk's lines and for a file the loader cannot read.
 """
 
 from __future__ import annotations
 
 from gatekeeper.deps.hunks import CHANGED, HUNK
+from gatekeeper.deps.loaders import load_yaml_all
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.lazy_pattern import lazy
 
@@ -21,6 +24,10 @@ from gatekeeper.lazy_pattern import lazy
 _KEY = lazy(r"""^(?P<indent> *)(?P<dashes>(?:- +){0,16})(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)"""
             r"""|(?P<plain>[^\s#"'{}\[\],&*!|>%@`:-][^:\n]{0,200}?|-[^\s:#][^:\n]{0,200}?)) *:(?: +(?P<value>.*))?$""")
 _ITEM = lazy(r"^(?P<indent> *)-(?: |$)")  # an item, its content on this line or below it (`-` alone)
+_DASHES = lazy(r"^ *(?:- +)*-(?: +|$)")  # an item line's dashes (`- - `): what follows the last is its node
+# A block scalar's indicator, after any anchor and tag (`|`, `>-`, `&x |`, `!!str >`): its text goes on below its line
+_BLOCK = lazy(r"^(?:[&!][^\s]*+ ++){0,2}+[|>][-+0-9]{0,3}(?: +#.*)?$")
+_DOCUMENTS = 64  # documents the strict reader judges; a longer stream is scanned by its lines too
 # A value whose text goes on below its line (a block scalar's indicator) or that names other text (an anchor,
 # alias or tag): never one scalar to compare.
 _OPENS = lazy(r"^[|>][-+0-9]{0,3}(?: +#.*)?$|^[&*!]")
@@ -85,8 +92,8 @@ def refuse_duplicates(lines: list[str]) -> None:
             text_below = -1
         if not stripped or stripped.startswith("#"):
             continue
-        if stripped in ("---", "...") and indent == 0:
-            stack.clear()
+        if indent == 0 and (stripped in ("---", "...") or line.startswith(("--- ", "---\t", "... ", "...\t"))):
+            stack.clear()  # a document starts or ends, with a comment or tag after its marker too (review 69b)
             continue
         m = _KEY.match(line)
         if m is None:
@@ -94,6 +101,9 @@ def refuse_duplicates(lines: list[str]) -> None:
                 column = len(item["indent"])
                 while stack and stack[-1][0] > column:
                     stack.pop()
+                dashes = _DASHES.match(line)
+                if dashes is not None and _BLOCK.match(line[dashes.end():].rstrip()) is not None:
+                    text_below = dashes.group().rstrip().rfind("-")  # `- |`: its text is deeper than its dash
             continue
         key = m["quoted"] if m["quoted"] is not None else m["plain"].rstrip()
         column = len(m["indent"]) + len(m["dashes"])
@@ -107,7 +117,7 @@ def refuse_duplicates(lines: list[str]) -> None:
         if not stack or stack[-1][0] != column:
             stack.append((column, {}))
         if _OPENS.match(value) is not None:
-            if value[:1] in "|>":
+            if _BLOCK.match(value) is not None:  # `|`, `&x |`, `!!str >` (review 69b)
                 text_below = column
             value = ""
         elif (quote := _open_quote(value)) != "":
@@ -119,6 +129,21 @@ def refuse_duplicates(lines: list[str]) -> None:
             raise ManifestError(f"the key {key[:80]!r} given twice in one mapping (lines {keys[key][1]} and {number}; "
                                 "refused: GitHub refuses the file, YAML readers keep one value or the other)")
         keys.setdefault(key, (value, number))
+
+
+def refuse_file_duplicates(data: bytes, lines: list[str]) -> None:
+    """ManifestError when a whole file's mapping gives a key twice, as the strict YAML reader (loaders.load_yaml_all)
+    builds its keys: an escaped, tagged, anchored, complex or flow key, keys built alike (`~` and `null`), no block
+    scalar's or flow collection's line taken for a key (review 69b). A file that does not read as YAML, or holds more
+    documents than the reader judges, is scanned by its `lines` (refuse_duplicates: fail closed)."""
+    try:
+        documents = load_yaml_all(data, _DOCUMENTS)
+    except ManifestError as exc:
+        if "duplicate key" in str(exc):
+            raise
+        documents = [None] * _DOCUMENTS
+    if len(documents) >= _DOCUMENTS:
+        refuse_duplicates(lines)
 
 
 def refuse_hunk_duplicates(body: str) -> None:
