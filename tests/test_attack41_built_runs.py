@@ -83,7 +83,7 @@ def test_a_long_text_of_builds_is_read_in_linear_time() -> None:
     def text(count: int) -> list[str]:
         return [unit.format(at) for at in range(count)] + ["node x.js"]
 
-    assert_linear(datawords.built_runs, text(2000), text(8000), budget=2.0)
+    assert_linear(datawords.built_runs, lambda size: text(size // 8), budget=2.0)
 
 
 # a builder's option that loads code (babel's `--plugins`/`--presets`) or runs a command after the build (tsup's

@@ -214,7 +214,7 @@ def test_hostile_texts_are_read_to_the_end_or_the_bound(path: str, text: Callabl
 
     # every text names the same at 16, 64 and 256 KiB and none closes (suite round 32): 64 KiB reads what 256 did, and
     # the ratio catches a quadratic reader; the slowest, the root on PATH before 32 Ki one-word lines, ~0.55 CPU-s
-    assert_linear(read, text, budget=2.0)
+    assert_linear(read, text, budget=4.0)
 
 
 def test_a_root_on_path_past_the_bound_closes() -> None:

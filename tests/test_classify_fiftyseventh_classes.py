@@ -11,7 +11,7 @@ import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
-from tests.cpucost import least_cpu
+from tests.cpucost import assert_linear
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
@@ -117,9 +117,7 @@ def test_the_jsonnet_shape_is_linear_in_hostile_input() -> None:
         signal = sniff("lib/widgets.libsonnet", text, RULES.context)
         assert signal is None or signal.bucket != "ci", signal
 
-    small, large = (("{\n" + line * (size // len(line)) + "}\n").encode() for size in (64 << 10, 256 << 10))
-    bound = max(least_cpu(read, small), 0.01) * 12
-    assert least_cpu(read, large, under=bound) < bound, bound
+    assert_linear(read, lambda size: ("{\n" + line * (4 * size // len(line)) + "}\n").encode(), budget=1.0)
 
 
 # vinnie357/mini-labs' labs/firecracker/vmconfig.json shape, in our words

@@ -11,7 +11,7 @@ import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
-from tests.cpucost import least_cpu
+from tests.cpucost import assert_linear
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
@@ -188,9 +188,7 @@ def test_the_jcasc_shape_is_linear_in_hostile_input() -> None:
         signal = sniff("deploy/values.yaml", text, RULES.context)
         assert signal is None or signal.rule != "ci.content.jenkins-casc"
 
-    small, large = ((block * (size // len(block))).encode() for size in (64 << 10, 256 << 10))
-    bound = max(least_cpu(read, small), 0.01) * 12
-    assert least_cpu(read, large, under=bound) < bound, bound
+    assert_linear(read, lambda size: (block * (4 * size // len(block))).encode(), budget=1.0)  # at 64 and 256 KiB
 
 
 def _write_repo(git_repo: GitRepo) -> None:

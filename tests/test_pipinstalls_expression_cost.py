@@ -18,7 +18,7 @@ def test_unclosed_expressions_cost_linear_time(unit: str) -> None:
 
 @pytest.mark.parametrize("unit", ["${{", "${{ matrix.x "])
 def test_a_line_of_unclosed_expressions_costs_linear_time(unit: str) -> None:
-    assert_linear(pipinstalls.installed_requirements, repeated(unit, "- run: pip install -r ", "\n"), budget=0.5)
+    assert_linear(pipinstalls.installed_requirements, repeated(unit, "- run: pip install -r ", "\n"), budget=1.5)
 
 
 @pytest.mark.parametrize(("value", "pattern"), [
@@ -35,12 +35,12 @@ def test_expressions_are_still_variable_parts(value: str, pattern: str) -> None:
 @pytest.mark.parametrize("unit", ["${{", "${{ a ", "${", "$(", "$((", "${{x}"])
 def test_ci_readers_on_a_line_of_unclosed_openers_cost_linear_time(unit: str) -> None:
     head, tail = "jobs:\n  a:\n    steps:\n      - run: pip install -r ", "\n"
-    assert_linear(ciconfigs.named, repeated(unit, head, tail), budget=0.5)
-    assert_linear(deployruns.targets, repeated(unit, head + "kubectl apply -f ", tail), budget=0.5)
-    assert_linear(lambda text: ciruns.named(text, strings=False), repeated(unit, head + "bash ", tail), budget=1.0)
+    assert_linear(ciconfigs.named, repeated(unit, head, tail), budget=1.0)
+    assert_linear(deployruns.targets, repeated(unit, head + "kubectl apply -f ", tail), budget=1.0)
+    assert_linear(lambda text: ciruns.named(text, strings=False), repeated(unit, head + "bash ", tail), budget=2.0)
 
 
 @pytest.mark.parametrize("unit", ["{{", "{{ a ", "{{a}"])
 def test_a_playbook_value_of_unclosed_jinja_costs_linear_time(unit: str) -> None:
     assert_linear(lambda text: playbookwords.words(text, "site.yml", ""), repeated(unit, "- include_tasks: ", "\n"),
-                  budget=0.5)
+                  budget=1.0)

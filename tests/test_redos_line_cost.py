@@ -126,8 +126,8 @@ def test_a_hostile_line_is_read_in_linear_time(read: Callable[[str], object], he
     def line(kib: int) -> str:
         return head + filler * (kib * 1024) + tail
 
-    assert least_cpu(read, line(8), runs=1) < 0.05  # a quadratic reading fails here at once (0.17-1.5 CPU-s)
-    assert_linear(read, repeated(filler, head, tail), budget=0.125)  # 4 times the line: ~4 times the CPU, never ~16
+    assert least_cpu(read, line(8), under=0.05) < 0.05  # a quadratic reading fails here at once (0.17-1.5 CPU-s)
+    assert_linear(read, repeated(filler, head, tail), budget=0.25)  # 4 times the line: ~4 times the CPU, never ~16
 
 
 def test_a_hostile_version_range_is_read_in_linear_time() -> None:
@@ -136,7 +136,7 @@ def test_a_hostile_version_range_is_read_in_linear_time() -> None:
     for filler in (" ", "\t", " -"):
         def line(kib: int, filler: str = filler) -> str:
             return '  "a": "1' + filler * (kib * 1024 // len(filler)) + 'x"'
-        assert least_cpu(_npm, line(1), runs=1) < 0.05
+        assert least_cpu(_npm, line(1), under=0.05) < 0.05
         # the reader around it: ~0.1 CPU-s a MiB
         assert_linear(_npm, repeated(filler, '  "a": "1', 'x"'), budget=0.0625)
 
