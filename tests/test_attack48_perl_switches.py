@@ -4,6 +4,8 @@ on c315ac6c. Real perl is the truth of what loads."""
 
 from __future__ import annotations
 
+import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -57,3 +59,31 @@ def test_the_edit_needs_a_human(tmp_path: Path) -> None:
                     repeated("-I", "perl ", "x")])
 def test_the_commands_are_read_in_linear_time(text: object) -> None:
     assert_linear(jobenv.loaded, text, budget=1.0)  # type: ignore[arg-type]
+
+
+# The printed-or-run check as it read before suite round 40: a search of each `perl` word's line up to it, quadratic in
+# the `perl` words of one line (0.87 CPU-s at 1 MiB of `echo perl `); the one pass over the text must agree with it.
+_PRINTS_BEFORE = re.compile(r"\b(?:echo|printf)\b[^;&|(`]*+\Z|\A[ \t]*+#")
+_WORDS = ["perl", "prove", "echo", "printf", "-MFoo", "-Ilib", "-mBar::Baz", "#", " ", "\t", "\n", ";", "&&", "|",
+          "(", "`", ")", "x", "echoperl", "xecho", "'", '"', "-I", "a/b", "./", "$(", "#perl", "-M-warnings"]
+
+
+def _printed_before(text: str, at: int) -> bool:
+    return bool(_PRINTS_BEFORE.search(text[text.rfind("\n", 0, at) + 1:at]))
+
+
+def test_the_one_pass_agrees_with_the_search_of_each_line() -> None:
+    """20,000 generated lines of perl words, printers, separators and comments: the modules found are the ones the
+    search of each `perl` word's line found (its printed-or-run answer is what differs if anything does)."""
+    pick = random.Random(40)
+    for _ in range(20_000):
+        text = "".join(pick.choice(_WORDS) + pick.choice(["", " "]) for _ in range(pick.randrange(1, 14)))
+        expected = [module for match in jobenv._PERL.finditer(text) if not _printed_before(text, match.start())
+                    for module in jobenv._perl_switches(match.group())]
+        assert jobenv._perl_switches(text) == expected, text
+
+
+def test_a_long_line_of_printed_perl_words_is_read_in_linear_time() -> None:
+    """`echo perl ` a MiB long: each `perl` word's line was searched up to it (5 times at 4 times the text from 16 KiB,
+    8 from 64 KiB, 13 from 256 KiB: quadratic past the helper's sizes), so this one is read at 256 KiB and 1 MiB."""
+    assert_linear(jobenv.loaded, lambda size: "echo perl " * (size * 16 // 10), budget=0.5)
