@@ -7,6 +7,7 @@ and with `--tree BASE..HEAD` (the TreeContext's git objects). The `deps` policy 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -137,8 +138,13 @@ CASES = {
                   "review", ["deps.downgrade"]),
     "unpinned action": ({".github/workflows/ci.yml": WORKFLOW.format(ref=SHA)},
                         {".github/workflows/ci.yml": WORKFLOW.format(ref="main")}, "review", ["deps.unpinned_action"]),
+    # a move between bare shas names no version (the delta's `unversioned`): no level to compare (deps 2.2.0)
     "pinned action bump": ({".github/workflows/ci.yml": WORKFLOW.format(ref=SHA)},
-                           {".github/workflows/ci.yml": WORKFLOW.format(ref="1" * 40)}, "allow", []),
+                           {".github/workflows/ci.yml": WORKFLOW.format(ref="1" * 40)}, "review",
+                           ["deps.unversioned"]),
+    "named pinned action bump": ({".github/workflows/ci.yml": WORKFLOW.format(ref=SHA + " # v4.1.1")},
+                                 {".github/workflows/ci.yml": WORKFLOW.format(ref="1" * 40 + " # v4.1.2")}, "allow",
+                                 []),
     "base image": ({"Dockerfile": "FROM python:3.12-slim\nRUN true\n"},
                    {"Dockerfile": "FROM ghcr.io/x/python:3.12-slim\nRUN true\n"}, "review",
                    ["deps.base_image", "deps.new_direct"]),
@@ -158,13 +164,40 @@ def test_the_gate_judges_what_a_change_moves(capsys: pytest.CaptureFixture[str],
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert decision["outcome"] == outcome, decision["reasons"]
     assert sorted(r["rule"] for r in decision["reasons"]) == expected
-    assert decision["policies"] == [{"name": "deps", "version": "2.1.0"}]
+    assert decision["policies"] == [{"name": "deps", "version": "2.2.0"}]
     for reason in decision["reasons"]:  # each path once, however many changes the policy listed it for
         assert len(reason["paths"]) == len(set(reason["paths"])), reason
     if name == "go.sum downgrades":
         assert decision["reasons"][0]["paths"] == ["go.sum"]
     if name != "lockfile checksum only" and name != "new index":
         assert decision["dependencies"]["changes"], "the decision carries the delta"
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
+@pytest.mark.parametrize(("setting", "code"), [(None, 3), (False, 3), (True, 0), ("true", 2)])
+def test_a_bundle_may_let_unversioned_moves_queue(capsys: pytest.CaptureFixture[str], tmp_path: Path, tree: bool,
+                                                  setting: object, code: int) -> None:
+    """`params.deps.allow_unversioned` in the bundle's manifest: only `true` lets an action's move between bare shas
+    queue (exit 0); unset or false it is reviewed (3); a string is refused as a param of the wrong type (2)."""
+    bundle = tmp_path / "bundle"
+    shutil.copytree(POLICY_DIR, bundle)
+    manifest = json.loads((bundle / ".manifest").read_text())
+    if setting is not None:
+        manifest["metadata"]["params"]["deps"]["allow_unversioned"] = setting
+    (bundle / ".manifest").write_text(json.dumps(manifest))
+    path = ".github/workflows/ci.yml"
+    case = Case(tmp_path, {path: WORKFLOW.format(ref=SHA)}, {path: WORKFLOW.format(ref="1" * 40)})
+    where = ["--tree", f"{case.base}..{case.head}", "--repo", str(case.repo.root)] if tree else []
+    capsys.readouterr()
+    got = main(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(bundle), "--format", "json",
+                "--disable", "core", "--enable", "deps", *where])
+    out = capsys.readouterr()
+    assert got == code, out.err
+    if code != 2:
+        decision = json.loads(out.out)
+        assert [r["rule"] for r in decision["reasons"]] == (["deps.unversioned"] if code == 3 else []), decision
+        [change] = decision["dependencies"]["changes"]
+        assert change["unversioned"] is True, change
 
 
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])

@@ -4,12 +4,13 @@
 #   Reads the dependency delta (input.dependencies) and file facts (input.files[i].facts): an upgrade of
 #   an existing dependency within params.deps.max_upgrade_level (patch | minor) queues normally; a new
 #   direct dependency, more than params.deps.max_new new ones, a downgrade, an upgrade beyond the level,
-#   a move to a version that does not order, an action not pinned to a full commit sha, a base image
+#   a move to a version that does not order, a move onto a commit sha no version names (unless
+#   params.deps.allow_unversioned is true), an action not pinned to a full commit sha, a base image
 #   change, a new or removed package registry, a dependency file not fully read, or a deps file whose change the
 #   delta does not explain needs a human; a change to a version an advisory marks is denied. Without a
 #   delta every deps file needs a human.
 # custom:
-#   version: 2.1.0
+#   version: 2.2.0
 #   owner: security-engineering
 #   rules:
 #     - deps.no_delta
@@ -18,6 +19,7 @@
 #     - deps.downgrade
 #     - deps.upgrade_level
 #     - deps.unordered
+#     - deps.unversioned
 #     - deps.unpinned_action
 #     - deps.base_image
 #     - deps.new_registry
@@ -42,6 +44,12 @@ max_level := lib.param(data.gatekeeper.params, ["deps", "max_upgrade_level"], "m
 max_new := lib.param(data.gatekeeper.params, ["deps", "max_new"], 3)
 
 within_level(c) if rank[c.level] <= rank[max_level]
+
+# params.deps.allow_unversioned (optional, default false): only the boolean true lets a move onto a bare commit sha
+# queue; any other value (a string "true", a number) reads as not set, the more sensitive answer.
+allow_unversioned if lib.param(data.gatekeeper.params, ["deps", "allow_unversioned"], false) == true
+
+unversioned(c) if object.get(c, "unversioned", false) == true
 
 names(selected) := [sprintf("%s %s", [c.name, object.get(c, "to", "")]) | some c in selected]
 
@@ -101,10 +109,30 @@ review contains finding if {
 }
 
 review contains finding if {
-	selected := [c | some c in changes; c.change == "changed"; c.ecosystem != "docker"; c.ecosystem != "github-actions"]
+	selected := [c |
+		some c in changes
+		c.change == "changed"
+		c.ecosystem != "docker"
+		c.ecosystem != "github-actions"
+		not unversioned(c)
+	]
 	count(selected) > 0
 	msg := sprintf("dependencies moved to a version that does not order: %s", [lib.sample(names(selected))])
 	finding := lib.bucket_finding("deps.unordered", msg, "deps", manifests(selected))
+}
+
+# A move onto a full commit sha that no version names (`unversioned`: `@<sha>` -> `@<sha2>`, a stale or dropped
+# version comment, a tag left for a bare sha): pinned, but no file says which version runs, so no level can be
+# compared and max_upgrade_level cannot let it through (the commit message's `claimed` version is the changer's own
+# word). Reviewed unless params.deps.allow_unversioned is true (a team that trusts its bot's sha bumps).
+review contains finding if {
+	not allow_unversioned
+	selected := [c | some c in changes; unversioned(c)]
+	count(selected) > 0
+	msg := sprintf("moved onto a commit sha no version names (no level to compare): %s", [
+		lib.sample(names(selected)),
+	])
+	finding := lib.bucket_finding("deps.unversioned", msg, "deps", manifests(selected))
 }
 
 review contains finding if {

@@ -151,3 +151,93 @@ test_a_registry_swapped_is_new_and_removed if {
 	npmrc := testing.file_with(".npmrc", "deps", {"facts": facts})
 	rules([], [], [npmrc]) == ["deps.new_registry", "deps.removed_registry"]
 }
+
+sha_a := "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+sha_b := "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+# An action or a pre-commit hook moved onto a bare commit sha no version names (the delta's `unversioned`): pinned,
+# but no level to compare, so max_upgrade_level cannot let it through: reviewed, once, under its own rule.
+unversioned_moves := [
+	change("actions/checkout", "changed", {"ecosystem": "github-actions", "manifest": ".github/workflows/ci.yml",
+		"from": sha_a, "to": sha_b, "pinned": true, "level": null, "unversioned": true}),
+	change("psf/black", "changed", {"ecosystem": "pre-commit", "manifest": ".pre-commit-config.yaml",
+		"from": sha_a, "to": sha_b, "pinned": null, "level": null, "unversioned": true}),
+]
+
+moves_files := [
+	testing.file(".github/workflows/ci.yml", "ci"),
+	testing.file_with(".pre-commit-config.yaml", "deps", {"ecosystem": "pre-commit"}),
+]
+
+files_of(c) := [f | some f in moves_files; f.path == c.manifest]
+
+rules_with(params, changes, files) := sort([f.rule | some f in found]) if {
+	s := testing.summary(files)
+	d := {"changes": changes, "problems": []}
+	found := deps.review with input.files as files with input.summary as s with input.dependencies as d
+		with data.gatekeeper.params as params
+}
+
+test_a_move_onto_an_unnamed_sha_is_reviewed if {
+	every c in unversioned_moves {
+		rules([c], [], files_of(c)) == ["deps.unversioned"]
+	}
+}
+
+test_every_unversioned_move_is_named_in_one_finding if {
+	files := moves_files
+	s := testing.summary(files)
+	d := {"changes": unversioned_moves, "problems": []}
+	found := deps.review with input.files as files with input.summary as s with input.dependencies as d
+	[f] := [f | some f in found; f.rule == "deps.unversioned"]
+	sort(f.paths) == [".github/workflows/ci.yml", ".pre-commit-config.yaml"]
+	contains(f.msg, "actions/checkout")
+	contains(f.msg, "psf/black")
+}
+
+test_unversioned_moves_queue_when_the_configuration_allows_them if {
+	every c in unversioned_moves {
+		rules_with({"deps": {"allow_unversioned": true}}, [c], files_of(c)) == []
+	}
+}
+
+# Only the boolean true allows: a string, a number or null reads as not set (the more sensitive answer), and no
+# upgrade level reaches a move that has none.
+test_only_a_true_setting_allows_unversioned_moves if {
+	every c in unversioned_moves {
+		rules_with({"deps": {"allow_unversioned": "yes"}}, [c], files_of(c)) == ["deps.unversioned"]
+		rules_with({"deps": {"allow_unversioned": 1}}, [c], files_of(c)) == ["deps.unversioned"]
+		rules_with({"deps": {"allow_unversioned": false}}, [c], files_of(c)) == ["deps.unversioned"]
+		rules_with({"deps": {"allow_unversioned": null}}, [c], files_of(c)) == ["deps.unversioned"]
+		rules_with({"deps": {"max_upgrade_level": "major"}}, [c], files_of(c)) == ["deps.unversioned"]
+	}
+}
+
+# The setting allows the unnamed sha, nothing else: a major upgrade, an action moved to a branch or a hook moved to
+# one beside it still go to a human.
+test_the_setting_allows_nothing_else if {
+	allowed := {"deps": {"allow_unversioned": true}}
+	major := change("a", "upgraded", {"level": "major"})
+	rules_with(allowed, array.concat(unversioned_moves, [major]), array.concat(moves_files, [lock])) == [
+		"deps.upgrade_level",
+	]
+	branch := change("actions/cache", "changed", {"ecosystem": "github-actions", "manifest": ".github/workflows/ci.yml",
+		"from": sha_a, "to": "main", "pinned": false, "level": null})
+	rules_with(allowed, [branch], files_of(branch)) == ["deps.unpinned_action"]
+	hook := change("o/r", "changed", {"ecosystem": "pre-commit", "manifest": ".pre-commit-config.yaml",
+		"from": "v1", "to": "main", "level": null})
+	rules_with(allowed, [hook], files_of(hook)) == ["deps.unordered"]
+}
+
+# Look-alikes: a sha move whose version comments name both sides is an upgrade the level judges; a hook moved to a
+# branch stays unordered; `unversioned: false` (an older delta writing it) is no such move.
+test_named_sha_moves_are_judged_by_their_level if {
+	named := change("actions/checkout", "upgraded", {"ecosystem": "github-actions", "manifest": ".github/workflows/ci.yml",
+		"from": sha_a, "to": sha_b, "from_tag": "v4.1.1", "to_tag": "v4.2.0", "pinned": true, "level": "minor"})
+	rules([named], [], files_of(named)) == []
+	rules([object.union(named, {"unversioned": false})], [], files_of(named)) == []
+	hook := change("o/r", "changed", {"ecosystem": "pre-commit", "manifest": ".pre-commit-config.yaml",
+		"from": "v1", "to": "main", "level": null})
+	rules([hook], [], files_of(hook)) == ["deps.unordered"]
+}
