@@ -123,7 +123,7 @@ review contains finding if {
 
 # A move onto a full commit sha that no version names (`unversioned`: `@<sha>` -> `@<sha2>`, a stale or dropped
 # version comment, a tag left for a bare sha): pinned, but no file says which version runs, so no level can be
-# compared and max_upgrade_level cannot let it through (the commit message's `claimed` version is the changer's own
+# compared and max_upgrade_level cannot let it through (a version the commit message gives is the changer's own
 # word). Reviewed unless params.deps.allow_unversioned is true (a team that trusts its bot's sha bumps).
 review contains finding if {
 	not allow_unversioned
