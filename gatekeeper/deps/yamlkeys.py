@@ -43,27 +43,17 @@ def _uncommented(value: str) -> str:
 
 def _open_quote(value: str) -> str:
     """The quote a value opens and does not close on its line; "" for none."""
-    if value.startswith('"'):
-        body, escaped = value[1:], False
-        for ch in body:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                return ""
-        return '"'
-    if value.startswith("'"):
-        return "'" if value[1:].replace("''", "").count("'") == 0 else ""
-    return ""
+    quote = value[:1]
+    return quote if quote in ("'", '"') and not _closes(value[1:], quote) else ""
 
 
-def _closes(line: str, quote: str) -> bool:
-    """Whether an open quoted scalar's next line closes it."""
+def _closes(text: str, quote: str) -> bool:
+    """Whether `text`, inside a scalar quoted with `quote`, closes it: a single quote not doubled (`''` is one quote in
+    the text), or a double quote no backslash escapes. One scan serves a value's first line and each line after."""
     if quote == "'":
-        return line.replace("''", "").count("'") > 0
+        return text.replace("''", "").count("'") > 0
     escaped = False
-    for ch in line:
+    for ch in text:
         if escaped:
             escaped = False
         elif ch == "\\":
