@@ -26,7 +26,8 @@ COMMANDS = ["go generate ./...", "make generate"]
 
 
 def _files(directive: str, folder: str, command: str, extra: dict[str, str] | None = None) -> dict[str, str]:
-    return {".github/workflows/ci.yml": RUN_WORKFLOW.format(run=command), "Makefile": "generate:\n\tgo generate ./...\n",
+    return {".github/workflows/ci.yml": RUN_WORKFLOW.format(run=command),
+            "Makefile": "generate:\n\tgo generate ./...\n",
             "go.mod": GOMOD, f"{folder}/api.go": f"package api\n\n//go:generate {directive}\n",
             GEN: "package main\n\nfunc main() {}\n", "README.md": "x\n", **(extra or {})}
 

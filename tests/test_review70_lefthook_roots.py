@@ -37,7 +37,8 @@ def test_look_alikes_add_no_root(text: str) -> None:
     assert "web/s.sh" not in tree_runs(files), text
 
 
-@each_case("hostile", [repeated("    - root: w\n"), repeated("- " + " " * 200, "", "root"), repeated("{- root: ", "", "x")])
+@each_case("hostile", [repeated("    - root: w\n"), repeated("- " + " " * 200, "", "root"),
+                       repeated("{- root: ", "", "x")])
 def test_the_reader_is_linear(hostile: object) -> None:
     # measured: at most 2 ms CPU at 64 KiB (load 6.5)
     assert_linear(lambda text: lefthookroots.roots("lefthook.yml", text), hostile,  # type: ignore[arg-type]

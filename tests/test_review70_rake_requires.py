@@ -65,8 +65,9 @@ def test_climbing_paths_do_not_escape_the_root(line: str) -> None:
 
 
 @each_case("hostile", [repeated("require File.join(__dir__, 'tasks', 'a')\n"),
-                       repeated("require File.expand_path(", "", "\n"), repeated("require \"#{__dir__}/tasks/", "", "\""),
-                       repeated("File.join(x(", "", ")"), repeated("File.expand_path('a', b(c) ", "File.expand_path(", ")")])
+                       repeated("require File.expand_path(", "", "\n"),
+                       repeated("require \"#{__dir__}/tasks/", "", "\""), repeated("File.join(x(", "", ")"),
+                       repeated("File.expand_path('a', b(c) ", "File.expand_path(", ")")])
 def test_the_reader_is_linear(hostile: object) -> None:
     # measured: at most 16 ms CPU at 64 KiB (load 5.5)
     assert_linear(rakeloads.loaded, hostile, budget=0.1)  # type: ignore[arg-type]
