@@ -36,6 +36,10 @@ __all__ = ["imported", "inline", "is_test", "json_loads", "passes_runs", "runner
 # at a line's start, or after `;` or a compound statement's `:` (`import os; import helper`, `try: import helper`)
 _PYTHON = lazy(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
                      r"(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.MULTILINE)
+# a module loaded by its dotted name at run time (review 70): `importlib.import_module('scripts.lib.x')`, `__import__`,
+# `runpy.run_module`, a literal first argument on a line that is no comment before it (a name in a variable: none)
+_DYNAMIC = lazy(r"""^[^#\n]*?\b(?:import_module|__import__|run_module)[ \t]*+\([ \t]*+(?:'([A-Za-z_][\w.]{0,255}+)'"""
+                r"""|"([A-Za-z_][\w.]{0,255}+)")""", re.MULTILINE)
 # `require('./x')`, `import('./x')`, `import … from './x'`, `export … from './x'`, `import './x'`
 _NODE = lazy(r"""(?:\brequire[ \t]*\(|\bimport[ \t]*\(|\bfrom|^[ \t]*import)[ \t]*"""
                    r"""['"](\.{1,2}/[^'"\n]*)['"]""", re.MULTILINE)
@@ -110,8 +114,10 @@ def imported(path: str, text: str) -> list[str]:
         return []
     kind = name.rpartition(".")[2].lower() if "." in name else ""
     if kind in ("py", "pyw"):
-        modules = list(dict.fromkeys(module.strip() for match in _PYTHON.finditer(text)
-                                     for module in (match[1] or match[2]).split(",")))
+        modules = list(dict.fromkeys([*(module.strip() for match in _PYTHON.finditer(text)
+                                        for module in (match[1] or match[2]).split(",")),
+                                      *(a or b for a, b in (_DYNAMIC.findall(text) if "_module" in text
+                                                            or "__import__" in text else ()))]))
         # past the bound (a script padded with imports before its helper's, review12): every module below its folder
         rest = [f"{ANY}.py"] if len(modules) > MAX_IMPORTS else []
         names = [p for module in modules[:MAX_IMPORTS] for p in _python(module)] + rest

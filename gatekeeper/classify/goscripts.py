@@ -99,6 +99,8 @@ def started(tree: Tree, read_blob: Read, runs: Mapping[str, tuple[str, str]]) ->
             found += _hits(tree, packages, source, word, word in directives, why)
         if generate is not None and "tool" in text and "//go:generate" in text:
             found += tools.run(source, text, generate)
+        if generate is not None and "go" in directives:  # `go run`'s package past its flags, by its module path
+            found += tools.packages(source, text, generate)
     return found
 
 
@@ -112,6 +114,16 @@ class _Tools:
         self._mods = gobuilds.Modules(tree, read_blob)
         self._packages = packages
         self._files: dict[str, list[str]] = {}  # by a tool's name: the files `go tool NAME` runs
+
+    def packages(self, source: str, text: str, why: tuple[str, str]) -> list[tuple[str, tuple[str, str]]]:
+        """The Go files of the packages `source`'s (`text`'s) directives `go run` (review 70): read as gobuilds reads
+        CI's commands, past `go run`'s build flags (`-mod=mod`, `-tags gen`) and by a module path of the tree (its
+        go.mod files: a `go.work`'s or a local `replace`'s module too); a fetched `@version` names none."""
+        commands = "\n".join(command for command in _DIRECTIVE.findall(text) if "go" in command)
+        globs = gobuilds.packages(commands, source, [source.rpartition("/")[0]], self._mods)
+        rule, evidence = why
+        return [(hit, (rule, f"{evidence}, and a //go:generate line of {source} runs {hit} (go run)"))
+                for hit in dict.fromkeys(walkpaths.expanded(self._tree, globs)) if hit in self._tree]
 
     def run(self, source: str, text: str, why: tuple[str, str]) -> list[tuple[str, tuple[str, str]]]:
         """The files `source`'s (`text`'s) directives run by `go tool`, each with its (rule, evidence)."""

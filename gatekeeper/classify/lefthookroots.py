@@ -3,7 +3,8 @@
 lefthook runs a command with `root: frontend/` from that folder (a monorepo's package), so `run: ./scripts/lint.sh`
 is `frontend/scripts/lint.sh`. The walk reads a settings file's `run:` commands as any CI text (taskrunners.py names
 the file where CI runs `lefthook run`); these folders join the ones its commands `cd` to (ciruns.bases), for YAML
-(`root: web`), TOML (`root = "web"`) and JSON (`"root": "web"`) settings alike. A root out of the tree (`/x`, `../x`)
+(`root: web`), TOML (`root = "web"`) and JSON (`"root": "web"`) settings alike, and a list item's (lefthook 1.10's
+`jobs:` list, `- root: web`; review 70). A root out of the tree (`/x`, `../x`)
 or with a variable part names nothing more; past MAX_ROOTS the rest are not read (each is only one more base of the
 same words: the root and the file's folder stay bases).
 """
@@ -18,7 +19,8 @@ from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_ROOTS", "roots"]
 
-_ROOT = lazy(r"""(?:^|[{,])[ \t]*+["']?+root["']?+[ \t]*+[:=][ \t]*+(?:"([^"\n]{1,256}+)"|'([^'\n]{1,256}+)'"""
+_ROOT = lazy(r"""(?:^|[{,])[ \t]*+(?:-[ \t]++)?+["']?+root["']?+[ \t]*+[:=][ \t]*+"""
+             r"""(?:"([^"\n]{1,256}+)"|'([^'\n]{1,256}+)'"""
              r"""|([^\s"'#,{}\[\]][^\s#,{}\[\]]{0,255}+))""", re.MULTILINE)
 MAX_ROOTS = 64
 

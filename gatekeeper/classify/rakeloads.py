@@ -20,6 +20,13 @@ Review 68b: an interpolation inside a name (`"tasks/#{t}.rake"`) is a variable p
 alternatives, a `File.join` may span lines, and what a `load`/`import` names, or a `Dir[...]`/`Dir.glob`/`FileList`
 glob whose files the same statement loads, imports or requires (`Dir['tasks/*.rb'].each { |f| load f }`), is read
 whatever its type; so is `options.rakelib << 'tasks'`, and rake's own `-R`/`--rakelibdir` (rakelib_options).
+
+Review 70: a path the Rakefile computes from its own folder is read as that relative path (_computed) before the rest:
+`File.join(__dir__, 'tasks', 'build')` and `File.join(File.dirname(__FILE__), …)` (a first part that is no literal is
+a root the Rakefile computes), `File.expand_path('../tasks/build', __FILE__)` (`..` of its own path is its folder),
+`File.expand_path('tasks/build', __dir__)`, a `+ '.rb'` after either, and `"#{__dir__}/tasks/build"`; so `require`,
+`load` and `import` of them name the task file as `require './tasks/build'` does. A `File.join` of literals only
+(`require File.join('tasks', 'x')`: $LOAD_PATH) is what it was.
 """
 
 from __future__ import annotations
@@ -53,12 +60,17 @@ MAX_NAMES = 64  # task files and globs a Rakefile names (fail closed past them: 
 # `config/application`, `app/workers/x`; Rails' `lib/tasks/` is the tasks' folder)
 _REQUIRED = lazy(r"(?<![.\w])(?:require_relative\b[ \t(]*+(?:" + _STRING + r")"
                  r"|require\b[ \t(]*+(?:'(\.\.?/[^'\n\\]{1,512}+)'|\"(\.\.?/[^\"\n\\]{1,512}+)\"))")
+# a path computed from the Rakefile's folder (review 70): a File.join/File.expand_path call (one level of parentheses
+# inside: `File.dirname(__FILE__)`) with an optional `+ '.rb'`, or a double-quoted string led by an interpolation
+_COMPUTED = lazy(r"""File\.(join|expand_path)[ \t]*+\(([^()\n]{0,1024}+(?:\([^()\n]{0,256}+\)[^()\n]{0,1024}+)?)\)"""
+                 r"""(?:[ \t]*+\+[ \t]*+(?:'([^'\n\\]{1,64}+)'|"([^"\n\\]{1,64}+)"))?|"\#\{[^{}\n]{1,256}+\}/""")
 _TASK_FOLDERS = frozenset({"tasks", "task", "rakelib", "rake", "rakefiles", "build", "ci", "script", "scripts", "tools",
                            "tooling", "support"})
 
 
 def loaded(text: str) -> list[str]:
     """The task files (path patterns relative to the Rakefile's folder) a Rakefile's text loads or imports."""
+    text = _COMPUTED.sub(_computed, text) if "File." in text or "#{" in text else text
     found: list[str] = []
     for comment, joined, single, double in _WORDS.findall(text):
         if comment:
@@ -85,6 +97,26 @@ def loaded(text: str) -> list[str]:
         found += [f"{_HERE.sub('', a or b).rstrip('/')}/*.rake" for a, b in _PARTS.findall(rest)]
     found = list(dict.fromkeys(word for word in found if word and not word.startswith("/*")))
     return found if len(found) <= MAX_NAMES else ["*.rake"]
+
+
+def _computed(call: re.Match[str]) -> str:
+    """A path the Rakefile computes (_COMPUTED) as the quoted relative path it is: `'./tasks/build'` from its folder,
+    `'tasks/build'` for a join of literals only; the call as it was where no literal names a path."""
+    if call[0].startswith('"'):
+        return '"./'
+    function, arguments, single, double = call[1], call[2], call[3], call[4]
+    parts = [a or b for a, b in _PARTS.findall(arguments)]
+    if not parts:
+        return call[0]
+    if function == "join":
+        rooted = not arguments.lstrip().startswith(("'", '"'))
+        path = "/".join(parts)
+    else:  # expand_path: from the working folder (rake's: the Rakefile's), `__dir__`, or `..` of `__FILE__`
+        rooted, path = True, parts[0]
+        base = arguments.partition(",")[2]
+        path = path[3:] if "__FILE__" in base and "dirname" not in base and path.startswith("../") else path
+    path += single or double or ""
+    return f"'./{path}'" if rooted else f"'{path}'"
 
 
 def _task_file(name: str) -> bool:

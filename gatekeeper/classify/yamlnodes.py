@@ -131,6 +131,13 @@ def runs_key(key: str) -> bool:
     return any(word.lower() in COMMAND_WORDS for word in _KEY_WORD.findall(key))
 
 
+def _runs_directly(key: str) -> bool:
+    """Whether a key's value is a command by the key's last word (`build_script`, `after_success`, `commands`, `bash`;
+    not `runs-on`, `run-name`: review 70)."""
+    words = _KEY_WORD.findall(key)
+    return bool(words) and words[-1].lower() in COMMAND_WORDS
+
+
 def referred(text: str) -> frozenset[str]:
     """The names (casefolded) `text` refers to a value by (_REFERS: `${{ inputs.NAME }}`, `$NAME`, `!reference`)."""
     names: set[str] = set()
@@ -148,7 +155,8 @@ def folded_strings(text: str, quoted_data: bool = True) -> list[str]:
     text refers to by name (referred) and below an anchor (an alias may stand below a command key: review 69b)."""
     out: list[str] = []
     names = frozenset() if quoted_data else referred(text)
-    # per open collection: [a mapping, its next node is a key, the key its value stands under, below a command key]
+    # per open collection: [a mapping, its next node is a key, the key its value stands under, below a command key,
+    # a list that is a command key's own value]
     stack: list[list[object]] = []
     try:
         for event in yaml.parse(text, Loader=_LOADER):
@@ -160,24 +168,30 @@ def folded_strings(text: str, quoted_data: bool = True) -> list[str]:
                 continue
             # a root scalar, a root list's items: no key says they are data; a root mapping's values: their keys say
             commands = not isinstance(event, yaml.MappingStartEvent)
+            direct = False  # a command key's own value, or an item of its list (`build_script: make release`)
             if stack:
                 top = stack[-1]
                 commands = bool(top[3])
+                direct = not top[0] and bool(top[4])
                 if top[0]:
                     if not top[1]:  # a value: its key's words count
+                        direct = _runs_directly(str(top[2]))
                         commands = commands or runs_key(str(top[2])) or str(top[2]).casefold() in names
                     if top[1]:  # a key: what its value stands under
                         top[2] = event.value if isinstance(event, yaml.ScalarEvent) else ""
                     top[1] = not top[1]
             commands = commands or bool(event.anchor)  # an alias of it may stand below any key (review 69b)
             if isinstance(event, yaml.CollectionStartEvent):
-                stack.append([isinstance(event, yaml.MappingStartEvent), True, "", commands])
+                stack.append([isinstance(event, yaml.MappingStartEvent), True, "", commands, direct])
             # not a literal block (`run: |`): its lines are the text's own lines, read already (red team 19: reading
             # them twice was a third of the reader's CPU); a plain scalar over several lines is folded as `>` is
-            # (`run: release-plz release` and `--config x.toml` on the next, more indented line: attack 30)
+            # (`run: release-plz release` and `--config x.toml` on the next, more indented line: attack 30); a plain
+            # one-line command of a key the line readers do not know (`build_script: make release`, `commands: x y`,
+            # `after_script: [make x]`) is read alone as its line (review 70)
             elif isinstance(event, yaml.ScalarEvent) and (
                     event.style == ">" or (event.style in ('"', "'") and (quoted_data or commands)) or (
-                    not event.style and _line(event.start_mark) != _line(event.end_mark))):
+                    not event.style and (_line(event.start_mark) != _line(event.end_mark)
+                                         or direct and " " in event.value))):
                 out.append(event.value)
     except yaml.YAMLError:
         pass
