@@ -3,9 +3,9 @@
 `thor spec`, `bundle exec thor release` or `bin/thor spec` in a CI step runs Thor's runner, which loads the task files
 of the folder it runs in (Thor::Util.globs_for: `Thorfile`, `*.thor`, `tasks/*.thor`, `lib/tasks/**/*.thor`) before
 any task: each is the job's code, as a Rakefile is for `rake` (not the root's `*.thor`: the walk's patterns span
-folders, and rails/thor's `spec/fixtures/*.thor` would be read too). On 6e8c4930 an edit of each was allowed (exit 0 with
-`--tree`). Look-alikes stay allowed: the same files where CI runs no thor (`rake spec`, `gem install thor`, `echo
-thor`), and a `.thor` file in a test's fixtures folder.
+folders, and rails/thor's `spec/fixtures/*.thor` would be read too). On 6e8c4930 an edit of each was allowed (exit 0
+with `--tree`). Look-alikes stay allowed: the same files where CI runs no thor (`rake spec`, `gem install thor`,
+`echo thor`), and a `.thor` file in a test's fixtures folder.
 """
 
 from __future__ import annotations
