@@ -126,6 +126,7 @@ _MOUNT_KEYS = ("source=", "src=", "target=", "destination=", "dst=")
 _SUBSTITUTION = lazy(r"\$\([^()]*+\)")  # `-u $(id -u):$(id -g)` among a container's options: one word
 # a shell that runs its `-c` string (label 91: `sh -c "bundle exec rake spec"`, `bash -lc '…'`, `docker run IMG sh -c`)
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "sh.exe", "bash.exe"})
+_SHELL_LINE = lazy(r"(?<![\w.-])(?:ba|da|z|k|a|mk)?+sh(?:\.exe)?+[ \t]++[-+]")
 _SHELLED = lazy(r"[ \t]*+(?:[\w.-]*+/)*+(?:ba|da|z|k|a|mk)?+sh(?:\.exe)?+[ \t]")
 _NESTED = 3  # shell strings read inside shell strings (`sh -c "bash -c 'make'"`)
 
@@ -145,7 +146,7 @@ def spec(name: str) -> _Wrapper | None:
 def commands(line: str) -> list[str]:
     """Each command of `line` that stands behind a wrapper, a redirection, a `$(`'s `)` or a `case` arm's pattern,
     from its first word; each text once."""
-    shells = "sh " in line or "sh\t" in line
+    shells = ("sh " in line or "sh\t" in line) and _SHELL_LINE.search(line) is not None  # `bash -…`, not `git push`
     if "<" not in line and ">" not in line and ")" not in line and "=" not in line and not shells \
             and not _named(line):
         return []  # most lines (a set lookup a word, not a 70-name alternation at every character: ~+20% walk CPU)
