@@ -4,9 +4,10 @@ settings `config/50-server.cnf` that keepalived_wordpress's playbook copies stay
 `copy:`/`template:` (short, `ansible.builtin.`, `ansible.legacy.`; block, free-form `src=` and flow forms) name by
 `src:` a file Ansible ships to the managed hosts, resolved as Ansible resolves it: a role's `files/` (`templates/`),
 its own folder, the playbook's folder and its `files/`/`templates/`, `{{ playbook_dir }}`/`{{ role_path }}`. The file
-is `iac` whatever its suffix (`.cnf`, extension-less). On 6e8c4930 each variant of a play with no conventional name
-left its file `src` and `gate --tree` allowed its edit (exit 0). Look-alikes stay `src`: a `copy:` key in YAML that is
-no play or task list, a file beside one the play copies, `content:` with no `src:`, an absolute `src:`.
+is `iac` whatever its suffix (`.cnf`, extension-less). On 6e8c4930 7 of the 8 variants (plays with no conventional
+name) left their file `src` and `gate --tree` allowed its edit (exit 0); a role's `files/` was already the role's.
+Look-alikes stay `src`: a `copy:` key in YAML that is no play or task list, a file beside one the play copies,
+`content:` with no `src:`, an absolute `src:`.
 """
 
 from __future__ import annotations

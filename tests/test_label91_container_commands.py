@@ -4,8 +4,9 @@
 The command inside `sh -c "…"`/`bash -lc '…'`, after `docker exec CONTAINER`, and after `docker compose exec|run
 SERVICE` (or `docker-compose …`) is a command of its own: its task runner's files and the scripts it names run in the
 job (wrappers.commands gives it, so every command reader reads it). Paths map back through a mount only where the
-line says so (`-v "$PWD":/app -w /app`); otherwise they are read from where the step runs. On 6e8c4930 each variant
-left its file `src` and `gate --tree` allowed its edit (exit 0). Look-alikes: a shell string only printed, a shell
+line says so (`-v "$PWD":/app -w /app`); otherwise they are read from where the step runs. On 6e8c4930 10 of the 15
+variants left their file `src` and `gate --tree` allowed its edit (exit 0; the 5 others name a script by a path, which
+the walk already read), and 2 of the 4 script lines named nothing. Look-alikes: a shell string only printed, a shell
 option that is not `-c`, `docker run` of an image with no mount and no shell string (the image's own files: cileft65).
 """
 
@@ -71,7 +72,7 @@ def reached(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bool]:
 
 @pytest.mark.parametrize("number", range(len(VARIANTS)), ids=[line for line, _ in VARIANTS])
 def test_the_command_inside_is_read(reached: dict[str, bool], number: int) -> None:
-    assert reached[f"v{number}/{VARIANTS[number][1]}"]  # before: 15 of 15 left the file allowed
+    assert reached[f"v{number}/{VARIANTS[number][1]}"]  # before: 10 of 15 left the file allowed
 
 
 @pytest.mark.parametrize("number", range(len(LOOK_ALIKES)), ids=[line for line, _ in LOOK_ALIKES])
