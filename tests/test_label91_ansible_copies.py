@@ -75,4 +75,4 @@ def test_the_reader_resolves_as_ansible() -> None:
 
 def test_the_reader_is_linear() -> None:
     assert_linear(lambda text: ansiblecopies.copied("site.yml", text.encode()),
-                  repeated("- hosts: a\n  copy:\n    src: x{{ y\n   copy: src= ", head="- hosts: all\n"), budget=0.5)
+                  repeated("- hosts: a\n  copy:\n    src: x{{ y\n   copy: src= ", head="- hosts: all\n"), budget=0.02)

@@ -88,4 +88,4 @@ def test_the_named_script_is_read(line: str) -> None:
 
 
 def test_the_reader_is_linear() -> None:
-    assert_linear(wrappers.commands, repeated("bash -c 'sh -c \"docker exec a sh -lc x "), budget=0.5)
+    assert_linear(wrappers.commands, repeated("bash -c 'sh -c \"docker exec a sh -lc x "), budget=0.04)
