@@ -43,7 +43,11 @@ PAST = "\0past"
 _TYPES = (".yaml", ".yml", ".template", ".hot")
 # What a template ships besides the scripts and configurations ciruns.may_be_named takes: templates and settings files
 _SHIPPED_TYPES = frozenset({"txt", "j2", "jinja", "jinja2", "tpl", "tmpl", "template", "properties", "xml", "env",
-                            "pem", "crt", "key", "pub", "service", "timer", "cron", "repo", "list", "rules", "sql"})
+                            "pem", "crt", "key", "pub", "service", "timer", "cron", "repo", "list", "rules", "sql",
+                            # what an Ansible play copies (label 91): a server's settings under any suffix
+                            "cnf", "cf", "vcl", "zone", "html", "htm", "css", "gpg", "asc", "der", "p12", "jks",
+                            "keytab", "csv", "rc", "sudoers", "socket", "mount", "path", "target", "network", "netdev",
+                            "link", "desktop", "vhost", "nginx", "htaccess", "htpasswd"})
 _VERSION = lazy(rb"""(?:^|[{,\n])[ \t]*["']?heat_template_version["']?[ \t]*:""")
 _GET_FILE = lazy(r"""["']?\bget_file["']?[ \t]*:[ \t]*(?:\n[ \t]*)?["']?([^\s"'{},\[\]#]+)""")
 Tree = dict[str, TreeEntry]

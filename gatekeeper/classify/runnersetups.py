@@ -9,6 +9,9 @@
   folder, any folder here (fail wide: the settings are read by name).
 - **testthat** (`devtools::test()`, `testthat::test_dir()`, `test_local()`, `R CMD check`, `rcmdcheck`,
   `devtools::check()`) sources `setup*.R` and `helper*.R` of `tests/testthat` (or the folder `test_dir` names).
+- **Codeception** (`codecept run`, `vendor/bin/codecept run`, `php codecept run`; label 91) reads `codeception.yml`,
+  else `codeception.dist.yml`, of the folder it runs in, or of the folder (or the file) `-c`/`--config` names: its
+  suites, extensions and bootstrap; a test project's settings no `-c` names stay test data.
 - **prove** reads `.proverc` and the tests load the helpers of `t/lib` and of each `-I` folder (`-l`, `-Ilib`: the
   product itself, which stays what its path says).
 """
@@ -30,21 +33,21 @@ _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|command)\b:?+)[ \t]*+['
              r"|ruby|perl|bundle[ \t]++exec)[ \t]++)?+"
              r"(?:[\w.${}-]++/)*+(rspec|parallel_rspec|turbo_rspec|turbo_tests|simple-phpunit|phpunit|paratest|pest"
              r"|artisan[ \t]++test|prove|yath|Build[ \t]++test|dzil[ \t]++test|rake[ \t]++spec(?::[\w:-]++)?+"
-             r"|(?:rake|rails)[ \t]++test(?::[\w:-]++)?+|Makefile\.PL)"
+             r"|(?:rake|rails)[ \t]++test(?::[\w:-]++)?+|Makefile\.PL|codecept(?:\.phar)?+[ \t]++run)"
              r"(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 _R_TESTS = lazy(r"\b(?:(?:devtools|testthat)::test(?:_dir|_file|_local|_check|_package)?+|devtools::check|"
                 r"rcmdcheck::rcmdcheck|covr::(?:package_coverage|codecov|coveralls|report)|"
                 r"r-lib/actions/check-r-package)\b|\bR[ \t]++CMD[ \t]++check\b"
                 r"|(?<![\w.:])test_(?:dir|file|local|check|package)[ \t]*+\(")
 _TEST_DIR = lazy(r"""test_(dir|file)[ \t]*+\([ \t]*+(?:path[ \t]*+=[ \t]*+)?+\\?+['"]([\w./-]{1,256}+)\\?+['"]""")
-_OPTION = lazy(r"""(?<![\w-])(--require|-r|-I|--bootstrap|-c|--configuration|--options|-O)(?:=|[ \t]*+)['"]?+"""
+_OPTION = lazy(r"""(?<![\w-])(--require|-r|-I|--bootstrap|-c|--config(?:uration)?+|--options|-O)(?:=|[ \t]*+)['"]?+"""
                r"""([^\s'"]{1,256}+)""")
 _BOOTSTRAP = lazy(r"""\bbootstrap[ \t]*+=[ \t]*+['"]([^'"]{1,256}+)['"]""")
 _PHPUNIT_SETTINGS = lazy(r"phpunit(?:[\w-]|\.(?!xml(?:\.dist)?\Z)){0,64}+\.xml(?:\.dist)?+\Z")
 _RSPEC_HELPER = lazy(r"(?:spec|rails)_helper\.rb\Z")
 _GLOB_REQUIRE = lazy(r"\bDir(?:\[|\.glob\b)")
 _WORDS = ("rspec", "turbo_tests", "phpunit", "paratest", "pest", "artisan", "prove", "yath", "Build", "dzil", "rake",
-          "rails", "Makefile.PL")
+          "rails", "Makefile.PL", "codecept")
 # RSpec's options from the environment (`SPEC_OPTS="--require x"`, a job's `env:` key `SPEC_OPTS: -r x`)
 _SPEC_OPTS = lazy(r"""\bSPEC_OPTS['"]?+[ \t]*+[=:][ \t]*+([^\n]{0,1024}+)""")
 # Minitest: the helper every test requires (Rails' `test/test_helper.rb`, a gem's `test/helper.rb`), and a Rakefile's
@@ -65,6 +68,7 @@ _PAST_READ = {".rspec": ["*.rb"], ".rspec-local": ["*.rb"], ".proverc": ["*.pm"]
 _OPTION_LINE = lazy(r"--?+[A-Za-z]")  # `--require boot`, `-r x`, `--format doc`: not YAML's `- item`
 _REQUIRE_LINE = lazy(r"(?:--require|-r)(?:[ \t=]|(?<=-r)\S)")
 _PHPUNIT_NAMES = ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml")
+_CODECEPTION_NAMES = ("codeception.yml", "codeception.dist.yml")
 
 
 def line_files(line: str) -> list[str]:
@@ -100,6 +104,10 @@ def _runner_files(tool: str, rest: str) -> list[str]:
         return [name.rstrip("/") for name in settings or _PHPUNIT_NAMES] + \
             [value for option, value in options if option == "--bootstrap"] + \
             (["tests/Pest.php"] if tool in ("pest", "artisan") else [])
+    if tool.startswith("codecept"):  # the folder's settings, or the folder or file `-c`/`--config` names (label 91)
+        given = [value for option, value in options if option in ("-c", "--config")][:8]
+        return list(dict.fromkeys(value if value.endswith((".yml", ".yaml")) else f"{value.rstrip('/')}/{name}"
+                                  for value in given for name in _CODECEPTION_NAMES)) or list(_CODECEPTION_NAMES)
     return [".proverc", ".yath.rc", "t/lib/*.pm", *_helpers(options)]
 
 

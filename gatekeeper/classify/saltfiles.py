@@ -20,6 +20,7 @@ is the master's `file_roots`.
 
 from __future__ import annotations
 
+from gatekeeper.classify.ansiblecopies import ANSIBLE_COPIES
 from gatekeeper.classify.bazelhooks import BAZEL
 from gatekeeper.classify.cdkassets import CDK
 from gatekeeper.classify.codedeployhooks import CODEDEPLOY
@@ -58,5 +59,6 @@ SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's
 # Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
 # provisioning (vagrantfiles.py), the programs a `.bazelrc` makes Bazel run (bazelhooks.py, classes52: `ci`) and the
 # files a README's deploy commands name (docdeploys.py, label51), the scripts CodeDeploy's hooks run
-# (codedeployhooks.py, the seventy-fourth set) and those a server's user data runs from a clone (userdata.py, misses 7).
-SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL, DOCS, CODEDEPLOY, USER_DATA)
+# (codedeployhooks.py, the seventy-fourth set), those a server's user data runs from a clone (userdata.py, misses 7) and
+# the files an Ansible play copies onto its hosts (ansiblecopies.py, label 91).
+SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL, DOCS, CODEDEPLOY, USER_DATA, ANSIBLE_COPIES)

@@ -26,7 +26,7 @@ TOOL = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:
                    r"(?:-[ \t]++)?+[@+-]*+(?:\./)?+(?:node_modules/\.bin/|bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|pdm|poe"
-                   r"|mvnw?|gradlew?|mix|swift|dart|flutter|lefthook)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)`
+                   r"|mvnw?|gradlew?|mix|swift|dart|flutter|lefthook|thor)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)`
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -51,6 +51,10 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                # and a Rails Rakefile `lib/tasks/*.rake`, SCons every SConscript its SConstruct names
                "rake": ("Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "rakelib/${x}.rake",
                         "lib/tasks/${x}.rake"),
+               # label 91: Thor's runner loads the task files of the folder it runs in before any task
+               # (Thor::Util.globs_for: `Thorfile`, `*.thor`, `tasks/*.thor`, `lib/tasks/**/*.thor`); not the root's
+               # `*.thor`: a walk's `*` spans folders, and rails/thor's twelve `spec/fixtures/*.thor` would be read
+               "thor": ("Thorfile", "tasks/${x}.thor", "lib/tasks/${x}.thor"),
                "gulp": ("gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts", "gulpfile.babel.js",
                         "Gulpfile.js"),
                "grunt": ("Gruntfile.js", "Gruntfile.coffee", "Gruntfile.ts", "gruntfile.js"),

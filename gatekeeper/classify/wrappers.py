@@ -12,6 +12,10 @@ type=bind,source=.,target=/src img /src/x`: the paths below the mount are the re
 parentheses taken off; every reader of a command (commandlines.scripts, taskrunners.line_files, toolreads.line_files)
 reads the line and these, and knows no wrapper of its own (issue 13: one table). A wrapper whose command it cannot
 place gives none; a container without the repository mounted runs the image's own programs and gives none.
+Label 91: a shell's `-c` string (`sh -c "bundle exec rake spec"`, `bash -e -o pipefail -c '…'`) is a command too,
+also inside a container without a mount (read from where the step runs: the string names the job's files as the line
+would), and so is the command of `docker exec CONTAINER …` and `docker compose [-f F] exec|run [OPTS] SERVICE …`
+(`docker-compose`, `podman-compose`): a running container or a service, read from where the step runs.
 """
 
 from __future__ import annotations
@@ -45,6 +49,11 @@ _CONTAINER = _w(2, "-v --volume --mount -w --workdir -e --env --env-file -u --us
                    "--runtime --ipc --pid --restart --log-driver --log-opt --group-add --userns --dns --cidfile "
                    "--health-cmd --label-file --mac-address --memory-swap --stop-signal --storage-opt --uts",
                 "", "run", mounts=True)  # `docker run [OPTIONS] IMAGE COMMAND`: the verb and the image
+# `docker exec [OPTIONS] CONTAINER COMMAND`, `docker compose [-f FILE] exec|run [OPTIONS] SERVICE COMMAND` (label 91): a
+# running container's or a service's command, read from where the step runs (no mount says where the files are)
+_EXEC = _CONTAINER._replace(valued=_CONTAINER.valued | {"--index", "-f", "--file", "--project-directory",
+                                                        "--project-name", "--profile"},
+                            verbs=frozenset({"exec", "run"}), mounts=False)
 _PYTHON = _w(-1, "-W -X -Q", "-m")  # `python -m pytest`: the module runs as its command does (`-c CODE` runs none)
 _QEMU = _w(0, "-L -cpu -E -U -g -s -B -R -d -D -p -r -seed -trace -plugin -0")  # user-mode: `qemu-aarch64 -L / ./x`
 WRAPPERS = {
@@ -89,6 +98,7 @@ WRAPPERS = {
     "lldb": _w(0, "-o -O -s -S -k -K -f --file -c --core -p --attach-pid -n --attach-name --one-line"),
     "heaptrack": _w(0, "-o --output"), "rr": _w(1, "", "", "record"), "sde": _w(0), "sde64": _w(0), "qemu": _QEMU,
     "docker": _CONTAINER, "podman": _CONTAINER, "nerdctl": _CONTAINER,
+    "docker-compose": _EXEC, "podman-compose": _EXEC,
 }
 _GO_ONLY = frozenset({"go"})  # a wrapper only with its verb `tool`: most Go lines (`go test ./...`) are not read again
 _KEPT = 32  # words of a command kept (a line of 8,000 nested `timeout 1` wrappers must not write each rest again)
@@ -114,6 +124,11 @@ _ARM = 512  # characters of an arm read for its command
 _CWD = lazy(r"""\$\(pwd\)|`pwd`|\$\{PWD\}|\$PWD\b""")
 _MOUNT_KEYS = ("source=", "src=", "target=", "destination=", "dst=")
 _SUBSTITUTION = lazy(r"\$\([^()]*+\)")  # `-u $(id -u):$(id -g)` among a container's options: one word
+# a shell that runs its `-c` string (label 91: `sh -c "bundle exec rake spec"`, `bash -lc '…'`, `docker run IMG sh -c`)
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "sh.exe", "bash.exe"})
+_SHELL_LINE = lazy(r"(?<![\w.-])(?:ba|da|z|k|a|mk)?+sh(?:\.exe)?+[ \t]++[-+]")
+_SHELLED = lazy(r"[ \t]*+(?:[\w.-]*+/)*+(?:ba|da|z|k|a|mk)?+sh(?:\.exe)?+[ \t]")
+_NESTED = 3  # shell strings read inside shell strings (`sh -c "bash -c 'make'"`)
 
 
 def spec(name: str) -> _Wrapper | None:
@@ -131,7 +146,9 @@ def spec(name: str) -> _Wrapper | None:
 def commands(line: str) -> list[str]:
     """Each command of `line` that stands behind a wrapper, a redirection, a `$(`'s `)` or a `case` arm's pattern,
     from its first word; each text once."""
-    if "<" not in line and ">" not in line and ")" not in line and "=" not in line and not _named(line):
+    shells = ("sh " in line or "sh\t" in line) and _SHELL_LINE.search(line) is not None  # `bash -…`, not `git push`
+    if "<" not in line and ">" not in line and ")" not in line and "=" not in line and not shells \
+            and not _named(line):
         return []  # most lines (a set lookup a word, not a 70-name alternation at every character: ~+20% walk CPU)
     cleaned = _INPUT.sub(" ", _OUTPUT.sub(" ", line)) if "<" in line or ">" in line else line
     cleaned = cleaned.replace("\\'", "'").replace('\\"', '"')  # a Groovy string's escaped quotes
@@ -148,16 +165,49 @@ def commands(line: str) -> list[str]:
     for segment, arm in (*parts, *((segment, True) for segment in arms)):
         inside = segment.partition(")")[0].strip() if ")" in segment else ""
         glued = arm or "/" in inside or " " in inside  # `$(tools/gen)`, `$(python3 -m tcms)`; not `$(VAR)`, `f(x)`
-        if not (redirected or glued or _named(segment) or _ASSIGNED.match(segment) is not None):
+        shelled = shells and _SHELLED.match(segment) is not None
+        if not (redirected or glued or shelled or _named(segment) or _ASSIGNED.match(segment) is not None):
             continue  # most lines with a `)` or a `=`: `$(VAR)`, `f(x)`, `--opt=x`; read as they are
         words = [word.replace("'", "").replace('"', "") for word in _WORD.findall(segment.replace(")", " "))]
         found = _unwrapped(words)
+        found += _inside([words, *found]) if shelled or found else []
         out += found
         if not found and (redirected or glued):
             out.append(words)
     # each command once: the readers of a command depend on its text alone, and a line of 26,000 `python -m ` gives
     # one command 26,000 times (~90 us a reading)
     return list(dict.fromkeys(text for command in out if (text := " ".join(command[:_KEPT])).strip()))
+
+
+def _inside(commands: list[list[str]]) -> list[list[str]]:
+    """The commands the shells of `commands` run from their `-c` strings, and those behind their wrappers, _NESTED
+    strings deep."""
+    out: list[list[str]] = []
+    fresh = commands
+    for _ in range(_NESTED):
+        inner = [command for each in fresh if (command := _shell_command(each))]
+        inner += [behind for command in inner for behind in _unwrapped(command)]
+        out += inner
+        fresh = inner
+    return out
+
+
+def _shell_command(words: list[str]) -> list[str]:
+    """The words of the string a shell at the start of `words` runs by `-c` (`bash -e -o pipefail -c 'make test'`:
+    `make test`; a string the line's `&&` cut, its rest), or none."""
+    at = 0
+    while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
+        at += 1
+    if at >= len(words) or words[at].rpartition("/")[2] not in _SHELLS:
+        return []
+    at += 1
+    while at < len(words) and words[at][:1] in ("-", "+") and words[at] != "--":
+        word = words[at]
+        if word[:1] == "-" and word[1:].isascii() and word[1:].isalpha() and "c" in word:  # `-c`, `-lc`, `-euxc`
+            rest = words[at + 1:at + 1 + _KEPT]
+            return [*rest[0].split()[:_KEPT], *rest[1:]] if rest else []
+        at += 2 if word[:2] != "--" and word[-1:] in ("o", "O") else 1  # `-o pipefail`, `-euo pipefail`
+    return []
 
 
 def innermost(words: list[str]) -> list[str]:
@@ -218,17 +268,21 @@ def _unwrapped(words: list[str]) -> list[list[str]]:
                 # assignments the shell gives it (a task runner is read at a command's start)
             break
         start = at + 1
+        if row.mounts and start < len(words) and words[start] in ("exec", "compose"):  # a running container's
+            row, start = _EXEC, start + (words[start] == "compose")
         if row is _PYTHON:
             found.append(words[at:at + _KEPT])  # `$(python3 -m tcms)`: an interpreter's own command (commandlines)
         at, commanded = _operands(row, words, start)
         if row.mounts:  # a container's command: the repository's files by their paths in the container, or none
             inside = _mounts(words[start:at]) if at >= 0 else {}
-            if not inside:
-                return []
+            if not inside:  # the image's own files; but a shell's `-c` string is read from here (label 91)
+                return [words[at:at + _KEPT]] if at >= 0 and _shell_command(words[at:at + _KEPT]) else []
             command = [_host_path(word, inside) for word in words[at:at + _KEPT]]
             folder = _host_path(_workdir(words[start:at]), inside)  # `-w /src/sub`: `./sub` (cileft66)
             if not folder.startswith("./") or not folder.strip("./"):
                 return [command]  # no `-w`, the mount's root, or a folder the repository is not mounted at
+            if shelled := _shell_command(command):  # a shell's string runs in the folder too (label 91)
+                return [command, [_below(word, folder) for word in shelled]]
             return [command, [host if word.startswith("/") else _below(word, folder)
                               for word, host in zip(words[at:at + _KEPT], command, strict=True)]]
         found += [words[begin:begin + _KEPT] for begin in commanded]

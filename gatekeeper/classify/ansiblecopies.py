@@ -1,0 +1,110 @@
+"""The files an Ansible play or task list copies or renders onto its hosts (label 91, the ninetieth set).
+
+`copy: src: config/50-server.cnf` in a playbook ships that file to every host the play reaches: an edit of it changes
+the hosts' settings (keepalived_wordpress's MariaDB settings were `src`; the `ansible.cfg` marker claims configuration
+types, not `.cnf`). A file a play or a task file of either tree names by the `src:` of `copy:` or `template:` (short,
+`ansible.builtin.`, `ansible.legacy.`, `win_`; block, free-form `src=` and flow `{src: …}` forms) is `iac`
+(`iac.context.ansible-file`), whatever its suffix. Resolved as Ansible resolves it: against the task file's folder
+and, for a file in a `tasks/` or `handlers/` folder, the role's (or the play's) folder above it; in each, `files/`,
+`templates/` and the folder itself. `{{ playbook_dir }}/` and `{{ role_path }}/` are those folders; a path built by
+another expression names the folder before it (`conf/{{ item }}.cnf`: every file in `conf/`). An absolute `src:` is
+the controller's or a host's file, not looked up.
+
+Found as heatfiles.py finds what Heat templates ship (its `Shipped`): the YAML files in the folders above a changed
+file and directly inside their sub-folders, read when they hold `src` and `copy` or `template` and look like Ansible
+(`hosts:`, a `tasks/`/`handlers/` folder, `ansible.builtin.`); a file longer than read counts as copying every file
+near it (heatfiles.PAST). *Limits:* a playbook farther away than a sibling folder, a role's files named from a
+playbook in another tree, `roles_path`, and the loops' items (`src: "{{ item }}"`) are not followed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.classify.heatfiles import PAST, Shipper
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["ANSIBLE_COPIES", "RULE", "copied"]
+
+RULE = "iac.context.ansible-file"
+_TYPES = (".yml", ".yaml")
+_MODULE = lazy(r"^([ \t]*+(?:-[ \t]++)?+)(?:ansible\.(?:builtin|legacy|windows)\.)?+(?:win_)?+(?:copy|template)"
+               r"[ \t]*+:[ \t]*+([^\n]*+)")
+_SRC_KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+src[ \t]*+:[ \t]*+([^\n]*+)")
+_FREE_SRC = lazy(r"(?:^|[\s{,])src[ \t]*+[=:][ \t]*+([^\s,}]++)")
+_ANSIBLE = lazy(rb"\bhosts[ \t]*+:|\bansible\.(?:builtin|legacy|windows)\.")
+_EXPRESSION = lazy(r"\{\{[ \t]*+(playbook_dir|role_path)[ \t]*+\}\}/")
+_MAX_NAMES = 256  # sources a file names (past them, every file near it: fail closed)
+
+
+def copied(path: str, data: bytes) -> tuple[str, ...]:
+    """The repository paths (files or folders) the `copy:`/`template:` sources of the play or task file at `path`
+    name; none when it is no Ansible YAML."""
+    if b"src" not in data or (b"copy" not in data and b"template" not in data):
+        return ()
+    folders = path.split("/")[:-1]
+    in_tasks = bool(folders) and folders[-1] in ("tasks", "handlers")
+    if not in_tasks and _ANSIBLE.search(data[:FULL_READ]) is None:
+        return ()
+    past = (PAST,) if len(data) > FULL_READ else ()
+    words = _sources(data[:FULL_READ].decode("utf-8", "replace"))
+    if len(words) > _MAX_NAMES:
+        return (PAST,)
+    bases = ["/".join(folders)] + (["/".join(folders[:-1])] if in_tasks else [])
+    out: list[str] = []
+    for word in words:
+        if (value := _value(word)) is not None:
+            out += _resolved(value, bases)
+    return tuple(dict.fromkeys(out)) + past
+
+
+def _sources(text: str) -> list[str]:
+    """The `src` values of the `copy:`/`template:` tasks of `text`, in one pass over its lines."""
+    words: list[str] = []
+    column = -1  # the module key's column while inside its block
+    for line in text.splitlines():
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if column >= 0 and indent <= column:
+            column = -1
+        if column >= 0:
+            if (found := _SRC_KEY.match(line)) is not None:
+                words.append(found.group(1))
+            continue
+        if "copy" in line or "template" in line:
+            module = _MODULE.match(line)
+            if module is not None:
+                column = len(module.group(1))
+                words += _FREE_SRC.findall(module.group(2))
+    return words
+
+
+def _value(word: str) -> str | None:
+    """A `src` value as a relative path (`{{ playbook_dir }}/` off; cut before another expression), or None."""
+    word = word.partition(" #")[0].strip().strip("'\"").strip()
+    word = _EXPRESSION.sub("", word)
+    if "{{" in word:
+        word = word.partition("{{")[0].rpartition("/")[0]
+    word = word.rstrip("/")
+    if not word or word.startswith(("/", "~", "$")) or "://" in word:
+        return None
+    return word
+
+
+def _resolved(value: str, bases: list[str]) -> list[str]:
+    """`value` in each of `bases`' `files/`, `templates/` and the folder itself (those inside the repository)."""
+    out = []
+    for base in bases:
+        for sub in ("files", "templates", ""):
+            joined = posixpath.normpath(posixpath.join(base, sub, value))
+            if joined not in (".", "..") and not joined.startswith("../") and not re.match(r"\.\.?/", joined):
+                out.append(joined)
+    return out
+
+
+ANSIBLE_COPIES = Shipper(RULE, _TYPES, copied, "copies {path} onto its hosts (an Ansible copy:/template: src)",
+                         "YAML files near it read for the files Ansible plays copy", folders=True)
