@@ -30,7 +30,8 @@ from gatekeeper.testing.rego_source import blank
 
 ERROR, ALLOW, REVIEW = 2, 0, 3
 _CALL = re.compile(r'param\(data\.gatekeeper\.params, \[([^\]]*)\], ([^)\n]+)\)')
-WRONG: dict[str, list[Any]] = {"number": ["100", True, [100], {"n": 1}, None], "string": [2, False, ["minor"], None]}
+WRONG: dict[str, list[Any]] = {"number": ["100", True, [100], {"n": 1}, None], "string": [2, False, ["minor"], None],
+                               "boolean": ["true", 1, [True], {"b": True}, None]}
 
 
 @pytest.fixture(autouse=True)
@@ -70,7 +71,7 @@ def test_every_wrongly_typed_param_is_refused_at_its_call() -> None:
     assert len(calls) >= 4
     refused = total = 0
     for file, line, path, fallback in calls:
-        kind = "number" if isinstance(fallback, int | float) and not isinstance(fallback, bool) else "string"
+        kind = "boolean" if isinstance(fallback, bool) else "number" if isinstance(fallback, int | float) else "string"
         for wrong in WRONG[kind] if isinstance(fallback, int | float | str) else []:
             params: dict[str, Any] = {}
             node = params
