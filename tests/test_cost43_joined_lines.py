@@ -24,11 +24,12 @@ from gatekeeper.deps.model import ManifestError
 def _copying(read: Callable[[str], object]) -> Callable[[str], object]:
     """`read` under a no-op profile function: CPython's in-place growth of a string is off, as under coverage."""
     def profiled(text: str) -> object:
+        before = sys.getprofile()  # a profiler the run was started under gets its function back
         sys.setprofile(lambda *_: None)
         try:
             return read(text)
         finally:
-            sys.setprofile(None)
+            sys.setprofile(before)
     return profiled
 
 
