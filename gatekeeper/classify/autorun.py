@@ -250,14 +250,14 @@ def plain_json(text: str) -> str:
         end = match.end()
     pieces.append((text[end:].translate(_SEPARATORS), False))
     out: list[str] = []
-    plain = ""
+    plain: list[str] = []  # the pieces between two strings, joined once (grown by `+`: a copy a piece, suite round 43)
     for piece, string in pieces:
         if string:
-            out += [_TRAILING_COMMA.sub(r"\1", plain), piece]
-            plain = ""
+            out += [_TRAILING_COMMA.sub(r"\1", "".join(plain)), piece]
+            plain = []
         else:
-            plain += piece
-    return "".join([*out, _TRAILING_COMMA.sub(r"\1", plain)])
+            plain.append(piece)
+    return "".join([*out, _TRAILING_COMMA.sub(r"\1", "".join(plain))])
 
 
 def _open_comment(token: str) -> bool:

@@ -224,14 +224,14 @@ def _instructions(text: str) -> list[tuple[str, str]]:
     nineteenth label set: a RUN whose `# note` lines sat between its `\\` lines ended at the first of them, and the
     script it ran after them was not seen)."""
     out: list[tuple[str, str]] = []
-    pending = ""
+    pending: list[str] = []  # the continued lines, joined once (grown by `+`, each line copied all: suite round 43)
     for line in text.splitlines():
         if line.lstrip().startswith("#") or pending and not line.strip():
             continue
         if line.rstrip().endswith("\\"):
-            pending += line.rstrip()[:-1] + " "
+            pending.append(line.rstrip()[:-1] + " ")
             continue
-        whole, pending = pending + line, ""
+        whole, pending = "".join([*pending, line]), []
         if (match := _INSTRUCTION.match(whole)) is not None:
             out.append((match.group(1).upper(), match.group(2)))
     return out

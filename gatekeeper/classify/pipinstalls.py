@@ -273,16 +273,16 @@ def _logical_lines(text: str) -> list[str]:
     """`text`'s lines, a line ending in a shell's continuation (`\\`, PowerShell's backtick, cmd's `^`) joined with
     the next."""
     out: list[str] = []
-    pending = ""
+    pending: list[str] = []  # joined once: a string grown by `+` copies every line (suite round 43)
     for line in text.splitlines():
         stripped = line.rstrip()
         if stripped.endswith(("\\", "`", "^")):
-            pending += stripped[:-1] + " "
+            pending.append(stripped[:-1] + " ")
             continue
-        out.append(pending + line)
-        pending = ""
+        out.append("".join([*pending, line]))
+        pending = []
     if pending:
-        out.append(pending)
+        out.append("".join(pending))
     return out
 
 

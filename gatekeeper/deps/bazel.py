@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 from gatekeeper.deps import bazelrepos
-from gatekeeper.deps.bazelpins import git_overrides, pins_read
+from gatekeeper.deps.bazelpins import git_overrides, pins_read, without
 from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.gradle import COORDINATE
 from gatekeeper.deps.loaders import text
@@ -75,8 +75,7 @@ def residue(data: bytes) -> str:
     Maven coordinates, whitespace collapsed. MODULE.bazel is a program (repository rules, extensions,
     statements after a `;`), so a difference here must not ride on a bump's explanation (overrides.py)."""
     body = _CALL.sub("", _body(data))
-    for call, _ in reversed(_pulls(body)):  # the calls read as images; one of other arguments stays
-        body = body[:call.start()] + body[call.end():]
+    body = without(body, [call for call, _ in _pulls(body)])  # the calls read as images; one of other arguments stays
     body = COORDINATE.sub("", body)
     return re.sub(r"\s+", " ", pins_read(body)).strip()  # bazelpins.py: a git_override read; overrides.py compares it
 

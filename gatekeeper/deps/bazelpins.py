@@ -61,11 +61,14 @@ def _read(body: str) -> list[tuple[re.Match[str], Dependency]]:
 def pins_read(body: str) -> str:
     """`body` without the `git_override` calls git_overrides reads (bazel.residue: what no reader models). Every
     override call, these too, stays an override section that overrides.py compares between the sides."""
-    if "git_override" not in body:
-        return body
-    for call, _ in reversed(_read(body)):
-        body = body[:call.start()] + body[call.end():]
-    return body
+    return without(body, [call for call, _ in _read(body)]) if "git_override" in body else body
+
+
+def without(body: str, calls: list[re.Match[str]]) -> str:
+    """`body` without the text of `calls` (found in it in order): joined once (the rest of the text copied per call
+    was quadratic in the calls: 0.48 CPU-s at 1 MiB of `oci.pull` calls, suite round 43)."""
+    ends, starts = [0, *(call.end() for call in calls)], [*(call.start() for call in calls), len(body)]
+    return "".join(body[end:start] for end, start in zip(ends, starts, strict=True))
 
 
 def git_overrides(path: str, body: str) -> list[Dependency]:

@@ -102,7 +102,7 @@ def instructions(body: str) -> list[str]:
         if m.group(1).lower() == "escape" and m.group(2) in ("\\", "`"):
             escape = m.group(2)
     out: list[str] = []
-    current: str | None = None
+    current: list[str] = []  # its pieces, joined once: a string grown by `+` copies each line (suite round 43)
     at = 0
     while at < len(lines):
         line = lines[at]
@@ -111,17 +111,18 @@ def instructions(body: str) -> list[str]:
             continue  # a comment or blank line, also inside a continuation
         part = line.rstrip()
         joined = part.endswith(escape)
-        current = (current or "") + (part[:-1] if joined else line)
+        current.append(part[:-1] if joined else line)
         if joined and at < len(lines):
             continue
-        out.append(current.strip())
-        for word, tabs in _heredocs(current):
+        instruction = "".join(current)
+        out.append(instruction.strip())
+        for word, tabs in _heredocs(instruction):
             while at < len(lines) and (lines[at].lstrip("\t") if tabs else lines[at]) != word:
                 at += 1
             if at == len(lines):
                 raise ManifestError(f"a here-document never closed: <<{word}")
             at += 1
-        current = None
+        current = []
     return out
 
 
