@@ -116,7 +116,7 @@ def test_adding_a_policy_as_documented_keeps_make_test_green(tmp_path: Path) -> 
     [step4] = [c for b in blocks_of(PAGE) if b.lang == "console" for c in console_commands(b)
                if c.script.startswith("gatekeeper test ")]
     assert makefile_recipe("policy-test") == f"{BIN / 'gatekeeper'} {step4.script.strip().removeprefix('gatekeeper ')}"
-    assert step4.expected[0].startswith("bundle acme-security revision 2026.12.07-8")
+    assert step4.expected[0].startswith("bundle acme-security revision 2026.12.07-9")
     assert "rule coverage … (100.0%, floor 100%)" in step4.expected[-1]
     declared = sum(len(p.rules) for p in load_bundle(project / "policies").policies)
     assert declared == sum(len(p.rules) for p in load_bundle(REPO_ROOT / "policies").policies) + 1
