@@ -1,0 +1,140 @@
+"""Classes of false alarms and misses the ninety-first label set found (bench/classify_accuracy/ninetyfirst.tsv,
+measured blind first; the label92 round): a CI definition's commented-out steps read as runs (class 6), each with the
+look-alikes that must keep their bucket; real `git`, tree and patch modes, and the CLI's `classify --tree`/`gate
+--tree`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cpucost import assert_linear, repeated
+from incli import classify_and_gate
+from tables import each_case
+
+from gatekeeper.classify.yamlcomments import uncommented
+from tests.gitrepo import GitRepo
+from tests.test_classify_context import patch_files, tree_files
+
+# CI systems whose definitions are YAML: (path, a job's head, the indentation of its command list's items)
+SYSTEMS = {
+    "github": (".github/workflows/ci.yml", "on: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n",
+               "      - run: ", "      "),
+    "gitlab": (".gitlab-ci.yml", "build:\n  script:\n", "    - ", "    "),
+    "azure": ("azure-pipelines.yml", "steps:\n", "  - script: ", "  "),
+    "circleci": (".circleci/config.yml",
+                 "version: 2.1\njobs:\n  build:\n    docker:\n      - image: cimg/base:current\n    steps:\n",
+                 "      - run: ", "      "),
+    "travis": (".travis.yml", "language: minimal\nscript:\n", "  - ", "  "),
+    "bitbucket": ("bitbucket-pipelines.yml", "pipelines:\n  default:\n    - step:\n        script:\n",
+                  "          - ", "          "),
+    "buildkite": (".buildkite/pipeline.yml", "steps:\n", "  - command: ", "  "),
+}
+# the ways a step is left commented out (each a line or lines, `{item}` the command list's item, `{pad}` its
+# indentation, `{cmd}` the command): whole-line comments at any indentation, a commented block scalar's lines, a
+# comment after a step, a shell comment line inside a live `run: |`
+COMMENTED = [
+    "#{item}{cmd}", "{pad}#{item}{cmd}", "{pad}# {cmd}", "{pad}#   {cmd}", "#\t{cmd}", "{pad}  # {cmd}",
+    "{pad}#{item}|\n{pad}#     {cmd}", "{item}echo ok # {cmd}", "{item}echo ok #{cmd}",
+    "{item}|\n{pad}    echo ok\n{pad}    # {cmd}\n{pad}    #{cmd}",
+    "{item}>-\n{pad}    # {cmd}",
+]
+# look-alikes a run must keep: a live step, a `#` without whitespace before it, a `#` after a quote (maybe a shell's
+# quoted text: kept whole), a comment line then a live step, a step after a commented one in the same block scalar
+LIVE = [
+    "{item}{cmd}", "{item}{cmd} --ref=a#b", "{item}echo \"#\" && {cmd}", "{item}echo 'x' # && {cmd}",
+    "{pad}# build first\n{item}{cmd}", "{item}|\n{pad}    # ./scripts/not_this.sh\n{pad}    {cmd}",
+    "{item}\"echo a #b && {cmd}\"",
+]
+
+
+def _definition(system: str, dead: list[str], live: list[str]) -> dict[str, str]:
+    path, head, item, pad = SYSTEMS[system]
+    lines = [form.format(item=item, pad=pad, cmd=f"./scripts/{system}_dead{i}.sh") for i, form in enumerate(dead)]
+    lines += [form.format(item=item, pad=pad, cmd=f"./scripts/{system}_live{i}.sh") for i, form in enumerate(live)]
+    # a last live step, so the definition never ends on a comment
+    files = {path: head + "\n".join(lines) + f"\n{item}echo done\n"}
+    files |= {f"scripts/{system}_dead{i}.sh": "echo dead\n" for i in range(len(dead))}
+    files |= {f"scripts/{system}_live{i}.sh": "echo live\n" for i in range(len(live))}
+    return files
+
+
+def _all_systems() -> dict[str, str]:
+    files: dict[str, str] = {}
+    for system in SYSTEMS:
+        files |= _definition(system, COMMENTED, LIVE)
+    return files
+
+
+def _expected(files: dict[str, str]) -> dict[str, str]:
+    return {path: "ci" if "_live" in path else "src" for path in files if path.startswith("scripts/")}
+
+
+def test_commented_out_steps_run_nothing_in_any_ci_system(git_repo: GitRepo, tmp_path: Path) -> None:
+    files = _all_systems()
+    git_repo.write("README.md", "# proj\n")
+    git_repo.commit("base")
+    for path, text in files.items():
+        git_repo.write(path, text)
+    git_repo.commit("head")
+    want = _expected(files)
+    for mode, got in (("tree", tree_files(git_repo)), ("patch", patch_files(git_repo, tmp_path))):
+        wrong = {path: (got[path].bucket, got[path].rule) for path, bucket in want.items()
+                 if got[path].bucket != bucket}
+        assert not wrong, (mode, len(wrong), wrong)
+
+
+def test_the_codeql_starter_comment_leaves_the_makefile_alone(git_repo: GitRepo, tmp_path: Path) -> None:
+    """The CodeQL starter's `#   make bootstrap` (class 6 of the ninety-first set); `make release` live stays a run."""
+    workflow = ("on: [push]\njobs:\n  analyze:\n    runs-on: ubuntu-latest\n    steps:\n"
+                "    - uses: actions/checkout@v4\n"
+                "    # If the Autobuild fails above, remove it and uncomment the following three lines.\n"
+                "    #- run: |\n    #   make bootstrap\n    #   make release\n"
+                "    #       run: ./scripts/fuzzit.sh\n    - run: echo done\n")
+    files = {".github/workflows/codeql.yml": workflow, "Makefile": "bootstrap:\n\t./scripts/boot.sh\n",
+             "scripts/boot.sh": "echo\n", "scripts/fuzzit.sh": "echo\n"}
+    for path, text in files.items():
+        git_repo.write(path, text)
+    git_repo.commit("base")
+    git_repo.write("scripts/boot.sh", "echo 2\n")
+    git_repo.write("scripts/fuzzit.sh", "echo 2\n")
+    git_repo.write("Makefile", "bootstrap:\n\t./scripts/boot.sh\n\techo\n")
+    git_repo.commit("head")
+    got = tree_files(git_repo)
+    assert {p: f.bucket for p, f in got.items()} == {"Makefile": "src", "scripts/boot.sh": "src",
+                                                     "scripts/fuzzit.sh": "src"}, got
+    live = workflow.replace("    #   make bootstrap\n", "    - run: make bootstrap\n")
+    git_repo.write(".github/workflows/codeql.yml", live)
+    git_repo.commit("live")
+    git_repo.write("Makefile", "bootstrap:\n\t./scripts/boot.sh\n\techo 3\n")
+    git_repo.commit("again")
+    assert tree_files(git_repo)["Makefile"].bucket == "ci"
+
+
+def test_commented_steps_through_the_cli(tmp_path: Path) -> None:
+    """`classify --tree` and `gate --tree` of a real repository: a commented step's script is src, a live one's ci."""
+    head = _definition("github", COMMENTED[:3], LIVE[:1])
+    base = {"README.md": "# proj\n"}
+    buckets, _ = classify_and_gate(tmp_path, base, {**base, **head})
+    assert {p: b for p, b in buckets.items() if p.startswith("scripts/")} == _expected(head), buckets
+
+
+@each_case(("text", "kept"), [
+    ("a: 1 # c\n", "a: 1\n"), ("# c\na: 1\n", "\na: 1\n"), ("a: '# x'  # c\n", "a: '# x'\n"),
+    ('a: "x \\" # y" # c\n', 'a: "x \\" # y"\n'), ("a: x#y\n", "a: x#y\n"),
+    ("a: |\n  # c\n  b # d\n", "a: |\n\n  b # d\n"),
+    ("a: \"x\n  # y\"\nb: 1 # c\n", "a: \"x\n  # y\"\nb: 1\n"), ("a: 'it''s # x'\n", "a: 'it''s # x'\n"),
+    ("- |\n  # x\nb: 1 # y\n", "- |\n\nb: 1\n"), ("a: echo \"x\" # y\n", "a: echo \"x\" # y\n"),
+])
+def test_yaml_comments_are_cut_outside_quoted_and_block_scalars(text: str, kept: str) -> None:
+    assert uncommented(text) == kept
+
+
+@each_case("unit", [
+    "    # - run: ./x.sh\n", "a: 1 # c\n", "  - run: |\n      # c\n      ./x.sh\n", "a: \"x #\n", " " * 60 + "#",
+    "\\" * 40 + "\" #", "'' #", "- - - - a: | #\n", "run: \"echo \\\" # ", "key #key ", " ", "| ", "- ", "#",
+])
+def test_cutting_comments_costs_linear_time(unit: str) -> None:
+    """One line of many units, or many lines: the quoted-value match, the quote closer and the block tracking are each
+    one pass (a quote's backslashes are counted back to the quote's start only)."""
+    assert_linear(uncommented, repeated(unit, "a: \"", "\"\n"), budget=0.1)
+    assert_linear(uncommented, repeated(unit, "- run: # ", "x: |\n"), budget=0.1)
