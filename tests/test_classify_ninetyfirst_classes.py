@@ -11,6 +11,7 @@ from cpucost import assert_linear, repeated
 from incli import classify_and_gate
 from tables import each_case
 
+from gatekeeper.classify import nixstrings
 from gatekeeper.classify.yamlcomments import uncommented
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
@@ -138,3 +139,68 @@ def test_cutting_comments_costs_linear_time(unit: str) -> None:
     one pass (a quote's backslashes are counted back to the quote's start only)."""
     assert_linear(uncommented, repeated(unit, "a: \"", "\"\n"), budget=0.1)
     assert_linear(uncommented, repeated(unit, "- run: # ", "x: |\n"), budget=0.1)
+
+
+# class 7: a Nix file CI evaluates runs its strings, not its package lists. Each runner, the file it runs, and a
+# string that runs it (the live look-alike)
+RUNNERS = {"just": ("justfile", "just check"), "make": ("Makefile", "make check"), "rake": ("Rakefile", "rake check"),
+           "pytest": ("tests/conftest.py", "pytest -q")}
+TASK_FILES = {"justfile": "check:\n\techo\n", "Makefile": "check:\n\techo\n", "Rakefile": "task :check do\nend\n",
+              "tests/conftest.py": "import os\n"}
+NIX_CHECK = "on: [push]\njobs:\n  c:\n    runs-on: ubuntu-latest\n    steps:\n      - run: nix flake check\n"
+PACKAGE_LISTS = [
+    "{{ outputs = {{ self, nixpkgs }}: {{ devShells.default = pkgs.mkShell {{\n"
+    "  packages = [\n{lines}\n  ];\n}}; }}; }}\n",
+    "{{ devShell = pkgs.mkShell {{\n  buildInputs = with pkgs; [\n    cargo\n{lines}\n    go-task\n  ];\n}}; }}\n",
+    "{{ devShell = pkgs.mkShell {{\n  nativeBuildInputs = [\n    pkgs.cargo\n{lines}  ]; # {words}\n}}; }}\n",
+    "{{ devShell = pkgs.mkShell {{ packages = [ {words} ]; /*\n{lines}\n*/ }}; }}\n",
+]
+
+
+def _nix_repo(git_repo: GitRepo, flake: str) -> dict[str, str]:
+    files = {".github/workflows/nix.yml": NIX_CHECK, "flake.nix": flake, **TASK_FILES}
+    git_repo.write("README.md", "# proj\n")
+    git_repo.commit("base")
+    for path, text in files.items():
+        git_repo.write(path, text)
+    git_repo.commit("head")
+    return {path: got.bucket for path, got in tree_files(git_repo).items() if path in TASK_FILES}
+
+
+@each_case("form", PACKAGE_LISTS)
+def test_a_nix_package_list_runs_no_task_file(form: str, git_repo: GitRepo) -> None:
+    lines = "\n".join(f"    {runner}" for runner in RUNNERS)
+    got = _nix_repo(git_repo, form.format(lines=lines, words=" ".join(RUNNERS)))
+    assert got == dict.fromkeys(TASK_FILES, "src"), got
+
+
+@each_case("form", [
+    "{{ devShell = pkgs.mkShell {{\n  packages = [ just ];\n  shellHook = ''\n    {run}\n  '';\n}}; }}\n",
+    "{{ checks.x = pkgs.stdenv.mkDerivation {{ checkPhase = \"{run}\"; }}; }}\n",
+    "{{ checks.x = pkgs.runCommand \"c\" {{}} ''\n  echo ''${{x}} '''quoted'''\n  {run}\n''; }}\n",
+    "{{ x = pkgs.writeShellScriptBin \"ci\" \"cd . && {run}\"; }}\n",
+])
+def test_a_nix_string_still_runs_its_task_file(form: str, git_repo: GitRepo) -> None:
+    """The look-alikes: a shellHook, a phase, a runCommand's script and a wrapper's text are shell."""
+    flake = form.format(run=" && ".join(run for _, run in RUNNERS.values()))
+    got = _nix_repo(git_repo, flake)
+    assert got == dict.fromkeys(TASK_FILES, "ci"), got
+
+
+def test_a_nix_package_list_through_the_cli(tmp_path: Path) -> None:
+    """`classify --tree`/`gate --tree`: the dev shell's `just` leaves the justfile alone; its shellHook's runs it."""
+    base = {"README.md": "# proj\n", "justfile": "check:\n\techo\n"}
+    listed = "{ devShell = pkgs.mkShell {\n  packages = [\n    just\n  ];\n}; }\n"
+    head = {**base, ".github/workflows/nix.yml": NIX_CHECK, "flake.nix": listed, "justfile": "check:\n\techo 2\n"}
+    buckets, _ = classify_and_gate(tmp_path / "listed", base, head)
+    assert buckets["justfile"] == "src", buckets
+    hooked = listed.replace("};", "shellHook = ''\n  just check\n'';\n};")
+    buckets, _ = classify_and_gate(tmp_path / "hooked", base, {**head, "flake.nix": hooked})
+    assert buckets["justfile"] == "ci", buckets
+
+
+@each_case("unit", ["''", "'''", "''$", "''\\", "\"", "\\\"", "/*", "*", "#", "just\n", "' ", "${x} "])
+def test_reading_a_nix_files_strings_costs_linear_time(unit: str) -> None:
+    """Strings left open, escapes, comments left open: one pass (possessive loops, no backtracking)."""
+    assert_linear(nixstrings.commands, repeated(unit), budget=0.1)
+    assert_linear(nixstrings.commands, repeated(unit, "x = ''", "''; y = \"z\";"), budget=0.1)
