@@ -5,10 +5,11 @@ look-alikes that must keep their bucket; real `git`, tree and patch modes, and t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cpucost import assert_linear, repeated
-from incli import classify_and_gate
+from incli import classify_and_gate, run_cli
 from tables import each_case
 
 from gatekeeper.classify import nixstrings
@@ -204,3 +205,88 @@ def test_reading_a_nix_files_strings_costs_linear_time(unit: str) -> None:
     """Strings left open, escapes, comments left open: one pass (possessive loops, no backtracking)."""
     assert_linear(nixstrings.commands, repeated(unit), budget=0.1)
     assert_linear(nixstrings.commands, repeated(unit, "x = ''", "''; y = \"z\";"), budget=0.1)
+
+
+# class 9: from a patch, a task file CI runs by task is read for those tasks, as --tree reads it. Each runner: the task
+# file, its text over the tasks (`{t}` a task, `{s}` its script), the steps that run `lint` and `unit-test`
+TASKED = {
+    "make": ("Makefile", "{t}:\n\t./scripts/{s}.sh\n\n", ["make lint", "make unit-test"]),
+    "make-two": ("Makefile", "{t}:\n\tbash scripts/{s}.sh\n\n", ["make -k lint unit-test"]),
+    "make-and": ("Makefile", ".PHONY: {t}\n{t}:\n\t@scripts/{s}.sh\n\n", ["make lint && make unit-test"]),
+    "just": ("justfile", "{t}:\n    ./scripts/{s}.sh\n\n", ["just lint", "just unit-test"]),
+    "npm": ("package.json", None, ["npm run lint", "npm run unit-test"]),
+}
+TASK_NAMES = {"lint": "lint", "unit-test": "test", "build": "build", "publish": "publish"}
+
+
+def _tasked_files(runner: str, extra: str = "") -> dict[str, str]:
+    task_file, form, steps = TASKED[runner]
+    if form is None:
+        text = json.dumps({"scripts": {t: f"./scripts/{s}.sh" for t, s in TASK_NAMES.items()}}, indent=2) + "\n"
+    else:
+        text = "".join(form.format(t=t, s=s) for t, s in TASK_NAMES.items())
+    workflow = "on: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n" \
+        + "".join(f"      - run: {step}\n" for step in steps) + extra
+    return {".github/workflows/ci.yml": workflow, task_file: text,
+            **{f"scripts/{s}.sh": f"echo {s}\n" for s in TASK_NAMES.values()}}
+
+
+@each_case("runner", list(TASKED))
+def test_a_patch_reads_a_task_file_for_the_tasks_ci_runs(runner: str, git_repo: GitRepo, tmp_path: Path) -> None:
+    files = _tasked_files(runner)
+    git_repo.write("README.md", "# proj\n")
+    git_repo.commit("base")
+    for path, text in files.items():
+        git_repo.write(path, text)
+    git_repo.commit("head")
+    want = {"scripts/lint.sh": "ci", "scripts/test.sh": "ci", "scripts/build.sh": "src", "scripts/publish.sh": "src"}
+    for mode, got in (("tree", tree_files(git_repo)), ("patch", patch_files(git_repo, tmp_path))):
+        assert {p: got[p].bucket for p in want} == want, (mode, {p: (got[p].bucket, got[p].rule) for p in want})
+
+
+# (a package.json shown as hunks is no JSON and names nothing, before this round too: in the report's "Left")
+@each_case(("runner", "shown"), [(runner, shown) for runner in ("make", "just", "npm")
+                                 for shown in ("definition", "task file", "whole")
+                                 if (runner, shown) != ("npm", "task file")])
+def test_a_patch_reads_the_whole_task_file_where_it_cannot_see_the_tasks(runner: str, shown: str, git_repo: GitRepo,
+                                                                         tmp_path: Path) -> None:
+    """Fail closed: a definition shown as hunks may run other tasks out of sight; a task file shown as hunks may hide
+    where a task starts; a step naming the file whole (`cat`) reads it whole."""
+    files = _tasked_files(runner, "      - run: sh ./" + TASKED[runner][0] + "\n" if shown == "whole" else "")
+    task_file = TASKED[runner][0]
+    git_repo.write("README.md", "# proj\n")
+    if shown != "whole":  # the base holds the file shown as hunks, with room for the hunks to leave parts out
+        first = files[".github/workflows/ci.yml" if shown == "definition" else task_file]
+        git_repo.write(".github/workflows/ci.yml" if shown == "definition" else task_file, first)
+    git_repo.commit("base")
+    for path, text in files.items():
+        git_repo.write(path, text)
+    edited = ".github/workflows/ci.yml" if shown == "definition" else task_file
+    if shown != "whole":
+        git_repo.write(edited, files[edited].replace("lint", "lint", 1) + ("\n" * 20) + "# edited\n"
+                       if edited.endswith(".yml") else _edited(runner, files[edited]))
+    git_repo.commit("head")
+    got = patch_files(git_repo, tmp_path)
+    buckets = {p: got[p].bucket for p in ("scripts/build.sh", "scripts/publish.sh")}
+    assert buckets == {"scripts/build.sh": "ci", "scripts/publish.sh": "ci"}, (buckets, got[edited].tags)
+
+
+def _edited(runner: str, text: str) -> str:
+    """The task file with a change far from its tasks' heads, so its hunk shows one task's body alone."""
+    if runner == "npm":
+        return text.replace("./scripts/publish.sh", "./scripts/publish.sh --ci")
+    return "# header\n" * 12 + text.replace("scripts/publish.sh", "scripts/publish.sh --ci")
+
+
+def test_a_patch_reads_the_tasks_ci_runs_through_the_cli(tmp_path: Path) -> None:
+    """`classify`/`gate --tree` of the same repository, and `classify PATCH` agree: build.sh and publish.sh stay src."""
+    head = _tasked_files("make")
+    base = {"README.md": "# proj\n"}
+    buckets, _ = classify_and_gate(tmp_path, base, {**base, **head})
+    assert (buckets["scripts/build.sh"], buckets["scripts/lint.sh"]) == ("src", "ci"), buckets
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(GitRepo(tmp_path).git("diff", "--binary", "HEAD~1", "HEAD"))
+    done = run_cli(["classify", patch, "--format", "json"], text=True)
+    assert done.returncode == 0, done.stderr
+    patched = {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
+    assert (patched["scripts/build.sh"], patched["scripts/lint.sh"]) == ("src", "ci"), patched
