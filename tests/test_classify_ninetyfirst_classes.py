@@ -16,6 +16,7 @@ from gatekeeper.classify import nixstrings
 from gatekeeper.classify.yamlcomments import uncommented
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
+from tests.test_classify_seventyfourth_classes import APPSPEC, ECS_APPSPEC
 
 # CI systems whose definitions are YAML: (path, a job's head, the indentation of its command list's items)
 SYSTEMS = {
@@ -290,3 +291,63 @@ def test_a_patch_reads_the_tasks_ci_runs_through_the_cli(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     patched = {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
     assert (patched["scripts/build.sh"], patched["scripts/lint.sh"]) == ("src", "ci"), patched
+
+
+# class 4: from a patch that holds the appspec, the scripts its CodeDeploy hooks name are iac, as with --tree
+HOOKED = ("codedeploy-prepare.sh", "scripts/setup app.sh", "scripts/start_server", "scripts/warm.sh",
+          "scripts/validate.py", "bundle/hooks/after.sh")
+NOT_HOOKED = ("outside.sh", "scripts/other.sh", "hooks/after.sh", "ecs/LambdaFunctionToValidateBeforeInstall",
+              "scripts/place.sh")
+
+
+def _codedeploy_files() -> dict[str, str]:
+    script = "#!/bin/sh\necho\n"
+    return {"appspec.yml": APPSPEC, **dict.fromkeys(HOOKED, script), **dict.fromkeys(NOT_HOOKED, script),
+            "scripts/validate.py": "print('ok')\n",
+            "bundle/appspec.yaml": "version: 0.0\nos: linux\nhooks:\n  AfterInstall:\n    - location: hooks/after.sh\n",
+            "ecs/appspec.yml": ECS_APPSPEC, "config/places.yml": "hooks:\n  - location: scripts/place.sh\n"}
+
+
+@each_case("shown", ["added", "hunk"])
+def test_a_patch_holding_the_appspec_makes_its_hooks_iac(shown: str, git_repo: GitRepo, tmp_path: Path) -> None:
+    """The appspec added whole, or edited so that its hunk shows the `location:` lines and not the `hooks:` key."""
+    files = _codedeploy_files()
+    git_repo.write("README.md", "# proj\n")
+    if shown == "hunk":
+        git_repo.write("appspec.yml", "version: 0.0\nos: linux\n" + "files:\n  - source: /\n    destination: /srv\n"
+                       + "# padding\n" * 12 + "hooks:\n")
+        git_repo.write("bundle/appspec.yaml", "version: 0.0\nos: linux\n" + "# padding\n" * 12 + "hooks:\n")
+    git_repo.commit("base")
+    for path, text in files.items():
+        git_repo.write(path, text if shown == "added" or "appspec" not in path or path.startswith("ecs/")
+                       else git_repo.root.joinpath(path).read_text() + text[text.index("hooks:\n") + 7:])
+    git_repo.commit("head")
+    for mode, got in (("tree", tree_files(git_repo)), ("patch", patch_files(git_repo, tmp_path))):
+        assert {p: got[p].rule for p in HOOKED} == dict.fromkeys(HOOKED, "iac.context.deploy-hook"), \
+            (mode, {p: got[p].rule for p in HOOKED})
+        assert {p: got[p].bucket for p in NOT_HOOKED} == dict.fromkeys(NOT_HOOKED, "src"), mode
+
+
+def test_a_patch_without_the_appspec_leaves_its_hooks_alone(git_repo: GitRepo, tmp_path: Path) -> None:
+    """The patch cannot see an appspec it does not hold: the hook stays src there (tree mode: iac)."""
+    files = _codedeploy_files()
+    for path, text in files.items():
+        git_repo.write(path, text)
+    git_repo.commit("base")
+    git_repo.write("scripts/warm.sh", "#!/bin/sh\necho 2\n")
+    git_repo.commit("head")
+    assert tree_files(git_repo)["scripts/warm.sh"].bucket == "iac"
+    assert patch_files(git_repo, tmp_path)["scripts/warm.sh"].bucket == "src"
+
+
+def test_codedeploy_hooks_through_the_cli(tmp_path: Path) -> None:
+    """`classify --tree`/`gate --tree`, and `classify PATCH` of the same commits: the hook is iac, a look-alike src."""
+    base = {"README.md": "# proj\n"}
+    buckets, _ = classify_and_gate(tmp_path, base, {**base, **_codedeploy_files()})
+    assert (buckets["scripts/warm.sh"], buckets["scripts/other.sh"]) == ("iac", "src"), buckets
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(GitRepo(tmp_path).git("diff", "--binary", "HEAD~1", "HEAD"))
+    done = run_cli(["classify", patch, "--format", "json"], text=True)
+    assert done.returncode == 0, done.stderr
+    patched = {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
+    assert (patched["scripts/warm.sh"], patched["scripts/other.sh"]) == ("iac", "src"), patched

@@ -19,6 +19,8 @@ from gatekeeper.classify import (
     bazelhooks,
     ciforms,
     ciruns,
+    codedeployhooks,
+    heatfiles,
     inlinemeta,
     manifestreads,
     patchpipelines,
@@ -65,6 +67,9 @@ class PatchContext:
         self._zuul_runs: tuple[tuple[str, str], ...] | None = None  # what the Zuul files shown name (classes52)
         self._bazelrcs = [c for c in changes if c.status != "deleted" and bazelhooks.is_rc(c.path)][:MAX_DEFINITIONS]
         self._hooks: dict[str, str] | None = None  # {path a .bazelrc shown makes Bazel run: the .bazelrc} (classes52)
+        self._appspecs = [c for c in changes if c.status != "deleted" and codedeployhooks.is_appspec(c.path)
+                          ][:MAX_DEFINITIONS]
+        self._deploy_hooks: dict[str, tuple[str, ...]] | None = None  # {appspec shown: the hooks its lines run}
         # Manifests the patch shows that read other files by path (manifestreads.py), and what their lines name
         self._manifests = [c for c in changes if any(manifestreads.kind(side) or appliedpatches.is_manifest(side)
                                                      for side in c.sides())][:MAX_DEFINITIONS]
@@ -178,6 +183,17 @@ class PatchContext:
                            for path in bazelhooks.named(rc.path, shown.data)}
         if hook := next((side for side in change.sides() if side in self._hooks), None):
             return bazelhooks.RULE, f"{self._hooks[hook]} makes Bazel run {hook} on every build"
+        if self._appspecs and any(map(heatfiles.may_ship, change.sides())):  # CodeDeploy's hooks, as --tree reads them
+            if self._deploy_hooks is None:
+                # either side's (as --tree reads both trees); a hunk's `location:` lines count without the `hooks:` key
+                # above them (fail closed)
+                self._deploy_hooks = {}
+                for shown in (shown for appspec in self._appspecs for shown in self.content(appspec)
+                              if shown.path == appspec.path):
+                    self._deploy_hooks[shown.path] = self._deploy_hooks.get(shown.path, ()) + codedeployhooks.hooks(
+                        shown.path, shown.data if shown.complete else b"hooks:\n" + shown.data)
+            if hit := codedeployhooks.shown_hook(self._deploy_hooks, change.sides()):
+                return hit
         if not self._pipelines:  # any type: an interpreter runs `bash tools/fix.patch` as a `.sh` (attack 16)
             return None
         if self._pipeline_names is None:
