@@ -15,7 +15,7 @@ from tables import each_case
 from gatekeeper.classify import nixstrings
 from gatekeeper.classify.yamlcomments import uncommented
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import patch_files, tree_files
+from tests.test_classify_context import added_files, patch_files, tree_files
 from tests.test_classify_seventyfourth_classes import APPSPEC, ECS_APPSPEC
 
 # CI systems whose definitions are YAML: (path, a job's head, the indentation of its command list's items)
@@ -215,13 +215,14 @@ TASKED = {
     "make-two": ("Makefile", "{t}:\n\tbash scripts/{s}.sh\n\n", ["make -k lint unit-test"]),
     "make-and": ("Makefile", ".PHONY: {t}\n{t}:\n\t@scripts/{s}.sh\n\n", ["make lint && make unit-test"]),
     "just": ("justfile", "{t}:\n    ./scripts/{s}.sh\n\n", ["just lint", "just unit-test"]),
-    "npm": ("package.json", None, ["npm run lint", "npm run unit-test"]),
 }
+# a package.json's scripts stay read whole from a patch: a workflow the patch leaves out may run any by name
+NPM = ("package.json", None, ["npm run lint", "npm run unit-test"])
 TASK_NAMES = {"lint": "lint", "unit-test": "test", "build": "build", "publish": "publish"}
 
 
 def _tasked_files(runner: str, extra: str = "") -> dict[str, str]:
-    task_file, form, steps = TASKED[runner]
+    task_file, form, steps = NPM if runner == "npm" else TASKED[runner]
     if form is None:
         text = json.dumps({"scripts": {t: f"./scripts/{s}.sh" for t, s in TASK_NAMES.items()}}, indent=2) + "\n"
     else:
@@ -245,25 +246,26 @@ def test_a_patch_reads_a_task_file_for_the_tasks_ci_runs(runner: str, git_repo: 
         assert {p: got[p].bucket for p in want} == want, (mode, {p: (got[p].bucket, got[p].rule) for p in want})
 
 
-# (a package.json shown as hunks is no JSON and names nothing, before this round too: in the report's "Left")
+# (a package.json shown as hunks is no JSON and names nothing, before this round too: in the report's "Left"); npm
+# "added": its scripts are read whole from a patch
 @each_case(("runner", "shown"), [(runner, shown) for runner in ("make", "just", "npm")
-                                 for shown in ("definition", "task file", "whole")
-                                 if (runner, shown) != ("npm", "task file")])
+                                 for shown in ("definition", "task file", "whole", "added")
+                                 if (runner, shown) != ("npm", "task file") and (shown != "added" or runner == "npm")])
 def test_a_patch_reads_the_whole_task_file_where_it_cannot_see_the_tasks(runner: str, shown: str, git_repo: GitRepo,
                                                                          tmp_path: Path) -> None:
     """Fail closed: a definition shown as hunks may run other tasks out of sight; a task file shown as hunks may hide
     where a task starts; a step naming the file whole (`cat`) reads it whole."""
-    files = _tasked_files(runner, "      - run: sh ./" + TASKED[runner][0] + "\n" if shown == "whole" else "")
-    task_file = TASKED[runner][0]
+    task_file = (NPM if runner == "npm" else TASKED[runner])[0]
+    files = _tasked_files(runner, f"      - run: sh ./{task_file}\n" if shown == "whole" else "")
     git_repo.write("README.md", "# proj\n")
-    if shown != "whole":  # the base holds the file shown as hunks, with room for the hunks to leave parts out
+    if shown not in ("whole", "added"):  # the base holds the file shown as hunks, with room to leave parts out
         first = files[".github/workflows/ci.yml" if shown == "definition" else task_file]
         git_repo.write(".github/workflows/ci.yml" if shown == "definition" else task_file, first)
     git_repo.commit("base")
     for path, text in files.items():
         git_repo.write(path, text)
     edited = ".github/workflows/ci.yml" if shown == "definition" else task_file
-    if shown != "whole":
+    if shown not in ("whole", "added"):
         git_repo.write(edited, files[edited].replace("lint", "lint", 1) + ("\n" * 20) + "# edited\n"
                        if edited.endswith(".yml") else _edited(runner, files[edited]))
     git_repo.commit("head")
@@ -351,3 +353,17 @@ def test_codedeploy_hooks_through_the_cli(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     patched = {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
     assert (patched["scripts/warm.sh"], patched["scripts/other.sh"]) == ("iac", "src"), patched
+
+
+def test_a_compose_services_paths_survive_the_comment_cut(git_repo: GitRepo) -> None:
+    """composeruns.localized adds `#` lines naming a mounted service's host paths after the comments are cut: the
+    ninetieth set's full-stack-fastapi-template (`docker compose exec -T backend bash /app/scripts/lint.sh` with
+    `./backend/:/app` mounted) stays ci, a commented-out exec of another script does not run it."""
+    workflow = ("on: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      # a comment\n"
+                "      - run: docker compose up -d\n"
+                "      - run: docker compose exec -T backend bash /app/scripts/lint.sh\n"
+                "      # - run: docker compose exec -T backend bash /app/scripts/old.sh\n")
+    compose = "services:\n  backend:\n    # the code, live\n    volumes:\n      - ./backend/:/app\n    image: python\n"
+    files = added_files(git_repo, {".github/workflows/test.yml": workflow, "docker-compose.yml": compose,
+                                   "backend/scripts/lint.sh": "echo\n", "backend/scripts/old.sh": "echo\n"})
+    assert (files["backend/scripts/lint.sh"].bucket, files["backend/scripts/old.sh"].bucket) == ("ci", "src"), files

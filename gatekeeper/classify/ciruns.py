@@ -60,7 +60,6 @@ from gatekeeper.classify import (
     taskunits,
     toolreads,
     wrappers,
-    yamlcomments,
     yamlnodes,
 )
 from gatekeeper.classify.enclosures import GITHUB_EXPRESSION as _GITHUB_EXPRESSION
@@ -163,7 +162,6 @@ def named_tasks(path: str, text: str) \
     team 19: their jobs' scripts)."""
     name = path.rpartition("/")[2]
     tasked: dict[str, Tasks] = {}
-    text = yamlcomments.uncommented(text) if is_yaml(path) else text  # a comment is no step (the label92 round)
     if name == "package.json":
         return *_package(path, text, tasked), tasked
     if name == "dagger.json":  # the code of a Dagger module CI calls, the local modules it uses (daggermods.py)

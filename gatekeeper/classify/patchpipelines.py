@@ -1,6 +1,6 @@
 """What the CI definitions a patch shows run, and in turn what the shown files they run run (patchcontext.ci_run).
 
-A task file a definition runs by task (`make lint`, `just test`, `npm run check`) is read for those tasks alone, as
+A Makefile or justfile a definition runs by target (`make lint`, `just test`) is read for those targets alone, as
 `--tree` reads it (tasktexts.restricted; the label92 round, the ninety-first set's class 9: fyndiq's `make lint`
 made every target's script `ci` from the patch). Only where the patch shows it all: a definition shown as hunks may
 run other tasks out of sight, and a task file shown as hunks may hide where a task starts, so either reads the task
@@ -19,6 +19,14 @@ from gatekeeper.classify.treereads import PastBound
 from gatekeeper.model import FileChange
 
 __all__ = ["ShownNames", "read"]
+
+
+def _by_target(path: str) -> bool:
+    """A Makefile or justfile: read for the targets a shown definition runs. A package.json's scripts stay read whole
+    (the eighty-eighth set: vite-plugin-react's `scripts/override-react.sh`, a script of its package.json, is run by a
+    workflow the patch left out; other workflows and git hooks run scripts by name too)."""
+    name = path.rpartition("/")[2]
+    return tasktexts.is_makefile(name) or name.lower() in ("justfile", ".justfile")
 
 
 class ShownNames:
@@ -59,7 +67,7 @@ def read(pipelines: list[FileChange], shown_files: dict[str, FileChange],
                 continue
             # with what its actions (and a root Travis file without a script) run by default, as --tree reads it
             text = cidefaults.with_default(shown.path, shown.data.decode("utf-8", "replace"))
-            tasks = read_for[shown.path] = asked.get(shown.path) if shown.complete else None
+            tasks = read_for[shown.path] = asked.get(shown.path) if shown.complete and _by_target(shown.path) else None
             text = tasktexts.restricted(shown.path, text, tasks) if tasks is not None else text
             try:
                 scripts, composed, tasked = walkpaths.shown_names(shown.path, text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from gatekeeper.classify import ciforms, ciruns, deployruns, dockerbuilds, dockerrefs
+from gatekeeper.classify import ciforms, ciruns, deployruns, dockerbuilds, dockerrefs, yamlcomments
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.taskunits import Tasks, joined
@@ -107,7 +107,9 @@ def _doc(path: str) -> bool:
 def shown_names(path: str, text: str) -> tuple[list[str], list[str], dict[str, Tasks]]:
     """(the resolved patterns of the files the definition at `path` runs, those of the Compose files it names, {each
     resolved pattern of a task file: the tasks its runners run of it, None for the whole file}), from the text a patch
-    shows of it (patchcontext.py): its words, and for an Earthfile its COPY-then-RUN scripts."""
+    shows of it (patchcontext.py): its words, and for an Earthfile its COPY-then-RUN scripts. A YAML file's comments
+    name nothing (yamlcomments.py; --tree cuts them in walknames.named, before composeruns adds its own `#` lines)."""
+    text = yamlcomments.uncommented(text) if ciruns.is_yaml(path) else text
     scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
     own = path.rpartition("/")[0]
     runs = sorted(dockerrefs.run_scripts(own, text)[0]) if ciforms.is_earthfile(path) else []
