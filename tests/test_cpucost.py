@@ -12,6 +12,7 @@ import re
 import time
 from collections.abc import Callable
 
+import cpucost
 import pytest
 from cpucost import FAR, LARGE, SMALL, assert_linear, repeated, within_cpu
 
@@ -231,29 +232,45 @@ def test_a_cheap_linear_reader_that_changes_its_way_between_the_sizes_passes() -
     assert_linear(_changes_its_way, LINES, budget=0.5)
 
 
-def test_a_dear_linear_reader_slowed_at_the_large_text_passes_far() -> None:
-    """A read alone (no batch) whose large runs all cost twice what they should (the official CI measured one at 8.3
-    times: the large text's objects out of the caches a loaded machine shares) is past the bound at 4 times the text
-    and passes at 16 (suite round 40); the far text is read."""
+def _scripted(monkeypatch: pytest.MonkeyPatch, costs: dict[int, float]) -> list[int]:
+    """The harness's clock replaced by `costs` (CPU-s of one read by the text's length: its decisions, not the machine,
+    are under test: suite round 40's own tests of the far measure flaked on real CPU under load); the sizes read."""
     sizes: list[int] = []
 
-    def read(text: str) -> None:
+    def least_costs(read: Callable[[str], object], text: str, runs: int = 3, under: float | None = None,
+                    total_under: float = float("inf"), over: float = float("inf")) -> tuple[float, float]:
         sizes.append(len(text))
-        _work(4 * len(text) * (5 if len(text) == LARGE else 2))  # ~3 ms a small text, 2.5 times the large one's share
+        return costs[len(text)], costs[len(text)]
 
-    assert_linear(read, lambda size: "a" * size, budget=1.0)
-    assert FAR in sizes
+    monkeypatch.setattr(cpucost, "least_costs", least_costs)
+    return sizes
 
 
-def test_a_reader_sixteen_times_dearer_at_four_times_the_text_fails_without_the_far_text() -> None:
-    """What a quadratic reader costs at the first measure fails there: the far text (16 times dearer again) is never
-    read."""
-    sizes: list[int] = []
+@pytest.mark.parametrize(("costs", "fails"), [
+    # a dear linear read whose large runs cost 2.5 times what they should (the official CI measured 8.3): passes far
+    ({SMALL: 0.003, LARGE: 0.030, FAR: 0.048}, None),
+    # a quadratic one: 10 times at 4 times the text, 100 times at 16
+    ({SMALL: 0.003, LARGE: 0.030, FAR: 0.3}, "at 16 times the text"),
+    # 20 times at 4 times the text: quadratic at the first measure, the far text never read
+    ({SMALL: 0.003, LARGE: 0.060, FAR: 0.048}, "quadratic at 4 times"),
+    ({SMALL: 0.003, LARGE: 0.020, FAR: 0.048}, None),  # under the first bound: the far text never read
+], ids=["slowed-linear", "far-quadratic", "first-quadratic", "linear"])
+def test_the_far_measure_decides_past_the_first_bound(monkeypatch: pytest.MonkeyPatch, costs: dict[int, float],
+                                                      fails: str | None) -> None:
+    """Past the first bound (8 times at 4 times the text) and under 16 times, the far text decides: under 64 times
+    the small text's cost passes."""
+    sizes = _scripted(monkeypatch, costs)
+    if fails is None:
+        assert_linear(len, lambda size: "a" * size, budget=1.0)
+    else:
+        with pytest.raises(AssertionError, match=fails):
+            assert_linear(len, lambda size: "a" * size, budget=1.0)
+    assert (FAR in sizes) == (costs[LARGE] >= 8 * costs[SMALL] and costs[LARGE] < 16 * costs[SMALL])
 
-    def read(text: str) -> None:
-        sizes.append(len(text))
-        _work(8 * SMALL * (20 if len(text) == LARGE else 1))  # past a quadratic reader's ~16 times
 
-    with pytest.raises(AssertionError, match="quadratic at 4 times"):
-        assert_linear(read, lambda size: "a" * size, budget=1.0)
-    assert FAR not in sizes
+def test_a_linear_read_slowed_at_the_large_text_passes_on_real_cpu() -> None:
+    """On the clock: a read alone whose large text costs ~8 times its small one (twice the work per character, at the
+    first bound) passes, read far or not (far it costs ~16 times: a margin of 4; 16 times at the first measure, a
+    margin of 2, would fail it)."""
+    assert_linear(lambda text: _work(4 * len(text) * (4 if len(text) == LARGE else 2)), lambda size: "a" * size,
+                  budget=1.0)
