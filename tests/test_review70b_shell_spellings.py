@@ -7,10 +7,13 @@ ends its options with `--` (`bash -c -- 'make test'`) or takes a value (`bash --
 each of these left the file the inner command runs `src`, and `gate --tree` allowed the whole edit (exit 0):
 12 of the 12 variants, and 4 of the 4 lines the reader is asked directly gave no command. Look-alikes: a `docker`
 line whose verb runs nothing (`docker --context ci logs app`, `docker container ls`), a shell string after `--` that
-only prints, an image with no mount.
+only prints, an image with no mount. `composer exec BINARY …` runs a vendored binary (`composer exec codecept run`):
+on 779774c6 4 of 4 left the settings it reads allowed; `composer exec --list`, `composer install` read none.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
@@ -81,3 +84,26 @@ def test_the_reader_is_linear() -> None:
     assert_linear(wrappers.commands, repeated("docker --context c container exec a bash -c -- \"sh -c -- 'docker "),
                   budget=0.04)
     assert_linear(wrappers.commands, repeated("sh -c -- \"", head="docker --log-level x compose run s "), budget=0.04)
+
+
+PHP_WORKFLOW = ("on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+                "      - run: composer install\n      - run: {command}\n")
+SETTINGS = "paths:\n  tests: tests\n"
+VENDORED = [  # `composer exec BINARY` runs a vendored binary as `vendor/bin/BINARY` does (on 779774c6: 4 of 4 allowed)
+    ("composer exec codecept run", "codeception.yml"),
+    ("composer exec -- codecept run unit", "codeception.yml"),
+    ("composer exec -v codecept run -c tests/app", "tests/app/codeception.yml"),
+    ("composer exec phpunit", "phpunit.xml"),
+]
+VENDORED_LOOK_ALIKES = [("composer exec --list", "codeception.yml"), ("composer install", "phpunit.xml"),
+                        ("composer exec codecept build", "codeception.yml")]
+
+
+@pytest.mark.parametrize(("command", "path", "read"), [(c, p, True) for c, p in VENDORED]
+                         + [(c, p, False) for c, p in VENDORED_LOOK_ALIKES])
+def test_a_vendored_binary_composer_runs_reads_its_settings(tmp_path: Path, command: str, path: str,
+                                                             read: bool) -> None:
+    base = {".github/workflows/test.yml": PHP_WORKFLOW.format(command=command), path: SETTINGS,
+            "src/App.php": "<?php\nfinal class App {}\n"}
+    _, named = gated_rules(committed(tmp_path, base, {path: SETTINGS + "bootstrap: 127.0.0.1:9.php\n"}), True)
+    assert (path in named.get("core.ci", [])) is read

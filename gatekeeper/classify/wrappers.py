@@ -87,6 +87,7 @@ WRAPPERS = {
     "uvx": _w(0, "--from --with -p --python --index"), "pipx": _w(1, "--spec --python --index-url", "", "run"),
     "npx": _w(0, "-p --package -c --call"), "bunx": _w(0, "-p --package"),
     "pnpm": _w(1, "-C --dir -F --filter", "", "exec dlx"),
+    "composer": _w(1, "-d --working-dir", "", "exec"),  # `composer exec codecept run`: vendor/bin's (review 70b)
     "coverage": _w(-1, "--rcfile --source --include --omit --data-file --context --concurrency", "-m", "run"),
     "python": _PYTHON, "py": _PYTHON,
     "direnv": _w(2, "", "", "exec"),
