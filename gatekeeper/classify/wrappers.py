@@ -223,7 +223,9 @@ def innermost(words: list[str]) -> list[str]:
     a pipe's reader hands its file to the interpreter a wrapper runs (`cat tools/gen | sudo bash`, attack 38)."""
     row = spec(words[0].rpartition("/")[2]) if words else None
     found = _unwrapped(words) if row is not None and row is not _PYTHON else []
-    return found[-1] if found else words
+    # an interpreter behind them is the command (`sudo PYTHONPATH=t python -m x`: its module is read, review 70b)
+    python = [each for each in found if each and spec(each[0].rpartition("/")[2]) is _PYTHON]
+    return python[0] if python else found[-1] if found else words
 
 
 def command_start(words: list[str]) -> int:
