@@ -13,8 +13,10 @@ the controller's or a host's file, not looked up.
 Found as heatfiles.py finds what Heat templates ship (its `Shipped`): the YAML files in the folders above a changed
 file and directly inside their sub-folders, read when they hold `src` and `copy` or `template` and look like Ansible
 (`hosts:`, a `tasks/`/`handlers/` folder, `ansible.builtin.`); a file longer than read counts as copying every file
-near it (heatfiles.PAST). *Limits:* a playbook farther away than a sibling folder, a role's files named from a
-playbook in another tree, `roles_path`, and the loops' items (`src: "{{ item }}"`) are not followed.
+near it (heatfiles.PAST). A `src:` that is a loop's item (`"{{ item }}"`, review 70b) makes every item of the file's
+`with_*:`/`loop:` lists a source (the task a loop belongs to is not followed: fail closed). *Limits:* a playbook
+farther away than a sibling folder, a role's files named from a playbook in another tree, `roles_path`, and a loop over
+a variable (`loop: "{{ files }}"`) are not followed.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ _SRC_KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+src[ \t]*+:[ \t]*+([^\n]*+)")
 _FREE_SRC = lazy(r"(?:^|[\s{,])src[ \t]*+[=:][ \t]*+([^\s,}]++)")
 _ANSIBLE = lazy(rb"\bhosts[ \t]*+:|\bansible\.(?:builtin|legacy|windows)\.")
 _EXPRESSION = lazy(r"\{\{[ \t]*+(playbook_dir|role_path)[ \t]*+\}\}/")
+# a task's loop (review 70b): `with_items:`/`loop:`/`with_fileglob:`, its items below it or in a flow list
+_LOOP = lazy(r"^([ \t]*+(?:-[ \t]++)?+)(?:with_[a-z_]++|loop)[ \t]*+:[ \t]*+([^\n]*+)")
+_ITEM = lazy(r"^[ \t]*+-[ \t]++([^\s{\[][^\n]*+)")
+# a source that is a loop's item: `src: "{{ item }}"`, `src={{ item.src }}`
+_LOOPED = lazy(r"""(?:^|[\s{,])src[ \t]*+[=:][ \t]*+['"]?+\{\{[ \t]*+item\b""")
 _MAX_NAMES = 256  # sources a file names (past them, every file near it: fail closed)
 
 
@@ -61,9 +68,13 @@ def copied(path: str, data: bytes) -> tuple[str, ...]:
 
 
 def _sources(text: str) -> list[str]:
-    """The `src` values of the `copy:`/`template:` tasks of `text`, in one pass over its lines."""
+    """The `src` values of the `copy:`/`template:` tasks of `text`, in one pass over its lines; when one is a loop's
+    item, every loop item of `text` too (fail closed: which task a loop belongs to is not followed)."""
     words: list[str] = []
+    items: list[str] = []
     column = -1  # the module key's column while inside its block
+    looped = False  # a source is a loop's item
+    looping = -1  # the loop key's column while inside its block
     for line in text.splitlines():
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("#"):
@@ -71,24 +82,37 @@ def _sources(text: str) -> list[str]:
         indent = len(line) - len(stripped)
         if column >= 0 and indent <= column:
             column = -1
+        if looping >= 0 and indent <= looping:
+            looping = -1
         if column >= 0:
             if (found := _SRC_KEY.match(line)) is not None:
                 words.append(found.group(1))
+                looped = looped or _LOOPED.search(line) is not None
             continue
-        if "copy" in line or "template" in line:
+        if looping >= 0:
+            if (found := _SRC_KEY.match(line)) is not None or (found := _ITEM.match(line)) is not None:
+                items += [found.group(1)] if ": " not in found.group(1) else []
+            items += _FREE_SRC.findall(line)
+            continue
+        if ("with_" in line or "loop" in line) and (loop := _LOOP.match(line)) is not None:
+            looping = len(loop.group(1))
+            flow = loop.group(2).strip()
+            items += flow.strip("[]").split(",") if flow.startswith("[") else _FREE_SRC.findall(flow)
+        elif "copy" in line or "template" in line:
             module = _MODULE.match(line)
             if module is not None:
                 column = len(module.group(1))
                 words += _FREE_SRC.findall(module.group(2))
-    return words
+                looped = looped or _LOOPED.search(module.group(2)) is not None
+    return words + items if looped else words
 
 
 def _value(word: str) -> str | None:
     """A `src` value as a relative path (`{{ playbook_dir }}/` off; cut before another expression), or None."""
     word = word.partition(" #")[0].strip().strip("'\"").strip()
     word = _EXPRESSION.sub("", word)
-    if "{{" in word:
-        word = word.partition("{{")[0].rpartition("/")[0]
+    if "{{" in word or "*" in word:  # an expression or a glob (`with_fileglob: conf/*.cnf`): the folder before it
+        word = word.partition("{{")[0].partition("*")[0].rpartition("/")[0]
     word = word.rstrip("/")
     if not word or word.startswith(("/", "~", "$")) or "://" in word:
         return None

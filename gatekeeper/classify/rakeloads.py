@@ -105,11 +105,16 @@ def _computed(call: re.Match[str]) -> str:
     if call[0].startswith('"'):
         return '"./'
     function, arguments, single, double = call[1], call[2], call[3], call[4]
+    inner, expanded = arguments.strip(), False
+    if function == "expand_path" and inner.startswith("File.join") and inner.endswith(")"):  # review 70b: the join,
+        # expanded from the working folder (rake's: the Rakefile's)
+        function, expanded = "join", True
+        arguments = inner.removeprefix("File.join").strip().removeprefix("(").removesuffix(")")
     parts = [a or b for a, b in _PARTS.findall(arguments)]
     if not parts:
         return call[0]
     if function == "join":
-        rooted = not arguments.lstrip().startswith(("'", '"'))
+        rooted = expanded or not arguments.lstrip().startswith(("'", '"'))
         path = "/".join(parts)
     else:  # expand_path: from the working folder (rake's: the Rakefile's), `__dir__`, or `..` of `__FILE__`
         rooted, path = True, parts[0]

@@ -52,8 +52,14 @@ _CONTAINER = _w(2, "-v --volume --mount -w --workdir -e --env --env-file -u --us
 # `docker exec [OPTIONS] CONTAINER COMMAND`, `docker compose [-f FILE] exec|run [OPTIONS] SERVICE COMMAND` (label 91): a
 # running container's or a service's command, read from where the step runs (no mount says where the files are)
 _EXEC = _CONTAINER._replace(valued=_CONTAINER.valued | {"--index", "-f", "--file", "--project-directory",
-                                                        "--project-name", "--profile"},
+                                                        "--project-name", "--profile", "--ansi", "--progress",
+                                                        "--parallel", "-c", "--context", "-H", "--host",
+                                                        "--log-level"},
                             verbs=frozenset({"exec", "run"}), mounts=False)
+# the client's own options before its verb (`docker --context ci exec …`, `podman --log-level debug run …`, review 70b)
+_CLIENT = frozenset({"--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert",
+                     "--tlskey", "--url", "--connection", "--root", "--runroot", "--storage-driver", "--identity",
+                     "--cgroup-manager", "--tmpdir", "--namespace", "-n", "--address", "-a"})
 _PYTHON = _w(-1, "-W -X -Q", "-m")  # `python -m pytest`: the module runs as its command does (`-c CODE` runs none)
 _QEMU = _w(0, "-L -cpu -E -U -g -s -B -R -d -D -p -r -seed -trace -plugin -0")  # user-mode: `qemu-aarch64 -L / ./x`
 WRAPPERS = {
@@ -81,6 +87,7 @@ WRAPPERS = {
     "uvx": _w(0, "--from --with -p --python --index"), "pipx": _w(1, "--spec --python --index-url", "", "run"),
     "npx": _w(0, "-p --package -c --call"), "bunx": _w(0, "-p --package"),
     "pnpm": _w(1, "-C --dir -F --filter", "", "exec dlx"),
+    "composer": _w(1, "-d --working-dir", "", "exec"),  # `composer exec codecept run`: vendor/bin's (review 70b)
     "coverage": _w(-1, "--rcfile --source --include --omit --data-file --context --concurrency", "-m", "run"),
     "python": _PYTHON, "py": _PYTHON,
     "direnv": _w(2, "", "", "exec"),
@@ -204,9 +211,10 @@ def _shell_command(words: list[str]) -> list[str]:
     while at < len(words) and words[at][:1] in ("-", "+") and words[at] != "--":
         word = words[at]
         if word[:1] == "-" and word[1:].isascii() and word[1:].isalpha() and "c" in word:  # `-c`, `-lc`, `-euxc`
-            rest = words[at + 1:at + 1 + _KEPT]
+            rest = words[at + 1 + (words[at + 1:at + 2] == ["--"]):at + 1 + _KEPT]  # `bash -c -- '…'`
             return [*rest[0].split()[:_KEPT], *rest[1:]] if rest else []
-        at += 2 if word[:2] != "--" and word[-1:] in ("o", "O") else 1  # `-o pipefail`, `-euo pipefail`
+        valued = word[:2] != "--" and word[-1:] in ("o", "O") or word in ("--rcfile", "--init-file")
+        at += 2 if valued else 1  # `-o pipefail`, `-euo pipefail`, `--rcfile ci/rc`
     return []
 
 
@@ -215,7 +223,9 @@ def innermost(words: list[str]) -> list[str]:
     a pipe's reader hands its file to the interpreter a wrapper runs (`cat tools/gen | sudo bash`, attack 38)."""
     row = spec(words[0].rpartition("/")[2]) if words else None
     found = _unwrapped(words) if row is not None and row is not _PYTHON else []
-    return found[-1] if found else words
+    # an interpreter behind them is the command (`sudo PYTHONPATH=t python -m x`: its module is read, review 70b)
+    python = [each for each in found if each and spec(each[0].rpartition("/")[2]) is _PYTHON]
+    return python[0] if python else found[-1] if found else words
 
 
 def command_start(words: list[str]) -> int:
@@ -267,7 +277,7 @@ def _unwrapped(words: list[str]) -> list[list[str]]:
                 found.append(words[at:at + _KEPT])  # `CI=1 make test`, `TOXENV=lint tox`: the command after the
                 # assignments the shell gives it (a task runner is read at a command's start)
             break
-        start = at + 1
+        start = _verb(words, at + 1) if row.mounts else at + 1
         if row.mounts and start < len(words) and words[start] in ("exec", "compose"):  # a running container's
             row, start = _EXEC, start + (words[start] == "compose")
         if row is _PYTHON:
@@ -295,6 +305,13 @@ def _unwrapped(words: list[str]) -> list[list[str]]:
             found.append(words[at:at + _KEPT])  # a wrapper in a wrapper (`sudo -E timeout 60 …`): its command only,
             # but the one that may run none of its own (`poetry run python3 tools/gen`) is a command too
     return found
+
+
+def _verb(words: list[str], at: int) -> int:
+    """Where a container client's verb stands: past its own options and a `container` (`docker -H h container exec`)."""
+    while at < len(words) and words[at][:1] == "-":
+        at += 2 if words[at] in _CLIENT else 1  # `--host=h`, `-D`, `--tls`: one word
+    return at + 1 if at < len(words) and words[at] == "container" else at
 
 
 def _operands(row: _Wrapper, words: list[str], at: int) -> tuple[int, list[int]]:
