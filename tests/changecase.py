@@ -69,6 +69,20 @@ def gated_rules(case: Case, tree: bool, *enable: str) -> tuple[int, dict[str, li
     return done.returncode, named
 
 
+def variant_rules(root: Path, cases: Iterable[tuple[str, str, str]], before: str,
+                  after: str) -> tuple[int, dict[str, str]]:
+    """Each case (a definition's name, its text, the file it names) in its own folder `v<n>/`, the named file changed
+    from `before` to `after` in one commit: the `--tree` gate's exit code and each path's rule."""
+    base: dict[str, str] = {}
+    head: dict[str, str] = {}
+    for number, (definition, text, path) in enumerate(cases):
+        base[f"v{number}/{definition}"] = text
+        base[f"v{number}/{path}"] = before
+        head[f"v{number}/{path}"] = after
+    code, named = gated_rules(committed(root, base, head), True)
+    return code, {path: rule for rule, paths in named.items() for path in paths}
+
+
 def both_modes(root: Path, base: dict[str, str], head: dict[str, str]) -> list[tuple[int, dict[str, Any]]]:
     """The deps gate's (exit code, decision) on the committed change from its patch, then with `--tree`."""
     case = committed(root, base, head)

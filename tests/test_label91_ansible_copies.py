@@ -13,7 +13,7 @@ Look-alikes stay `src`: a `copy:` key in YAML that is no play or task list, a fi
 from __future__ import annotations
 
 import pytest
-from changecase import committed, gated_rules
+from changecase import variant_rules
 from cpucost import assert_linear, repeated
 
 from gatekeeper.classify import ansiblecopies
@@ -47,15 +47,9 @@ BEFORE, AFTER = "[mysqld]\nbind-address = 127.0.0.1\n", "[mysqld]\nbind-address 
 
 @pytest.fixture(scope="module")
 def reached(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    base: dict[str, str] = {}
-    head: dict[str, str] = {}
-    for number, (definition, text, path) in enumerate([*VARIANTS, *LOOK_ALIKES]):
-        base[f"v{number}/{definition}"] = text
-        base[f"v{number}/{path}"] = BEFORE
-        head[f"v{number}/{path}"] = AFTER
-    code, named = gated_rules(committed(tmp_path_factory.mktemp("copies"), base, head), True)
+    code, rules = variant_rules(tmp_path_factory.mktemp("copies"), [*VARIANTS, *LOOK_ALIKES], BEFORE, AFTER)
     assert code == 3
-    return {path: rule for rule, paths in named.items() for path in paths}
+    return rules
 
 
 @pytest.mark.parametrize("number", range(len(VARIANTS)), ids=[path for _, _, path in VARIANTS])

@@ -11,7 +11,7 @@ whose items are absolute paths, a list under a key that is no loop (`tags:`).
 from __future__ import annotations
 
 import pytest
-from changecase import committed, gated_rules
+from changecase import variant_rules
 from cpucost import assert_linear, repeated
 
 from gatekeeper.classify import ansiblecopies
@@ -44,14 +44,7 @@ BEFORE, AFTER = "[mysqld]\nbind-address = 127.0.0.1\n", "[mysqld]\nbind-address 
 
 @pytest.fixture(scope="module")
 def reached(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    base: dict[str, str] = {}
-    head: dict[str, str] = {}
-    for number, (definition, text, path) in enumerate([*VARIANTS, *LOOK_ALIKES]):
-        base[f"v{number}/{definition}"] = text
-        base[f"v{number}/{path}"] = BEFORE
-        head[f"v{number}/{path}"] = AFTER
-    _, named = gated_rules(committed(tmp_path_factory.mktemp("loops"), base, head), True)
-    return {path: rule for rule, paths in named.items() for path in paths}
+    return variant_rules(tmp_path_factory.mktemp("loops"), [*VARIANTS, *LOOK_ALIKES], BEFORE, AFTER)[1]
 
 
 @pytest.mark.parametrize("number", range(len(VARIANTS)), ids=[text[-40:] for _, text, _ in VARIANTS])
