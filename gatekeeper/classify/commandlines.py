@@ -11,7 +11,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from gatekeeper.classify import printfs
+from gatekeeper.classify import printfs, pymodules
 from gatekeeper.classify.installwords import INSTALLERS, copied, installed
 from gatekeeper.classify.wrappers import PLAIN, innermost
 from gatekeeper.lazy_pattern import lazy
@@ -31,8 +31,6 @@ _KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|befo
                   r"|entry[-_]?point)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+"
                   r"|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+",
                   re.IGNORECASE)
-# a PYTHONPATH the line sets (`PYTHONPATH=tools python -m x`, `env PYTHONPATH=…`, `export PYTHONPATH=…`): review 70
-_PYTHONPATH = lazy(r"""\bPYTHONPATH=(?:"([^"\n]{0,1024}+)"|'([^'\n]{0,1024}+)'|([^\s;&|'"`]{0,1024}+))""")
 _SHELL_OPTION = lazy(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
 _SHELL = lazy(r"(?:ba|z|k|da|a)?sh")
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -228,12 +226,12 @@ def _read(line: str) -> _Line:
                         if _OPERAND.fullmatch(word) is not None]
             found += operands if substituted else []
             read += operands
-        elif _RECIPE_BUILDER.fullmatch(builder) is not None or (
-                program.startswith("py") and _RECIPE_BUILDER.fullmatch(_module_name(words[at + 1:])) is not None):
+        elif _RECIPE_BUILDER.fullmatch(builder) is not None or (program.startswith("py") and _RECIPE_BUILDER.fullmatch(
+                pymodules.module_name(words[at + 1:])) is not None):
             found += [word for word in words[at + 1:] if word.lower().endswith(".spec")]
         elif _INTERPRETER.fullmatch(program) is not None or program == "eval":
-            paths = _python_paths(line) if paths is None else paths
-            found += _module(words[at + 1:], paths) if program.startswith("py") else []
+            paths = pymodules.python_paths(line) if paths is None else paths
+            found += pymodules.module_files(words[at + 1:], paths) if program.startswith("py") else []
             rest = _script_words(program, words[at:])
             string = _command_string(words[at + 1:]) if _SHELL.fullmatch(program) is not None else None
             if string is not None and len(segments) < extra:
@@ -351,35 +349,6 @@ def _script_words(program: str, words: list[str]) -> list[str]:
         if (word := _INPUT.sub("", word)) not in _STDIN:
             rest.append(word)
     return rest
-
-
-def _module_name(words: list[str]) -> str:
-    """The module `python -m NAME` (or `-mNAME`) runs (empty when the words hold no `-m NAME`)."""
-    joined = next((word[2:] for word in words if word.startswith("-m") and len(word) > 2), "")
-    return words[words.index("-m") + 1] if "-m" in words[:-1] else joined
-
-
-def _python_paths(line: str) -> list[str]:
-    """The literal entries of the PYTHONPATH `line` sets (a variable's, an absolute or the working folder: none)."""
-    entries = [entry.removeprefix("$PWD/").removeprefix("${PWD}/").removeprefix("./").rstrip("/")
-               for hit in (_PYTHONPATH.findall(line)[:8] if "PYTHONPATH" in line else ())
-               for entry in "".join(hit).split(":")[:16]]
-    return [entry for entry in dict.fromkeys(entries)
-            if entry and entry != "." and "$" not in entry and not entry.startswith("/")]
-
-
-def _module(words: list[str], paths: list[str]) -> list[str]:
-    """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
-    round: the release job's code, named by its module), and the `__init__.py` of each package on the way, which
-    Python imports first (attack 47: `python -m tools.mod` ran an edited `tools/mod/__init__.py`)."""
-    module = _module_name(words)
-    if not module or re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
-        return []
-    path, parts = module.replace(".", "/"), module.split(".")
-    inits = ["/".join([*parts[:at], "__init__.py"]) for at in range(1, len(parts) + 1)]
-    files = [f"{path}.py", f"{path}/__main__.py", *inits]
-    # also below each entry of a PYTHONPATH its line sets (review 70)
-    return files + [posixpath.join(entry, file) for entry in paths for file in files]
 
 
 def printed(text: str) -> str:
