@@ -21,7 +21,8 @@ _PYTHONPATH = lazy(r"""\bPYTHONPATH=(?:"([^"\n]{0,1024}+)"|'([^'\n]{0,1024}+)'|(
 def module_name(words: list[str]) -> str:
     """The module `python -m NAME` (or `-mNAME`) runs (empty when the words hold no `-m NAME`)."""
     joined = next((word[2:] for word in words if word.startswith("-m") and len(word) > 2), "")
-    return words[words.index("-m") + 1] if "-m" in words[:-1] else joined
+    # a subshell's or a substitution's close glued to it (`(python -m lib.notes)`: misses 11)
+    return (words[words.index("-m") + 1] if "-m" in words[:-1] else joined).rstrip(")`")
 
 
 def python_paths(line: str) -> list[str]:
