@@ -28,10 +28,10 @@ a root the Rakefile computes), `File.expand_path('../tasks/build', __FILE__)` (`
 `load` and `import` of them name the task file as `require './tasks/build'` does. A `File.join` of literals only
 (`require File.join('tasks', 'x')`: $LOAD_PATH) is what it was.
 
-Misses 11: `Pathname(__dir__).join('tasks/build')` (`Pathname.new`, `Pathname(__FILE__).dirname`, `Pathname(File.dirname(
-__FILE__))`, the join's parts apart) is `'./tasks/build'` too, a `%w[tasks build]` word list a list of its words, and
-rake's own `rake_require NAME, PATHS` names `PATH/NAME.rake` for each path (without paths, from $LOAD_PATH: NAME.rake
-below any folder, ciforms.ANY_FOLDER).
+Misses 11: `Pathname(__dir__).join('tasks/build')` (`Pathname.new`, `Pathname(__FILE__).dirname`,
+`Pathname(File.dirname(__FILE__))`, parts apart) is `'./tasks/build'` too, a `%w[tasks build]` word list a list of its
+words, and rake's own `rake_require NAME, PATHS` names `PATH/NAME.rake` for each path (without paths, from
+$LOAD_PATH: NAME.rake below any folder, ciforms.ANY_FOLDER).
 """
 
 from __future__ import annotations
