@@ -51,7 +51,8 @@ def test_a_task_file_rake_requires_is_ci(line: str, task: str) -> None:
     assert task in tree_runs(_files(line, task)), line  # before: 10 of 10 missed
 
 
-@pytest.mark.parametrize("line, kept", [("require Pathname(__dir__).join('lib', 'gem', 'version')", "lib/gem/version.rb"),
+@pytest.mark.parametrize("line, kept", [("require Pathname(__dir__).join('lib', 'gem', 'version')",
+                                         "lib/gem/version.rb"),
                                         ("ok = Pathname(__dir__).join('tasks', 'build').exist?", "tasks/build.rb"),
                                         ("Rake.application.rake_require 'other', ['tasks']", "tasks/build.rake"),
                                         ("require File.join(__dir__, %w[lib gem version])", "lib/gem/version.rb")])
