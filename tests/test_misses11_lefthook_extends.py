@@ -51,7 +51,8 @@ def test_gate_tree_asks_for_a_human(tmp_path_factory: pytest.TempPathFactory) ->
 
 
 @pytest.mark.parametrize("hostile", [repeated("pre-push:\n  commands:\n    root: a\n"),
-                                     repeated("pre-push pre-commit root:"), repeated("  commands:\n root: x\n", head="pre-push:\n")])
+                                     repeated("pre-push pre-commit root:"),
+                                     repeated("  commands:\n root: x\n", head="pre-push:\n")])
 def test_the_reader_is_linear(hostile: object) -> None:
     # measured: at most 0.0004 CPU-s at 64 KiB (load 17.3)
     assert_linear(lambda text: lefthookroots.roots("ci/hooks.yml", text), hostile,  # type: ignore[arg-type]
