@@ -15,7 +15,7 @@ Label 91: a shell's `-c` string (`sh -c "bundle exec rake spec"`, `bash -e -o pi
 also inside a container without a mount (read from where the step runs: the string names the job's files as the line
 would), and so is the command of `docker exec CONTAINER …` and `docker compose [-f F] exec|run [OPTS] SERVICE …`
 (`docker-compose`, `podman-compose`): a running container or a service, read from where the step runs. Misses 11:
-`uv run -m x`, `coverage run -m x` (also behind `python -m coverage`), `coverage run SCRIPT` are python's commands."""
+`uv run -m x`, `coverage run -m x|SCRIPT` (also behind `python -m coverage`) are python's; `ruby -S thor` runs thor."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ WRAPPERS = {
     "go": _w(1, "-modfile", "", "tool"),  # `go tool mage -v ci`: a module's tool (Go 1.24), the eighty-seventh set
     "xargs": _w(0, "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args -P --max-procs -s --max-chars"),
     "find": _w(-1, "", "-exec -execdir -ok -okdir"), "parallel": _w(0, "-j --jobs -S --sshlogin --joblog"),
-    "watch": _w(0, "-n --interval"),
+    "watch": _w(0, "-n --interval"), "ruby": _w(-1, "-I -r -E -C -e", "-S"), "jruby": _w(-1, "-I -r -E -C -e", "-S"),
     # npm's environment setters (the eighty-first set: fnm's `cross-env NODE_OPTIONS=... jest`): the assignments after
     # them are skipped as `env`'s are, `--` ends dotenv's and dotenvx's options
     "cross-env": _w(0), "cross-env-shell": _w(0), "dotenv": _w(0, "-e -v -p -c"),
