@@ -1,13 +1,13 @@
 """Misses 11: the files Ansible ships onto its hosts by a module other than `copy:`/`template:`, or through a loop
 over a variable (review 70b's left; ansiblecopies.py).
 
-`unarchive: src=files/app.tgz`, `synchronize: src=conf/`, `assemble: src=fragments`, `script: files/setup.sh --x`
-(its free form's first word, or `cmd:`), with the `ansible.builtin.`/`ansible.posix.` names, ship or run a file of
-the repository on every host, as `copy:` does; a `src: "{{ item }}"` whose loop is a variable (`loop: "{{ files }}"`,
-`with_items: "{{ conf }}"`) may name any file of the play's (or the role's) `files/` and `templates/` (fail closed:
-every one). On ed28b952 each stayed `src` and `gate --tree` allowed its edit. Look-alikes: a URL or an absolute
-source, a `shell:` whose command names a path (run on the host, not shipped), a variable loop whose task copies a
-literal `src`.
+`unarchive: src=files/app.tgz`, `assemble: src=fragments`, `script: files/setup.sh --x` (its free form's first word, or
+`cmd:`), with the `ansible.builtin.` names, ship or run a file of the repository on every host, as `copy:` does; a `src:
+"{{ item }}"` whose loop is a variable (`loop: "{{ files }}"`, `with_items: "{{ conf }}"`) may name any file of the
+play's (or the role's) `files/` and `templates/` (fail closed: every one). On ed28b952 each stayed `src` and `gate
+--tree` allowed its edit. Look-alikes: a URL or an absolute source, a `shell:` whose command names a path (run on the
+host, not shipped), a variable loop whose task copies a literal `src`, and `synchronize:` (it deploys an application's
+tree: over the mirrors its code would all be `iac`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ PLAY = "- name: app\n  hosts: app\n  become: true\n  tasks:\n"
 VARIANTS = [  # (the YAML file, its text, the file it ships), each in a folder of its own
     ("deploy.yml", PLAY + "    - unarchive:\n        src: dist/app.tgz\n        dest: /opt/\n", "dist/app.tgz"),
     ("deploy.yml", PLAY + "    - ansible.builtin.unarchive: src=app.tgz dest=/opt/\n", "files/app.tgz"),
-    ("deploy.yml", PLAY + "    - synchronize:\n        src: conf/\n        dest: /etc/app/\n", "conf/app.ini"),
-    ("deploy.yml", PLAY + "    - ansible.posix.synchronize: src=site dest=/var/www\n", "site/index.php"),
     ("deploy.yml", PLAY + "    - assemble:\n        src: fragments\n        dest: /etc/app.conf\n",
      "fragments/10-base.conf"),
     ("deploy.yml", PLAY + "    - script: tools/setup.sh --fast\n", "tools/setup.sh"),
@@ -43,6 +41,7 @@ LOOK_ALIKES = [  # (the YAML file, its text, a file it does not ship)
     ("deploy.yml", PLAY + "    - unarchive:\n        src: /tmp/app.tgz\n        dest: /opt/\n        remote_src: yes\n",
      "tmp/app.tgz"),
     ("deploy.yml", PLAY + "    - shell: tools/setup.sh --fast\n", "tools/setup.sh"),
+    ("deploy.yml", PLAY + "    - ansible.posix.synchronize: src=api/ dest=/srv/api\n", "api/app.ini"),
     ("deploy.yml", PLAY + "    - copy:\n        src: app.ini\n        dest: /etc/\n      loop: \"{{ hosts }}\"\n",
      "files/other.ini"),
 ]
@@ -65,7 +64,7 @@ def test_gate_tree_asks_for_a_human(gated: tuple[int, dict[str, str]]) -> None:
 
 @pytest.mark.parametrize("number", range(len(VARIANTS)), ids=[text[-40:] for _, text, _ in VARIANTS])
 def test_a_file_a_play_ships_is_iac(reached: dict[str, str], number: int) -> None:
-    assert reached.get(f"v{number}/{VARIANTS[number][2]}") == "core.iac"  # before: 11 of 11 allowed
+    assert reached.get(f"v{number}/{VARIANTS[number][2]}") == "core.iac"  # before: 9 of 9 allowed
 
 
 @pytest.mark.parametrize("number", range(len(LOOK_ALIKES)), ids=[text[-40:] for _, text, _ in LOOK_ALIKES])

@@ -18,11 +18,11 @@ near it (heatfiles.PAST). A `src:` that is a loop's item (`"{{ item }}"`, review
 farther away than a sibling folder, a role's files named from a playbook in another tree and `roles_path` are not
 followed.
 
-Misses 11: `unarchive:`, `synchronize:` (`ansible.posix.`), `assemble:` (a folder of fragments) ship their `src` as
-`copy:` does, and `script:` runs its file on the hosts (its free form's first word, or `cmd:`'s): resolved the same way.
-A `src` that is a loop's item where a loop's items are a variable's (`loop: "{{ conf_files }}"`, `with_items: '{{ x
-}}'`) may be any file of `files/` and `templates/` of each folder the file resolves from: every one is a source (fail
-closed; a role's are `iac` by their path already).
+Misses 11: `unarchive:` and `assemble:` (a folder of fragments) ship their `src` as `copy:` does (not `synchronize:`,
+which deploys an application's tree: its code stays what it is), and `script:` runs its file on the hosts (its free
+form's first word, or `cmd:`'s): resolved the same way. A `src` that is a loop's item where a loop's items are a
+variable's (`loop: "{{ conf_files }}"`, `with_items: '{{ x }}'`) may be any file of `files/` and `templates/` of each
+folder the file resolves from: every one is a source (fail closed; a role's are `iac` by their path already).
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ __all__ = ["ANSIBLE_COPIES", "RULE", "copied"]
 
 RULE = "iac.context.ansible-file"
 _TYPES = (".yml", ".yaml")
-# the modules that ship a file of the repository (misses 11: `unarchive`, `synchronize`, `assemble`; `script` runs it)
-_MODULE = lazy(r"^([ \t]*+(?:-[ \t]++)?+)(?:ansible\.(?:builtin|legacy|windows|posix)\.)?+(?:win_)?+"
-               r"(copy|template|unarchive|synchronize|assemble|script)[ \t]*+:[ \t]*+([^\n]*+)")
-_SHIPPERS = (b"copy", b"template", b"unarchive", b"synchronize", b"assemble", b"script")
-_HINTS = ("copy", "template", "unarchive", "synchronize", "assemble", "script")
+# the modules that ship a file of the repository (misses 11: `unarchive`, `assemble`; `script` runs it). Not
+# `synchronize`: it deploys an application's tree (over 305 mirrors: 136 of one app's source files read as `iac`)
+_MODULE = lazy(r"^([ \t]*+(?:-[ \t]++)?+)(?:ansible\.(?:builtin|legacy|windows)\.)?+(?:win_)?+"
+               r"(copy|template|unarchive|assemble|script)[ \t]*+:[ \t]*+([^\n]*+)")
+_SHIPPERS = (b"copy", b"template", b"unarchive", b"assemble", b"script")
+_HINTS = ("copy", "template", "unarchive", "assemble", "script")
 _CMD_KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+cmd[ \t]*+:[ \t]*+([^\n]*+)")  # `script:`'s block form names it by `cmd:`
 # a loop over a variable (`loop: "{{ files }}"`, `with_items: '{{ conf }}'`): its items are the play's to choose
 _VARIABLE_LOOP = lazy(r"""^['"]?+\{\{""")
