@@ -39,7 +39,7 @@ __all__ = ["ANSIBLE_COPIES", "RULE", "copied"]
 RULE = "iac.context.ansible-file"
 _TYPES = (".yml", ".yaml")
 # the modules that ship a file of the repository (misses 11: `unarchive`, `assemble`; `script` runs it). Not
-# `synchronize`: it deploys an application's tree (over 305 mirrors: 136 of one app's source files read as `iac`)
+# `synchronize`: it deploys an application's tree (over 305 mirrors: 135 of one app's source files read as `iac`)
 _MODULE = lazy(r"^([ \t]*+(?:-[ \t]++)?+)(?:ansible\.(?:builtin|legacy|windows)\.)?+(?:win_)?+"
                r"(copy|template|unarchive|assemble|script)[ \t]*+:[ \t]*+([^\n]*+)")
 _SHIPPERS = (b"copy", b"template", b"unarchive", b"assemble", b"script")
