@@ -56,6 +56,7 @@ def test_a_module_a_ci_script_starts_by_its_name_is_ci(line: str, module: str) -
 LOOK_ALIKES = [("scripts/release.py", "from ... import app", "app.py"),
                ("scripts/release.py", "from .lib import other", "scripts/lib/notes.py"),
                ("src/pkg/cli.py", "from .core import run", "src/pkg/core.py"),
+               ("Cython/Build/Cythonize.py", "from .Cache import Cache", "Cython/Build/Cache.py"),
                ("scripts/release.py", "# subprocess.run([sys.executable, '-m', 'scripts.lib.notes'])",
                 "scripts/lib/notes.py")]
 

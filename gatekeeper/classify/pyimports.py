@@ -45,6 +45,12 @@ def is_tooling(folder: str) -> bool:
     return any(part.lower() in TOOL_FOLDERS for part in folder.split("/")) if folder else False
 
 
+def _tooling_package(folder: str) -> bool:
+    """Whether a part of `folder` is a tooling folder's name as written (`scripts`, `tools`): a package spelt `Build`
+    (Cython's `Cython/Build/`) is the product's (misses 11: over the mirrors, its relative imports read as `ci`)."""
+    return any(part in TOOL_FOLDERS for part in folder.split("/")) if folder else False
+
+
 def roots(path: str) -> list[str]:
     """The folders the absolute imports of the Python file at `path` resolve from: its own, and the root for a
     `conftest.py` (pytest imports it with the root on `sys.path`)."""
@@ -89,7 +95,7 @@ def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] 
         stem = module.replace(".", "/")
         targets = ([stem] if stem and dots else []) + [f"{stem}/{name}" if stem else name
                                                        for name in _NAME.findall(names.lstrip("("))]
-        if dots and not (path.endswith("conftest.py") or from_root(folder + "/") or is_tooling(folder)):
+        if dots and not (path.endswith("conftest.py") or from_root(folder + "/") or _tooling_package(folder)):
             continue  # a product script's relative import: a package's module, the product (redteam12's LEFT); a
             # test folder's module (one a conftest imports, in turn) loads its package's helpers (attack 48)
         if dots:  # `.`: the file's own package; each further dot one folder up
@@ -105,6 +111,6 @@ def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] 
                 at = posixpath.normpath(posixpath.join(base, target))
                 if not at.startswith(("../", "/")) and at not in (".", "..") and (
                         base == folder and not dots or not folder and not dots or base in above
-                        or from_root(at + "/") or dots and is_tooling(posixpath.dirname(at))):
+                        or from_root(at + "/") or dots and _tooling_package(posixpath.dirname(at))):
                     out += [f"{at}.py", f"{at}/__init__.py"]
     return list(dict.fromkeys(out))
