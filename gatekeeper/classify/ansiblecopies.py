@@ -15,8 +15,14 @@ file and directly inside their sub-folders, read when they hold `src` and `copy`
 (`hosts:`, a `tasks/`/`handlers/` folder, `ansible.builtin.`); a file longer than read counts as copying every file
 near it (heatfiles.PAST). A `src:` that is a loop's item (`"{{ item }}"`, review 70b) makes every item of the file's
 `with_*:`/`loop:` lists a source (the task a loop belongs to is not followed: fail closed). *Limits:* a playbook
-farther away than a sibling folder, a role's files named from a playbook in another tree, `roles_path`, and a loop over
-a variable (`loop: "{{ files }}"`) are not followed.
+farther away than a sibling folder, a role's files named from a playbook in another tree and `roles_path` are not
+followed.
+
+Misses 11: `unarchive:` and `assemble:` (a folder of fragments) ship their `src` as `copy:` does (not `synchronize:`,
+which deploys an application's tree: its code stays what it is), and `script:` runs its file on the hosts (its free
+form's first word, or `cmd:`'s): resolved the same way. A `src` that is a loop's item where a loop's items are a
+variable's (`loop: "{{ conf_files }}"`, `with_items: '{{ x }}'`) may be any file of `files/` and `templates/` of each
+folder the file resolves from: every one is a source (fail closed; a role's are `iac` by their path already).
 """
 
 from __future__ import annotations
@@ -32,8 +38,15 @@ __all__ = ["ANSIBLE_COPIES", "RULE", "copied"]
 
 RULE = "iac.context.ansible-file"
 _TYPES = (".yml", ".yaml")
-_MODULE = lazy(r"^([ \t]*+(?:-[ \t]++)?+)(?:ansible\.(?:builtin|legacy|windows)\.)?+(?:win_)?+(?:copy|template)"
-               r"[ \t]*+:[ \t]*+([^\n]*+)")
+# the modules that ship a file of the repository (misses 11: `unarchive`, `assemble`; `script` runs it). Not
+# `synchronize`: it deploys an application's tree (over 305 mirrors: 135 of one app's source files read as `iac`)
+_MODULE = lazy(r"^([ \t]*+(?:-[ \t]++)?+)(?:ansible\.(?:builtin|legacy|windows)\.)?+(?:win_)?+"
+               r"(copy|template|unarchive|assemble|script)[ \t]*+:[ \t]*+([^\n]*+)")
+_SHIPPERS = (b"copy", b"template", b"unarchive", b"assemble", b"script")
+_HINTS = ("copy", "template", "unarchive", "assemble", "script")
+_CMD_KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+cmd[ \t]*+:[ \t]*+([^\n]*+)")  # `script:`'s block form names it by `cmd:`
+# a loop over a variable (`loop: "{{ files }}"`, `with_items: '{{ conf }}'`): its items are the play's to choose
+_VARIABLE_LOOP = lazy(r"""^['"]?+\{\{""")
 _SRC_KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+src[ \t]*+:[ \t]*+([^\n]*+)")
 _FREE_SRC = lazy(r"(?:^|[\s{,])src[ \t]*+[=:][ \t]*+([^\s,}]++)")
 _ANSIBLE = lazy(rb"\bhosts[ \t]*+:|\bansible\.(?:builtin|legacy|windows)\.")
@@ -49,7 +62,7 @@ _MAX_NAMES = 256  # sources a file names (past them, every file near it: fail cl
 def copied(path: str, data: bytes) -> tuple[str, ...]:
     """The repository paths (files or folders) the `copy:`/`template:` sources of the play or task file at `path`
     name; none when it is no Ansible YAML."""
-    if b"src" not in data or (b"copy" not in data and b"template" not in data):
+    if (b"src" not in data and b"script" not in data) or not any(word in data for word in _SHIPPERS):
         return ()
     folders = path.split("/")[:-1]
     in_tasks = bool(folders) and folders[-1] in ("tasks", "handlers")
@@ -75,6 +88,8 @@ def _sources(text: str) -> list[str]:
     column = -1  # the module key's column while inside its block
     looped = False  # a source is a loop's item
     looping = -1  # the loop key's column while inside its block
+    script = False  # the block is `script:`'s (its `cmd:` names the file)
+    variable = False  # a loop's items are a variable's (misses 11)
     for line in text.splitlines():
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("#"):
@@ -85,8 +100,8 @@ def _sources(text: str) -> list[str]:
         if looping >= 0 and indent <= looping:
             looping = -1
         if column >= 0:
-            if (found := _SRC_KEY.match(line)) is not None:
-                words.append(found.group(1))
+            if (found := _SRC_KEY.match(line)) is not None or script and (found := _CMD_KEY.match(line)) is not None:
+                words.append(found.group(1).split(" ", 1)[0] if script and "src" not in line else found.group(1))
                 looped = looped or _LOOPED.search(line) is not None
             continue
         if looping >= 0:
@@ -97,14 +112,20 @@ def _sources(text: str) -> list[str]:
         if ("with_" in line or "loop" in line) and (loop := _LOOP.match(line)) is not None:
             looping = len(loop.group(1))
             flow = loop.group(2).strip()
+            variable = variable or _VARIABLE_LOOP.match(flow) is not None
             items += flow.strip("[]").split(",") if flow.startswith("[") else _FREE_SRC.findall(flow)
-        elif "copy" in line or "template" in line:
+        elif any(hint in line for hint in _HINTS):
             module = _MODULE.match(line)
             if module is not None:
-                column = len(module.group(1))
-                words += _FREE_SRC.findall(module.group(2))
-                looped = looped or _LOOPED.search(module.group(2)) is not None
-    return words + items if looped else words
+                column, script, free = len(module.group(1)), module.group(2) == "script", module.group(3)
+                words += _FREE_SRC.findall(free)
+                # `script: tools/setup.sh --x`: its free form's first word is the file (not `cmd=`, `{{`, `key=v`)
+                first = free.strip().split(" ", 1)[0] if script and "src=" not in free else ""
+                words += [first] if first and "=" not in first and not first.startswith(("{", "#", "'{", '"{')) else []
+                looped = looped or _LOOPED.search(free) is not None
+    # a loop over a variable: any file of the `files/` and `templates/` folders (fail closed, misses 11)
+    wide = ["files/{{ item }}", "templates/{{ item }}"] if looped and variable else []
+    return words + items + wide if looped else words
 
 
 def _value(word: str) -> str | None:

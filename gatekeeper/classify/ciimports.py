@@ -40,6 +40,10 @@ _PYTHON = lazy(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|i
 # `runpy.run_module`, a literal first argument on a line that is no comment before it (a name in a variable: none)
 _DYNAMIC = lazy(r"""^[^#\n]*?\b(?:import_module|__import__|run_module)[ \t]*+\([ \t]*+(?:'([A-Za-z_][\w.]{0,255}+)'"""
                 r"""|"([A-Za-z_][\w.]{0,255}+)")""", re.MULTILINE)
+# a module a script starts in a new interpreter by its dotted name (misses 11): `[sys.executable, "-m", "scripts.x"]`,
+# `["python3", "-m", …]`, over lines; found as an import is, and from the root (the working folder the run starts in)
+_RUN_MODULE = lazy(r"""^[^#\n]*?['"]-m['"][ \t]*+,\s{0,64}+(?:'([A-Za-z_][\w.]{0,255}+)'|"([A-Za-z_][\w.]{0,255}+)")""",
+                   re.MULTILINE)
 # `require('./x')`, `import('./x')`, `import … from './x'`, `export … from './x'`, `import './x'`
 _NODE = lazy(r"""(?:\brequire[ \t]*\(|\bimport[ \t]*\(|\bfrom|^[ \t]*import)[ \t]*"""
                    r"""['"](\.{1,2}/[^'"\n]*)['"]""", re.MULTILINE)
@@ -114,10 +118,11 @@ def imported(path: str, text: str) -> list[str]:
         return []
     kind = name.rpartition(".")[2].lower() if "." in name else ""
     if kind in ("py", "pyw"):
+        started = [a or b for a, b in _RUN_MODULE.findall(text)[:MAX_IMPORTS]] if "-m" in text else []
         modules = list(dict.fromkeys([*(module.strip() for match in _PYTHON.finditer(text)
                                         for module in (match[1] or match[2]).split(",")),
                                       *(a or b for a, b in (_DYNAMIC.findall(text) if "_module" in text
-                                                            or "__import__" in text else ()))]))
+                                                            or "__import__" in text else ())), *started]))
         # past the bound (a script padded with imports before its helper's, review12): every module below its folder
         rest = [f"{ANY}.py"] if len(modules) > MAX_IMPORTS else []
         names = [p for module in modules[:MAX_IMPORTS] for p in _python(module)] + rest
@@ -129,7 +134,8 @@ def imported(path: str, text: str) -> list[str]:
                  for p in _joined(base, _python(module))]
         return list(dict.fromkeys([*(p for base in pyimports.roots(path) for p in _joined(base, names)
                                      if base == folder or is_test(p)), *above,
-                                   *(froms if froms is not None else _joined(folder, [f"{ANY}.py"]))]))
+                                   *(froms if froms is not None else _joined(folder, [f"{ANY}.py"])),
+                                   *(p for module in started for p in _python(module, True))]))
     if kind in _NODE_FILES:
         names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text), *_templates(text)]
                  [:MAX_IMPORTS]]
@@ -236,12 +242,13 @@ def _dirname_specs(text: str) -> list[str]:
     return out
 
 
-def _python(module: str) -> list[str]:
+def _python(module: str, run: bool = False) -> list[str]:
     """`a.b`: `a/b.py`, `a/b/__init__.py`, `a/__init__.py`. Not a relative import (`from .x import y`): a script run
     by its path has no package, so only a package's modules (imported, not run) hold one."""
     parts = module.strip().split(".")
     stem = "/".join(parts)
-    return [f"{stem}.py", f"{stem}/__init__.py", *([f"{parts[0]}/__init__.py"] if len(parts) > 1 else [])]
+    return [f"{stem}.py", f"{stem}/__init__.py", *([f"{parts[0]}/__init__.py"] if len(parts) > 1 else []),
+            *([f"{stem}/__main__.py"] if run else [])]  # a package `-m` runs: its `__main__.py`
 
 
 def _rust(path: str, text: str) -> list[str]:

@@ -284,7 +284,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
         absolute += checkoutpaths.commanded(source) if commands else []
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
-            + fedruns.function_runs(source) if commands else []  # attack 36: the folders it puts on PATH; cileft67
+            + fedruns.function_runs(source) + commandlines.env_modules(source) if commands else []  # cileft67
         lines = source.splitlines()
         scripts += commandlines.copied_runs(lines) if commands else []  # a later line runs a copy (attack 42)
         if commands and index < len(sources) - copies:  # and what a line does with a copy, as with its source (43)

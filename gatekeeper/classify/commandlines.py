@@ -11,12 +11,13 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from gatekeeper.classify import printfs
+from gatekeeper.classify import printfs, pymodules
 from gatekeeper.classify.installwords import INSTALLERS, copied, installed
+from gatekeeper.classify.pipinstalls import ANY
 from gatekeeper.classify.wrappers import PLAIN, innermost
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["HOLE", "copied_runs", "copies_read", "expanded", "printed", "scripts", "unquoted"]
+__all__ = ["HOLE", "copied_runs", "copies_read", "env_modules", "expanded", "printed", "scripts", "unquoted"]
 
 HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
 _GLOB = lazy(r"[*?]")
@@ -31,14 +32,17 @@ _KEY = lazy(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|befo
                   r"|entry[-_]?point)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+"
                   r"|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+",
                   re.IGNORECASE)
-# a PYTHONPATH the line sets (`PYTHONPATH=tools python -m x`, `env PYTHONPATH=…`, `export PYTHONPATH=…`): review 70
-_PYTHONPATH = lazy(r"""\bPYTHONPATH=(?:"([^"\n]{0,1024}+)"|'([^'\n]{0,1024}+)'|([^\s;&|'"`]{0,1024}+))""")
+# a YAML key that sets PYTHONPATH (a step's, a job's, a workflow's `env:`), read as the assignment (misses 11)
+_ENV_KEY = lazy(r"""^[ \t]*+(?:-[ \t]++)?+['"]?+PYTHONPATH['"]?+[ \t]*+:[ \t]++""", re.MULTILINE)
+_ENV_PATHS = 16  # entries of a PYTHONPATH set off the line read, at most
+_MODULE_LINES = 128  # lines that may run `python -m` read below such a PYTHONPATH, at most (then: every module)
 _SHELL_OPTION = lazy(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
 _SHELL = lazy(r"(?:ba|z|k|da|a)?sh")
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
 # What a line must hold for _commands to find anything: a `/` (a path) or a word an interpreter or `.` may be.
 _MAY_RUN = lazy(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
-                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv|rpmbuild)(?:\.exe)?[ \t]", re.IGNORECASE)
+                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv|rpmbuild|coverage)(?:\.exe)?[ \t]",
+                 re.IGNORECASE)
 _INTERPRETER = lazy(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
                           r"(?:\.exe)?|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|source|\.|groovy|uv|-file")
 # Builders that run the recipe file they are handed (the sixty-seventh set): a PyInstaller spec is a Python program
@@ -93,6 +97,21 @@ def scripts(line: str) -> list[str]:
     read = _read(line)
     found = read.found + (_run_copies(read.copies, read.ran) if read.copies and read.ran else [])
     return _kept(found, read.globs)
+
+
+def env_modules(text: str) -> list[str]:
+    """The files `python -m` runs on a line of the definition `text` below a PYTHONPATH set off that line: a YAML
+    `PYTHONPATH:` key (a step's, a job's or the workflow's: read for every line, fail wide), an earlier line's
+    `export PYTHONPATH=…`, a `PYTHONPATH=…` line written to `$GITHUB_ENV` (misses 11)."""
+    if "PYTHONPATH" not in text or "-m" not in text:
+        return []
+    paths = pymodules.python_paths(_ENV_KEY.sub("PYTHONPATH=", text))[:_ENV_PATHS]
+    lines = list(dict.fromkeys(line.strip() for line in text.splitlines() if "-m" in line and (
+        "py" in line or "coverage" in line or "uv" in line))) if paths else []
+    if len(lines) > _MODULE_LINES:  # fail wide: every module below them (a text of 4,000 module lines: 3 CPU-s)
+        wide = [f"{path}/{ANY}{tail}" for path in paths for tail in (".py", "/__main__.py", "/__init__.py")]
+        return _kept(wide, set(wide))
+    return _kept([file for line in lines for file in _read(line, paths).found], set())
 
 
 def copied_runs(lines: list[str]) -> list[str]:
@@ -199,8 +218,8 @@ def _words(segment: str, bound: int) -> list[str]:
     return innermost(words[at:]) if at < len(words) else []
 
 
-def _read(line: str) -> _Line:
-    """One line's commands read (scripts() and copied_runs())."""
+def _read(line: str, paths: list[str] | None = None) -> _Line:
+    """One line's commands read (scripts() and copied_runs()); `paths`: a PYTHONPATH set off the line (env_modules)."""
     found: list[str] = []
     read: list[str] = []  # the operands of the readers since the last interpreter: a pipe may hand them on
     substituted = False  # the last interpreter's segment ends where a substitution opens: its readers feed it
@@ -210,7 +229,7 @@ def _read(line: str) -> _Line:
     line = line.replace("$(pwd)/", "$PWD/")  # the working folder, not a command substitution to split at
     segments = _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else []
     extra = len(segments) + _MORE_SEGMENTS
-    paths: list[str] | None = None  # the line's PYTHONPATH entries, read once (review 70)
+    python_paths: list[str] | None = None  # the line's PYTHONPATH entries, read once (review 70)
     for segment in segments:  # grows by the command strings it holds (`bash -c 'bash tools/gen'`), a bounded few
         words, at = _words(segment, 12), 0
         if not words:
@@ -228,12 +247,12 @@ def _read(line: str) -> _Line:
                         if _OPERAND.fullmatch(word) is not None]
             found += operands if substituted else []
             read += operands
-        elif _RECIPE_BUILDER.fullmatch(builder) is not None or (
-                program.startswith("py") and _RECIPE_BUILDER.fullmatch(_module_name(words[at + 1:])) is not None):
+        elif _RECIPE_BUILDER.fullmatch(builder) is not None or (program.startswith("py") and _RECIPE_BUILDER.fullmatch(
+                pymodules.module_name(words[at + 1:])) is not None):
             found += [word for word in words[at + 1:] if word.lower().endswith(".spec")]
         elif _INTERPRETER.fullmatch(program) is not None or program == "eval":
-            paths = _python_paths(line) if paths is None else paths
-            found += _module(words[at + 1:], paths) if program.startswith("py") else []
+            python_paths = [*pymodules.python_paths(line), *(paths or ())] if python_paths is None else python_paths
+            found += pymodules.module_files(words[at + 1:], python_paths) if program.startswith("py") else []
             rest = _script_words(program, words[at:])
             string = _command_string(words[at + 1:]) if _SHELL.fullmatch(program) is not None else None
             if string is not None and len(segments) < extra:
@@ -351,35 +370,6 @@ def _script_words(program: str, words: list[str]) -> list[str]:
         if (word := _INPUT.sub("", word)) not in _STDIN:
             rest.append(word)
     return rest
-
-
-def _module_name(words: list[str]) -> str:
-    """The module `python -m NAME` (or `-mNAME`) runs (empty when the words hold no `-m NAME`)."""
-    joined = next((word[2:] for word in words if word.startswith("-m") and len(word) > 2), "")
-    return words[words.index("-m") + 1] if "-m" in words[:-1] else joined
-
-
-def _python_paths(line: str) -> list[str]:
-    """The literal entries of the PYTHONPATH `line` sets (a variable's, an absolute or the working folder: none)."""
-    entries = [entry.removeprefix("$PWD/").removeprefix("${PWD}/").removeprefix("./").rstrip("/")
-               for hit in (_PYTHONPATH.findall(line)[:8] if "PYTHONPATH" in line else ())
-               for entry in "".join(hit).split(":")[:16]]
-    return [entry for entry in dict.fromkeys(entries)
-            if entry and entry != "." and "$" not in entry and not entry.startswith("/")]
-
-
-def _module(words: list[str], paths: list[str]) -> list[str]:
-    """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
-    round: the release job's code, named by its module), and the `__init__.py` of each package on the way, which
-    Python imports first (attack 47: `python -m tools.mod` ran an edited `tools/mod/__init__.py`)."""
-    module = _module_name(words)
-    if not module or re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
-        return []
-    path, parts = module.replace(".", "/"), module.split(".")
-    inits = ["/".join([*parts[:at], "__init__.py"]) for at in range(1, len(parts) + 1)]
-    files = [f"{path}.py", f"{path}/__main__.py", *inits]
-    # also below each entry of a PYTHONPATH its line sets (review 70)
-    return files + [posixpath.join(entry, file) for entry in paths for file in files]
 
 
 def printed(text: str) -> str:

@@ -47,7 +47,9 @@ _SHIPPED_TYPES = frozenset({"txt", "j2", "jinja", "jinja2", "tpl", "tmpl", "temp
                             # what an Ansible play copies (label 91): a server's settings under any suffix
                             "cnf", "cf", "vcl", "zone", "html", "htm", "css", "gpg", "asc", "der", "p12", "jks",
                             "keytab", "csv", "rc", "sudoers", "socket", "mount", "path", "target", "network", "netdev",
-                            "link", "desktop", "vhost", "nginx", "htaccess", "htpasswd"})
+                            "link", "desktop", "vhost", "nginx", "htaccess", "htpasswd",
+                            # what its `unarchive:` unpacks on the hosts (misses 11)
+                            "tgz", "gz", "tar", "zip", "bz2", "xz", "zst"})
 _VERSION = lazy(rb"""(?:^|[{,\n])[ \t]*["']?heat_template_version["']?[ \t]*:""")
 _GET_FILE = lazy(r"""["']?\bget_file["']?[ \t]*:[ \t]*(?:\n[ \t]*)?["']?([^\s"'{},\[\]#]+)""")
 Tree = dict[str, TreeEntry]

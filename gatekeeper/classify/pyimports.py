@@ -11,7 +11,10 @@
 - a `conftest.py` is imported with the root on `sys.path` (`python -m pytest`; rootdir-based insertion), so its
   absolute imports resolve from the root as well as from its folder (`import tests.helpers` in `tests/conftest.py`);
 - an absolute import whose first name is a folder the file is in (`from scripts.lib import x` in `scripts/release.py`,
-  run as `python -m scripts.release` or with `PYTHONPATH=.`) resolves from that folder's parent (ancestors; misses 10).
+  run as `python -m scripts.release` or with `PYTHONPATH=.`) resolves from that folder's parent (ancestors; misses 10);
+- a relative import of a module in a tooling folder (is_tooling: `from .lib import notes` in `scripts/release.py`, run
+  as `python -m scripts.release`) loads its package's module where that stays in a tooling folder (misses 11; a
+  product package's relative imports, and one that climbs out of the tooling folders, stay unread).
 """
 
 from __future__ import annotations
@@ -40,6 +43,12 @@ TOOL_FOLDERS = frozenset({"scripts", "script", "tools", "tool", "tooling", "ci",
 def is_tooling(folder: str) -> bool:
     """Whether a part of `folder` is a tooling folder's name (TOOL_FOLDERS, any case)."""
     return any(part.lower() in TOOL_FOLDERS for part in folder.split("/")) if folder else False
+
+
+def _tooling_package(folder: str) -> bool:
+    """Whether a part of `folder` is a tooling folder's name as written (`scripts`, `tools`): a package spelt `Build`
+    (Cython's `Cython/Build/`) is the product's (misses 11: over the mirrors, its relative imports read as `ci`)."""
+    return any(part in TOOL_FOLDERS for part in folder.split("/")) if folder else False
 
 
 def roots(path: str) -> list[str]:
@@ -86,7 +95,7 @@ def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] 
         stem = module.replace(".", "/")
         targets = ([stem] if stem and dots else []) + [f"{stem}/{name}" if stem else name
                                                        for name in _NAME.findall(names.lstrip("("))]
-        if dots and not (path.endswith("conftest.py") or from_root(folder + "/")):
+        if dots and not (path.endswith("conftest.py") or from_root(folder + "/") or _tooling_package(folder)):
             continue  # a product script's relative import: a package's module, the product (redteam12's LEFT); a
             # test folder's module (one a conftest imports, in turn) loads its package's helpers (attack 48)
         if dots:  # `.`: the file's own package; each further dot one folder up
@@ -102,6 +111,6 @@ def loaded(path: str, text: str, from_root: Callable[[str], bool]) -> list[str] 
                 at = posixpath.normpath(posixpath.join(base, target))
                 if not at.startswith(("../", "/")) and at not in (".", "..") and (
                         base == folder and not dots or not folder and not dots or base in above
-                        or from_root(at + "/")):
+                        or from_root(at + "/") or dots and _tooling_package(posixpath.dirname(at))):
                     out += [f"{at}.py", f"{at}/__init__.py"]
     return list(dict.fromkeys(out))

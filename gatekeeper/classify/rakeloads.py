@@ -27,6 +27,11 @@ a root the Rakefile computes), `File.expand_path('../tasks/build', __FILE__)` (`
 `File.expand_path('tasks/build', __dir__)`, a `+ '.rb'` after either, and `"#{__dir__}/tasks/build"`; so `require`,
 `load` and `import` of them name the task file as `require './tasks/build'` does. A `File.join` of literals only
 (`require File.join('tasks', 'x')`: $LOAD_PATH) is what it was.
+
+Misses 11: `Pathname(__dir__).join('tasks/build')` (`Pathname.new`, `Pathname(__FILE__).dirname`,
+`Pathname(File.dirname(__FILE__))`, parts apart) is `'./tasks/build'` too, a `%w[tasks build]` word list a list of its
+words, and rake's own `rake_require NAME, PATHS` names `PATH/NAME.rake` for each path (without paths, from
+$LOAD_PATH: NAME.rake below any folder, ciforms.ANY_FOLDER).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from gatekeeper.classify.ciforms import ANY_FOLDER
 from gatekeeper.lazy_pattern import lazy
 
 # A quoted string (single or double, no newline, bounded), or a `File.join(...)` of them; a comment to the line's end.
@@ -64,14 +70,29 @@ _REQUIRED = lazy(r"(?<![.\w])(?:require_relative\b[ \t(]*+(?:" + _STRING + r")"
 # inside: `File.dirname(__FILE__)`) with an optional `+ '.rb'`, or a double-quoted string led by an interpolation
 _COMPUTED = lazy(r"""File\.(join|expand_path)[ \t]*+\(([^()\n]{0,1024}+(?:\([^()\n]{0,256}+\)[^()\n]{0,1024}+)?)\)"""
                  r"""(?:[ \t]*+\+[ \t]*+(?:'([^'\n\\]{1,64}+)'|"([^"\n\\]{1,64}+)"))?|"\#\{[^{}\n]{1,256}+\}/""")
+# misses 11: the Rakefile's folder as a Pathname joined (`Pathname(__dir__).join('tasks/build')`, `Pathname.new(…)`,
+# `Pathname(__FILE__).dirname`, `Pathname(File.dirname(__FILE__))`), a `%w[tasks build]` word list, rake's own
+# `rake_require NAME[, PATHS]` (it loads `PATH/NAME.rake`; without paths from $LOAD_PATH: any folder)
+_PATHNAME = lazy(r"""\bPathname(?:\.new)?+[ \t]*+\([ \t]*+(?:__dir__|File\.dirname[ \t]*+\([ \t]*+__FILE__[ \t]*+\))"""
+                 r"""[ \t]*+\)[ \t]*+\.join[ \t]*+\(([^()\n]{0,1024}+)\)|\bPathname(?:\.new)?+[ \t]*+\("""
+                 r"""[ \t]*+__FILE__[ \t]*+\)[ \t]*+\.dirname[ \t]*+\.join[ \t]*+\(([^()\n]{0,1024}+)\)""")
+_WORD_LIST = lazy(r"%[wW](?:\[([^\[\]\n]{0,512}+)\]|\(([^()\n]{0,512}+)\))")
+_RAKE_REQUIRE = lazy(r"\brake_require\b[ \t(]*+(?:" + _STRING + r")(?:[ \t]*+,[ \t]*+\[([^\]\n]{0,512}+)\])?")
 _TASK_FOLDERS = frozenset({"tasks", "task", "rakelib", "rake", "rakefiles", "build", "ci", "script", "scripts", "tools",
                            "tooling", "support"})
 
 
 def loaded(text: str) -> list[str]:
     """The task files (path patterns relative to the Rakefile's folder) a Rakefile's text loads or imports."""
+    text = _WORD_LIST.sub(lambda words: f"[{', '.join(repr(word) for word in (words[1] or words[2]).split())}]", text) \
+        if "%w" in text or "%W" in text else text
+    text = _PATHNAME.sub(lambda call: "'./" + "/".join(a or b for a, b in _PARTS.findall(call[1] or call[2])) + "'",
+                         text) if "Pathname" in text else text
     text = _COMPUTED.sub(_computed, text) if "File." in text or "#{" in text else text
     found: list[str] = []
+    for single, double, paths in _RAKE_REQUIRE.findall(text) if "rake_require" in text else ():
+        folders = [a or b for a, b in _PARTS.findall(paths)] or [ANY_FOLDER]  # no paths: $LOAD_PATH's, any folder
+        found += [name for folder in folders for name in _names(f"{folder}/{single or double}.rake", lambda _: True)]
     for comment, joined, single, double in _WORDS.findall(text):
         if comment:
             continue

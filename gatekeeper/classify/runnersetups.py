@@ -31,9 +31,9 @@ __all__ = ["line_files", "loaded"]
 _RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|command)\b:?+)[ \t]*+['\"]?+(?:-[ \t]++)?+"
              r"(?:[A-Za-z_]\w*+=\S*+[ \t]++)*+(?:(?:@?+php(?:[ \t]++-[\w.-]++(?:=\S*+|[ \t]++[\w.-]++=\S*+)?+)*+"
              r"|ruby|perl|bundle[ \t]++exec)[ \t]++)?+"
-             r"(?:[\w.${}-]++/)*+(rspec|parallel_rspec|turbo_rspec|turbo_tests|simple-phpunit|phpunit|paratest|pest"
+             r"(?:[\w.${}-]++[/\\])*+(rspec|parallel_rspec|turbo_rspec|turbo_tests|simple-phpunit|phpunit|paratest|pest"
              r"|artisan[ \t]++test|prove|yath|Build[ \t]++test|dzil[ \t]++test|rake[ \t]++spec(?::[\w:-]++)?+"
-             r"|(?:rake|rails)[ \t]++test(?::[\w:-]++)?+|Makefile\.PL|codecept(?:\.phar)?+[ \t]++run)"
+             r"|(?:rake|rails)[ \t]++test(?::[\w:-]++)?+|Makefile\.PL|codecept(?:\.phar|\.bat)?+[ \t]++run)"
              r"(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 _R_TESTS = lazy(r"\b(?:(?:devtools|testthat)::test(?:_dir|_file|_local|_check|_package)?+|devtools::check|"
                 r"rcmdcheck::rcmdcheck|covr::(?:package_coverage|codecov|coveralls|report)|"

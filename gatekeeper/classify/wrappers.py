@@ -2,9 +2,8 @@
 
 A CI line runs its command behind a wrapper program that takes options and operands of its own (`sudo -E`, `timeout
 60 tools/gen`, `nice -n 5`, `env -i PATH=/usr/bin`, `xvfb-run -a`, `flock /tmp/l`, `su runner -c '…'`, `poetry run`,
-`uv run`, `python -m pytest`, `builtin source`, `busybox sh`, `coverage run -m`, `npx gulp`, `… | xargs -n1
-tools/gen`, `find . -exec tools/gen {} +`),
-a debugger's or an emulator's (`gdb --args ./x`, `lldb -- ./x`, `valgrind ./x`, `qemu-aarch64 -L /usr/aarch64 ./x`),
+`uv run`, `python -m pytest`, `builtin source`, `busybox sh`, `npx gulp`, `… | xargs -n1 tools/gen`, `find . -exec
+tools/gen {} +`), a debugger's or an emulator's (`gdb --args ./x`, `lldb -- ./x`, `qemu-aarch64 -L /usr/aarch64 ./x`),
 a container's with the repository mounted (`docker run -v "$(pwd)":/w -w /w img ./x`, `podman run --mount
 type=bind,source=.,target=/src img /src/x`: the paths below the mount are the repository's), after a redirection
 (`>build.log tools/gen`, `2>&1 tools/gen`), inside `$(…)` (`V=$(tools/gen)`) and in a `case` arm (`build) ./x ;;`).
@@ -15,8 +14,8 @@ place gives none; a container without the repository mounted runs the image's ow
 Label 91: a shell's `-c` string (`sh -c "bundle exec rake spec"`, `bash -e -o pipefail -c '…'`) is a command too,
 also inside a container without a mount (read from where the step runs: the string names the job's files as the line
 would), and so is the command of `docker exec CONTAINER …` and `docker compose [-f F] exec|run [OPTS] SERVICE …`
-(`docker-compose`, `podman-compose`): a running container or a service, read from where the step runs.
-"""
+(`docker-compose`, `podman-compose`): a running container or a service, read from where the step runs. Misses 11:
+`uv run -m x`, `coverage run -m x|SCRIPT` (also behind `python -m coverage`) are python's; `ruby -S thor` runs thor."""
 
 from __future__ import annotations
 
@@ -33,6 +32,7 @@ class _Wrapper(NamedTuple):
     commanding: frozenset[str]  # options whose value is the command (`su -c '…'`, `find -exec`, `python -m`)
     verbs: frozenset[str]  # the first operand must be one of these for a command to follow (`poetry run`)
     mounts: bool = False  # a container's: its command runs only the repository's files it mounts (docker run -v)
+    python: bool = False  # its `-m NAME` is python's module (`uv run -m x`)
 
 
 def _w(operands: int, valued: str = "", commanding: str = "", verbs: str = "", mounts: bool = False) -> _Wrapper:
@@ -61,6 +61,10 @@ _CLIENT = frozenset({"--config", "-c", "--context", "-H", "--host", "-l", "--log
                      "--tlskey", "--url", "--connection", "--root", "--runroot", "--storage-driver", "--identity",
                      "--cgroup-manager", "--tmpdir", "--namespace", "-n", "--address", "-a"})
 _PYTHON = _w(-1, "-W -X -Q", "-m")  # `python -m pytest`: the module runs as its command does (`-c CODE` runs none)
+# `coverage run [OPTIONS] (-m MODULE | SCRIPT)`, `uv run -m MODULE`: python's (misses 11: the module read as a command)
+_COVERAGE = _w(1, "--rcfile --source --include --omit --data-file --context --concurrency", "-m", "run")._replace(
+    python=True)
+_UV = _RUN._replace(commanding=frozenset({"-m", "--module"}), python=True)
 _QEMU = _w(0, "-L -cpu -E -U -g -s -B -R -d -D -p -r -seed -trace -plugin -0")  # user-mode: `qemu-aarch64 -L / ./x`
 WRAPPERS = {
     "timeout": _w(1, "-s --signal -k --kill-after"), "nice": _w(0, "-n --adjustment"),
@@ -83,18 +87,16 @@ WRAPPERS = {
     "perf": _w(1, "-e --event -o --output -p --pid -r -c", "", "stat record trace"),
     "nix-shell": _w(-1, "-p --packages -I -A --attr", "--run --command"), "nix": _w(-1, "", "-c --command"),
     "poetry": _RUN, "pipenv": _RUN, "pdm": _RUN, "hatch": _RUN, "rye": _RUN, "pixi": _RUN, "conda": _RUN,
-    "mamba": _RUN, "micromamba": _RUN, "uv": _RUN, "bundle": _RUN._replace(verbs=frozenset({"exec"})),
+    "mamba": _RUN, "micromamba": _RUN, "uv": _UV, "bundle": _RUN._replace(verbs=frozenset({"exec"})),
     "uvx": _w(0, "--from --with -p --python --index"), "pipx": _w(1, "--spec --python --index-url", "", "run"),
     "npx": _w(0, "-p --package -c --call"), "bunx": _w(0, "-p --package"),
     "pnpm": _w(1, "-C --dir -F --filter", "", "exec dlx"),
     "composer": _w(1, "-d --working-dir", "", "exec"),  # `composer exec codecept run`: vendor/bin's (review 70b)
-    "coverage": _w(-1, "--rcfile --source --include --omit --data-file --context --concurrency", "-m", "run"),
-    "python": _PYTHON, "py": _PYTHON,
-    "direnv": _w(2, "", "", "exec"),
+    "coverage": _COVERAGE, "python": _PYTHON, "py": _PYTHON, "direnv": _w(2, "", "", "exec"),
     "go": _w(1, "-modfile", "", "tool"),  # `go tool mage -v ci`: a module's tool (Go 1.24), the eighty-seventh set
     "xargs": _w(0, "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args -P --max-procs -s --max-chars"),
     "find": _w(-1, "", "-exec -execdir -ok -okdir"), "parallel": _w(0, "-j --jobs -S --sshlogin --joblog"),
-    "watch": _w(0, "-n --interval"),
+    "watch": _w(0, "-n --interval"), "ruby": _w(-1, "-I -r -E -C -e", "-S"), "jruby": _w(-1, "-I -r -E -C -e", "-S"),
     # npm's environment setters (the eighty-first set: fnm's `cross-env NODE_OPTIONS=... jest`): the assignments after
     # them are skipped as `env`'s are, `--` ends dotenv's and dotenvx's options
     "cross-env": _w(0), "cross-env-shell": _w(0), "dotenv": _w(0, "-e -v -p -c"),
@@ -222,10 +224,11 @@ def innermost(words: list[str]) -> list[str]:
     """The command `words` run behind their leading wrappers (`sudo -E bash` is `bash`), else `words` as they are:
     a pipe's reader hands its file to the interpreter a wrapper runs (`cat tools/gen | sudo bash`, attack 38)."""
     row = spec(words[0].rpartition("/")[2]) if words else None
-    found = _unwrapped(words) if row is not None and row is not _PYTHON else []
-    # an interpreter behind them is the command (`sudo PYTHONPATH=t python -m x`: its module is read, review 70b)
-    python = [each for each in found if each and spec(each[0].rpartition("/")[2]) is _PYTHON]
-    return python[0] if python else found[-1] if found else words
+    found = _unwrapped(words) if row is not None else []
+    # an interpreter behind them is the command (`sudo PYTHONPATH=t python -m x`: its module is read, review 70b), also
+    # behind python's own module (`python -m coverage run -m x`: misses 11)
+    python = [each for each in found[row is _PYTHON:] if each and spec(each[0].rpartition("/")[2]) is _PYTHON]
+    return python[0] if python else words if row is _PYTHON else found[-1] if found else words
 
 
 def command_start(words: list[str]) -> int:
@@ -295,7 +298,12 @@ def _unwrapped(words: list[str]) -> list[list[str]]:
                 return [command, [_below(word, folder) for word in shelled]]
             return [command, [host if word.startswith("/") else _below(word, folder)
                               for word, host in zip(words[at:at + _KEPT], command, strict=True)]]
-        found += [words[begin:begin + _KEPT] for begin in commanded]
+        nested = words[commanded[0]:commanded[0] + _KEPT] if row is _PYTHON and commanded else []
+        found += [*(words[begin:begin + _KEPT] for begin in commanded), *(_unwrapped(nested) if nested and spec(
+            nested[0]) is not None else []), *(["python", "-m", *words[begin:begin + _KEPT]] for begin in commanded
+                                              if row.python)]  # the module as a command too (`pytest`: its conftest)
+        if row is _COVERAGE and at >= 0:  # its script: python's (and `python -m coverage run -m x`'s module: above)
+            return [*found, ["python", *words[at:at + _KEPT]]] if not commanded else found
         if at < 0:
             return found
         while at < len(words) and (words[at] in PLAIN or _ASSIGNMENT.match(words[at]) is not None):
