@@ -43,6 +43,11 @@ _ROOT = lazy(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORK
                    r"|BUILDKITE_BUILD_CHECKOUT_PATH|CIRCLE_WORKING_DIRECTORY|TRAVIS_BUILD_DIR|DRONE_WORKSPACE"
                    r"|BITBUCKET_CLONE_DIR|CODEBUILD_SRC_DIR|BUILD_SOURCESDIRECTORY|SYSTEM_DEFAULTWORKINGDIRECTORY)\b\}?"
                    r"|\$\((?:Build\.SourcesDirectory|System\.DefaultWorkingDirectory)\)")
+# The folder the checkout lands in (GitHub's `runner.workspace`, `/home/runner/work/app`, holds `app/`, the checkout),
+# written as `..`, and a home folder as `~` (attack 53): a path through either comes back into the checkout through its
+# own folder's name (ciruns.resolved, checkoutpaths.reentered) or ends with a path of it (checkoutpaths.tails)
+_ABOVE = lazy(r"\$\{\{\s*(?:runner\.workspace|env\.RUNNER_WORKSPACE)\s*\}\}|\$\{?RUNNER_WORKSPACE\b\}?")
+_HOME = lazy(r"\$\{?HOME\b\}?(?=/)|\$\{\{\s*env\.HOME\s*\}\}(?=/)")
 _FOR = lazy(r"\bfor[ \t]++([A-Za-z_]\w{0,63})[ \t]++in[ \t]++([^;\n]{1,1000})")
 _RUNNER = r"(?:(?:ba|z|k|da)?sh|source|\.|python[0-9.]*|node|ruby|perl|pwsh|php|exec|sudo|command)"
 # launchers and options bounded (attack 37: unbounded, each `-exec` of a line of them without `{}` read the rest of the
@@ -99,8 +104,9 @@ def _runs_variable(text: str, var: str) -> bool:
 
 
 def rooted(text: str) -> str:
-    """`text` with the checkout's root (and an action's own folder) written as `.`."""
-    return _ROOT.sub(".", text) if "$" in text else text
+    """`text` with the checkout's root (and an action's own folder) written as `.`, the folder above it as `..` and a
+    home folder as `~`."""
+    return _HOME.sub("~", _ABOVE.sub("..", _ROOT.sub(".", text))) if "$" in text else text
 
 
 def globbed(text: str) -> list[str]:
