@@ -37,6 +37,8 @@ SPELLINGS = [
     ("{r} \"$RUNNER_WORKSPACE/app/{s}\"", None), ("{r} '${{{{ runner.workspace }}}}/app/{s}'", None),
     ("{r} $HOME/work/app/app/{s}", None), ("{r} ${{HOME}}/work/app/app/{s}", None),
     ("{r} $GITHUB_WORKSPACE/../app/{s}", None), ("{r} '${{{{ github.workspace }}}}/../app/{s}'", None),
+    ("{r} $(dirname $GITHUB_WORKSPACE)/app/{s}", None), ("{r} \"$(dirname \"$GITHUB_WORKSPACE\")/app/{s}\"", None),
+    ("{r} $(dirname \"$PWD\")/app/{s}", None),
     ("cd .. && {r} app/{s}", None), ("cd ../app && {r} {s}", None), ("{r} app/{s}", ".."), ("{r} ../app/{s}", "."),
     ("{r} ../../app/{s}", "src"), ("{r} {name}", "../app/{d}"), ("{r} ../app/{s}", "${{{{ github.workspace }}}}"),
 ]
@@ -72,9 +74,23 @@ GITLAB = "test:\n  image: python:3.12\n  script:\n    - {line}\n"
 
 
 @each_case("line", ["bash ../app/scripts/x.sh", "cd .. && bash app/scripts/x.sh",
-                    "bash $HOME/work/app/app/scripts/x.sh", "bash $CI_PROJECT_DIR/../app/scripts/x.sh"])
+                    "bash $HOME/work/app/app/scripts/x.sh", "bash $CI_PROJECT_DIR/../app/scripts/x.sh",
+                    "bash $CI_BUILDS_DIR/group/app/scripts/x.sh", "bash ${CI_BUILDS_DIR}/group/app/scripts/x.sh",
+                    "bash $CI_BUILDS_DIR/$CI_PROJECT_PATH/scripts/x.sh"])
 def test_gitlab_reads_the_same_spellings(line: str) -> None:
+    """GitLab checks a project out into `$CI_BUILDS_DIR/<group>/<project>` (`/builds/group/app`)."""
     assert "scripts/x.sh" in tree_runs({".gitlab-ci.yml": GITLAB.format(line=line), "scripts/x.sh": "echo\n"})
+
+
+AZURE = "pool:\n  vmImage: ubuntu-latest\nsteps:\n- checkout: self\n- script: {line}\n"
+
+
+@each_case("line", ["bash $(Pipeline.Workspace)/s/scripts/x.sh", "bash $(Agent.BuildDirectory)/s/scripts/x.sh",
+                    "bash $PIPELINE_WORKSPACE/s/scripts/x.sh", "bash ${AGENT_BUILDDIRECTORY}/s/scripts/x.sh",
+                    "cd $(Pipeline.Workspace)/s && bash scripts/x.sh", "bash $(Build.SourcesDirectory)/scripts/x.sh"])
+def test_azure_reads_its_sources_folder_below_the_workspace(line: str) -> None:
+    """Azure Pipelines checks the one repository out into `s/` of the agent's build folder (the pipeline workspace)."""
+    assert "scripts/x.sh" in tree_runs({"azure-pipelines.yml": AZURE.format(line=line), "scripts/x.sh": "echo\n"})
 
 
 # the same spellings naming a file the tree does not hold name nothing (and `scripts/x.sh` is not run)
@@ -136,5 +152,7 @@ def test_the_new_readers_cost_linear_time() -> None:
     assert_linear(ciloops.rooted, repeated("$RUNNER_WORKSPACE/${HOME}/${{ runner.workspace }}$HOME ", tail="/x"),
                   budget=0.02)
     assert_linear(ciloops.rooted, repeated("${{ env.HOME ", tail="}}/x $"), budget=0.02)
+    assert_linear(ciloops.rooted, repeated("$(dirname \"$(dirname '$GITHUB_WORKSPACE", tail="')\")"), budget=0.02)
+    assert_linear(ciloops.rooted, repeated("$CI_BUILDS_DIR/$(Pipeline.Workspace)", tail="/x"), budget=0.02)
     assert_linear(lambda path: reentered(path), repeated("../", tail="app/x.sh"), budget=0.02)
     assert_linear(lambda text: entry_points([text], "sub"), repeated("../", tail="a/b/c.js"), budget=0.02)
