@@ -156,3 +156,13 @@ def test_the_new_readers_cost_linear_time() -> None:
     assert_linear(ciloops.rooted, repeated("$CI_BUILDS_DIR/$(Pipeline.Workspace)", tail="/x"), budget=0.02)
     assert_linear(lambda path: reentered(path), repeated("../", tail="app/x.sh"), budget=0.02)
     assert_linear(lambda text: entry_points([text], "sub"), repeated("../", tail="a/b/c.js"), budget=0.02)
+
+
+@each_case("uses", ["./../app/sub", "./../../app/app/sub", "./../app/./sub/", ".\\..\\app\\sub"])
+def test_a_local_action_named_back_through_the_checkout_is_reviewed(tmp_path: Path, uses: str) -> None:
+    """`uses: ./../app/sub` is the repository's `sub` action when the checkout's folder is `app`: an edit of its entry
+    was exit 0; `uses: ./../sub` (one climb, one name: a folder beside the checkout) names nothing here."""
+    base = {".github/workflows/t.yml": RUN_WORKFLOW.format(run="echo").replace("- run: echo", f"- uses: '{uses}'"),
+            "sub/action.yml": ACTION.format(main="dist/index.js"), "sub/dist/index.js": "1\n"}
+    repo, first, second = two_commits(tmp_path / APP, base, {"sub/dist/index.js": EVIL})
+    assert tree_gate(repo.root, first, second)[0] == 3, uses

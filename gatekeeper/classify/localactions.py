@@ -42,6 +42,8 @@ def local_uses(text: str) -> list[str]:
                 found.append("")  # the repository's root action (`uses: ./`): see entry_points
             elif path != ".." and not path.startswith("../"):
                 found.append(path)
+            elif (back := checkoutpaths.reentered(path)) is not None:
+                found.append(back)  # `./../app/tools/setup`: back in through the checkout's folder (attack 53)
     return found
 
 
