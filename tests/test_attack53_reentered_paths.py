@@ -23,7 +23,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
 
-from gatekeeper.classify import ciloops
+from gatekeeper.classify import ciloops, runvars
 from gatekeeper.classify.checkoutpaths import reentered
 from gatekeeper.classify.localactions import entry_points
 
@@ -156,6 +156,8 @@ def test_the_new_readers_cost_linear_time() -> None:
     assert_linear(ciloops.rooted, repeated("$CI_BUILDS_DIR/$(Pipeline.Workspace)", tail="/x"), budget=0.02)
     assert_linear(lambda path: reentered(path), repeated("../", tail="app/x.sh"), budget=0.02)
     assert_linear(lambda text: entry_points([text], "sub"), repeated("../", tail="a/b/c.js"), budget=0.02)
+    assert_linear(runvars.up, repeated("ci/../", tail="../app/x.sh"), budget=0.02)
+    assert_linear(runvars.up, repeated("a/..", tail="/x.sh"), budget=0.02)
 
 
 @each_case("uses", ["./../app/sub", "./../../app/app/sub", "./../app/./sub/", ".\\..\\app\\sub"])
@@ -166,3 +168,19 @@ def test_a_local_action_named_back_through_the_checkout_is_reviewed(tmp_path: Pa
             "sub/action.yml": ACTION.format(main="dist/index.js"), "sub/dist/index.js": "1\n"}
     repo, first, second = two_commits(tmp_path / APP, base, {"sub/dist/index.js": EVIL})
     assert tree_gate(repo.root, first, second)[0] == 3, uses
+
+
+OWN_FOLDER = ['D="$(cd "$(dirname "$0")" && pwd)"\nbash "$D/../../app/tools/x.sh"',
+              'D=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)\nbash "$D/../../app/tools/x.sh"',
+              'D="$(dirname "$0")"\nbash "$D/../../app/tools/x.sh"',
+              'HERE=$(dirname "$(readlink -f "$0")")\n"$HERE/../../app/tools/x.sh"',
+              'bash "$(dirname "$0")/../../app/tools/x.sh"', 'cd "$(dirname "$0")/../.." && bash app/tools/x.sh']
+
+
+@each_case("body", OWN_FOLDER)
+def test_a_script_climbing_from_its_own_folder_back_into_the_checkout_runs_the_file(body: str) -> None:
+    """`ci/run.sh`'s own folder is `ci`: `$D/../../app/tools/x.sh` is `../app/tools/x.sh` from the root."""
+    tree = {".github/workflows/t.yml": RUN_WORKFLOW.format(run="bash ci/run.sh"), "ci/run.sh": f"#!/bin/bash\n{body}\n",
+            "tools/x.sh": "echo\n", "tools/y.sh": "echo\n"}
+    runs = tree_runs(tree)
+    assert "tools/x.sh" in runs and "tools/y.sh" not in runs, body
