@@ -197,7 +197,9 @@ WINDOWS_LINES = [("& $env:GITHUB_WORKSPACE/scripts/x.ps1", "pwsh"),
                  ("& \"$env:GITHUB_WORKSPACE\\..\\app\\scripts\\x.ps1\"", "pwsh"),
                  ("pwsh -File %GITHUB_WORKSPACE%\\scripts\\x.ps1", "cmd"),
                  ("pwsh -File %RUNNER_WORKSPACE%\\app\\scripts\\x.ps1", "cmd"),
-                 ("& $env:HOME/work/app/app/scripts/x.ps1", "pwsh")]
+                 ("& $env:HOME/work/app/app/scripts/x.ps1", "pwsh"),
+                 ("& $env:github_workspace/scripts/x.ps1", "pwsh"),
+                 ("& $Env:Runner_Workspace/app/scripts/x.ps1", "pwsh")]
 
 
 @each_case("line, shell", WINDOWS_LINES)
