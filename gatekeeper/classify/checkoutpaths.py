@@ -10,6 +10,9 @@
   the tree holds it, as every pattern does. `commanded(text)` picks the words a command runs: a command's first
   word or an interpreter's script, not a path a program's call holds (a Job DSL seed's `external
   '/var/lib/jobs/x.groovy'` reads the server's file: tests/test_classify_cileft62_classes.py) or a `cat` reads.
+- `reentered(path)`: a path that climbs k folders above the root and comes back down through k names
+  (`../app/tools/x.sh`) names the root's `tools/x.sh` when those names are the checkout folder's, which the gate cannot
+  know: read so (attack 53).
 - `checked_out(path, text, patterns)`: a GitHub workflow or action that checks its own repository out into a folder
   (`actions/checkout` with `path: pr`; no `repository:` but its own) runs the repository's files through it
   (highlight.js' `./pr/tools/buildSizeReport.js`: the eighty-first set); each pattern below such a folder is read
@@ -22,14 +25,15 @@
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 
 from gatekeeper.classify import tasks
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["TAILS", "checked_out", "commanded", "concourse_runs", "is_kokoro_config", "tails", "unfoldered",
-           "unprefixed"]
+__all__ = ["TAILS", "checked_out", "commanded", "concourse_runs", "is_kokoro_config", "reentered", "tails",
+           "unfoldered", "unprefixed"]
 
 TAILS = 4  # parts of an absolute path tried (as runvars' absolute folders)
 _KOKORO_FOLDERS = (".kokoro/", "kokoro/")
@@ -154,6 +158,17 @@ def tails(word: str) -> list[str]:
         return []
     parts = [part for part in posixpath.normpath(word.lstrip("~")).split("/") if part not in ("", ".", "..")]
     return ["/".join(parts[-count:]) for count in range(2, min(len(parts) - 1, TAILS) + 1)]
+
+
+def reentered(path: str) -> str | None:
+    """The root's path a normalised path names when it climbs k folders above the root and comes back down through k
+    (`../app/tools/x.sh`, `../../app/app/tools/x.sh`: `tools/x.sh`): the checkout lands in a folder named after the
+    repository (GitHub's `/home/runner/work/app/app`), so those k names can be its own; None for any other path."""
+    if not path.startswith("../"):
+        return None
+    parts = path.split("/")
+    ups = len(parts) - len(list(itertools.dropwhile("..".__eq__, parts)))
+    return "/".join(parts[2 * ups:]) if len(parts) > 2 * ups else None
 
 
 def is_kokoro_config(path: str) -> bool:

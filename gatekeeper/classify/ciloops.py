@@ -36,13 +36,30 @@ _PS_RUNS_ITEM = lazy(r"(?:^|[\s;{(=])[&.][ \t]++\$_(?:\.FullName)?+(?![\w.])")
 _PS_OWN = lazy(r"^\$(?:PSScriptRoot|\{PSScriptRoot\})(?=/|$)")
 _PS_WORD = lazy(r"""'[^'\n]*+'|"[^"\n]*+"|[^\s'"]++""")
 
+# An environment variable as a shell (`$X`, `${X}`), PowerShell (`$env:X`, `${env:X}`) or cmd (`%X%`) spells it, its
+# name in any case as PowerShell and cmd read it (attack 53: a Windows job's `& $env:GITHUB_WORKSPACE/scripts/x.ps1`
+# named nothing)
+_VARIABLE = r"(?:\$\{?(?i:env:)?+|%)"
 # The checkout's root and an action's own folder, as a GitHub expression or a CI system's variable (the one list of
 # them: ciforms.rooted marks a workflow's chosen folders after these are written as `.`; ciruns.bases resolves `.`).
-_ROOT = lazy(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
-                   r"|\$\{?(?:GITHUB_WORKSPACE|GITHUB_ACTION_PATH|CI_PROJECT_DIR|CI_WORKSPACE"
-                   r"|BUILDKITE_BUILD_CHECKOUT_PATH|CIRCLE_WORKING_DIRECTORY|TRAVIS_BUILD_DIR|DRONE_WORKSPACE"
-                   r"|BITBUCKET_CLONE_DIR|CODEBUILD_SRC_DIR|BUILD_SOURCESDIRECTORY|SYSTEM_DEFAULTWORKINGDIRECTORY)\b\}?"
-                   r"|\$\((?:Build\.SourcesDirectory|System\.DefaultWorkingDirectory)\)")
+_ROOT_TEXT = (r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
+              r"|" + _VARIABLE + r"(?i:GITHUB_WORKSPACE|GITHUB_ACTION_PATH|CI_PROJECT_DIR|CI_WORKSPACE"
+              r"|BUILDKITE_BUILD_CHECKOUT_PATH|CIRCLE_WORKING_DIRECTORY|TRAVIS_BUILD_DIR|DRONE_WORKSPACE"
+              r"|BITBUCKET_CLONE_DIR|CODEBUILD_SRC_DIR|BUILD_SOURCESDIRECTORY|SYSTEM_DEFAULTWORKINGDIRECTORY)\b[}%]?"
+              r"|\$\((?:Build\.SourcesDirectory|System\.DefaultWorkingDirectory)\)"
+              r"|\$\{?CI_BUILDS_DIR\}?/\$\{?CI_PROJECT_PATH\b\}?")  # GitLab's project folder spelt whole
+_ROOT = lazy(_ROOT_TEXT)
+# The folder the checkout lands in (GitHub's `runner.workspace`, `/home/runner/work/app`, holds `app/`, the checkout;
+# Azure's agent build folder and pipeline workspace hold `s/`; `$(dirname "$GITHUB_WORKSPACE")`) written as `..`,
+# GitLab's builds folder as the `/builds` it is and a home folder as `~` (attack 53): a path through any of them comes
+# back into the checkout through its own folder's name (ciruns.resolved, checkoutpaths.reentered) or ends with a path of
+# it (checkoutpaths.tails)
+_ABOVE = lazy(r"\$\{\{\s*(?:runner\.workspace|env\.RUNNER_WORKSPACE)\s*\}\}"
+              r"|" + _VARIABLE + r"(?i:RUNNER_WORKSPACE|AGENT_BUILDDIRECTORY|PIPELINE_WORKSPACE)\b[}%]?"
+              r"|\$\((?:Agent\.BuildDirectory|Pipeline\.Workspace)\)"
+              r"|\$\(dirname[ \t]++(['\"]?+)(?:" + _ROOT_TEXT + r"|\$\{?PWD\}?|\$\(pwd\))\1\)")
+_BUILDS = lazy(_VARIABLE + r"(?i:CI_BUILDS_DIR)\b[}%]?")
+_HOME = lazy(_VARIABLE + r"(?i:HOME)\b[}%]?(?=[/\\])|\$\{\{\s*env\.HOME\s*\}\}(?=/)")
 _FOR = lazy(r"\bfor[ \t]++([A-Za-z_]\w{0,63})[ \t]++in[ \t]++([^;\n]{1,1000})")
 _RUNNER = r"(?:(?:ba|z|k|da)?sh|source|\.|python[0-9.]*|node|ruby|perl|pwsh|php|exec|sudo|command)"
 # launchers and options bounded (attack 37: unbounded, each `-exec` of a line of them without `{}` read the rest of the
@@ -99,8 +116,11 @@ def _runs_variable(text: str, var: str) -> bool:
 
 
 def rooted(text: str) -> str:
-    """`text` with the checkout's root (and an action's own folder) written as `.`."""
-    return _ROOT.sub(".", text) if "$" in text else text
+    """`text` with the checkout's root (and an action's own folder) written as `.`, the folder above it as `..`,
+    GitLab's builds folder as `/builds` and a home folder as `~`."""
+    if "$" not in text and "%" not in text:
+        return text
+    return _HOME.sub("~", _BUILDS.sub("/builds", _ROOT.sub(".", _ABOVE.sub("..", text))))
 
 
 def globbed(text: str) -> list[str]:

@@ -351,6 +351,8 @@ def resolved(pattern: str, definition: str, folders: list[str]) -> list[str]:
         path = posixpath.normpath(posixpath.join(base, pattern))
         if path != "." and not path.startswith(("../", "/")) and path != "..":
             out.append(path)
+        elif (back := checkoutpaths.reentered(path)) is not None:
+            out.append(back)  # `../app/tools/x.sh`: back into the checkout through its own folder (attack 53)
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 
+from gatekeeper.classify import checkoutpaths
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.yamlnodes import documents, values_under
 from gatekeeper.model import ClassifiedFile
@@ -41,6 +42,8 @@ def local_uses(text: str) -> list[str]:
                 found.append("")  # the repository's root action (`uses: ./`): see entry_points
             elif path != ".." and not path.startswith("../"):
                 found.append(path)
+            elif (back := checkoutpaths.reentered(path)) is not None:
+                found.append(back)  # `./../app/tools/setup`: back in through the checkout's folder (attack 53)
     return found
 
 
@@ -64,13 +67,27 @@ def entry_points(written: list[str], folder: str) -> list[str]:
 
     GitHub's runner joins them to the action's folder without keeping them inside it (`main: ../../dist/setup.js`
     runs `dist/setup.js`), so the folder of each stands for the action; at the root (`uses: ./`, whose folder is
-    the whole repository) the entry file's folder (`dist/`) does. Outside the repository: not its files."""
+    the whole repository) the entry file's folder (`dist/`) does. A path that leaves the repository may come back
+    into it through the checkout's own folder (`../../app/dist/x.js`) or name it from the runner's root
+    (`/home/runner/work/app/app/dist/x.js`: joined as it is): read as those files (attack 53)."""
     found: list[str] = []
     for value in written:
         path = posixpath.normpath(posixpath.join(folder, value.replace("\\", "/")))  # a Windows runner's `\\` too
-        if path not in (".", "..") and not path.startswith(("../", "/")):
-            found.append(path.rpartition("/")[0] or path)
+        for inside in _inside(path):
+            found.append(inside.rpartition("/")[0] or inside)
     return found
+
+
+def _inside(path: str) -> list[str]:
+    """The repository paths a normalised path joined to the root may name."""
+    if path in (".", ".."):
+        return []
+    if path.startswith("/"):
+        return checkoutpaths.tails(path)
+    if path.startswith("../"):
+        back = checkoutpaths.reentered(path)
+        return [back] if back is not None else []
+    return [path]
 
 
 def action_package(item: ClassifiedFile) -> bool:

@@ -81,7 +81,8 @@ _COMMENT = lazy(r"^[ \t]*+(?:#|//)[^\n]*+$", re.MULTILINE)
 def up(word: str) -> str:
     """The `../` steps `word` (a path a command names) starts with once normalised; "" for none."""
     word = word.strip().strip("'\"").replace("\\", "/")
-    if not word.startswith(("..", "./..")):
+    # and a folder's path that climbs past it (`ci/../../app/x.sh`, a script's own folder written in: attack 53)
+    if not word.startswith(("..", "./..")) and ("/.." not in word or word.startswith(("/", "~", "$"))):
         return ""
     hit = _UPS.match(posixpath.normpath(word) + "/")
     return hit.group(0) if hit is not None else ""
