@@ -18,7 +18,16 @@ from dataclasses import replace
 from functools import partial
 from itertools import repeat
 
-from gatekeeper.classify import autorun, chartfiles, composerefs, godotaddons, manifestreads, renovatemerge, zuuljobs
+from gatekeeper.classify import (
+    autorun,
+    chartfiles,
+    composerefs,
+    deployscripts,
+    godotaddons,
+    manifestreads,
+    renovatemerge,
+    zuuljobs,
+)
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.contexttypes import Context, Shown
@@ -226,6 +235,10 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         for shown in context.content(change, every_type=True):
             if (packed := by_head(shown.path, shown.data)) is not None:
                 best = _raise(best, packed.bucket, packed.rule, "content", f"{shown.path}: {packed.evidence}")
+    if best.bucket in ("src", "other") and not binary and any(map(deployscripts.is_shell, sides)):
+        for shown in context.content(change, every_type=True):  # label 94: a script that deploys or tears down
+            if (line := deployscripts.deploys(shown.path, shown.data)) is not None:
+                best = _raise(best, "iac", deployscripts.RULE, "content", f"{shown.path}: {line}")
     best = lower_with_proof(best, rules, signals)
     if context.kind == "patch" and (_needs_context(best, item, rules) or unsettled(best, item, signals)):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
