@@ -10,10 +10,15 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from gitdiffs import commit_patch
 
 from gatekeeper.classify import deployscripts
+from gatekeeper.classify.context import classify_in_context
+from gatekeeper.classify.patchcontext import PatchContext
+from gatekeeper.diff import parse_patch
+from gatekeeper.model import ClassifiedFile
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import patch_files, tree_files
+from tests.test_classify_context import RULES, tree_files
 
 DEPLOYS = [
     "kubectl apply -f ./kubernetes/deployment.yaml",
@@ -87,6 +92,22 @@ LOOK_ALIKES = [
     "#!/bin/bash\nkubectl apply -f test.yaml --dry-run=client\nhelm install web ./chart --dry-run\n",
     "#!/bin/bash\nansible-playbook --version\nansible-playbook --syntax-check\n",
 ]
+# PowerShell (the twenty-sixth set's `deploy.ps1`): the Az cmdlets that deploy or remove, and the same CLIs
+POWERSHELL = [
+    "$deployment = New-AzResourceGroupDeployment -ResourceGroupName $rg -TemplateFile ./azuredeploy.json\n",
+    "New-AzDeployment -Location westeurope `\n  -TemplateFile main.bicep\n",
+    "new-azsubscriptiondeployment -Location x -TemplateFile main.json | Out-Null\n",
+    "Remove-AzResourceGroup -Name $rg -Force\n",
+    "if ($Deploy) { az deployment group create -g rg -f main.bicep }\n",
+    "kubectl apply -f .\\k8s\\deployment.yaml\n",
+]
+POWERSHELL_LOOK_ALIKES = [
+    "Write-Host \"Run New-AzResourceGroupDeployment next\"\n",
+    "<#\n.EXAMPLE\n  New-AzResourceGroupDeployment -ResourceGroupName rg -TemplateFile x.json\n#>\nGet-AzContext\n",
+    "New-AzResourceGroupDeployment -ResourceGroupName rg -TemplateFile x.json -WhatIf\n",
+    "# kubectl apply -f k8s/\nGet-AzResourceGroup\n",
+    "Test-AzResourceGroupDeployment -ResourceGroupName rg -TemplateFile x.json\n",
+]
 # files with the commands that are no shell script
 OTHER_FILES = {"tools/deploy.py": "import os\nos.system('kubectl apply -f k8s/web.yaml')\n",
                "docs/deploy.md": "Run `kubectl apply -f k8s/web.yaml`.\n",
@@ -102,6 +123,18 @@ def _cases() -> dict[str, str]:
     return files
 
 
+def _patch_files(repo: GitRepo, tmp: Path) -> dict[str, ClassifiedFile]:
+    """The last commit classified from its patch alone, the context closed (its patch file is open until then)."""
+    patch = tmp / "change.diff"
+    patch.write_bytes(commit_patch(repo, "main~1", "main", "--binary", "-M"))
+    changes = list(parse_patch(patch))
+    context = PatchContext(patch, changes, RULES.context)
+    try:
+        return {f.change.path: f for f in classify_in_context(changes, RULES, context)}
+    finally:
+        context.close()
+
+
 def test_the_reader_finds_each_deploy_command_in_each_shape() -> None:
     missed = [path for path, text in _cases().items() if deployscripts.deploys(path, text.encode()) is None]
     assert missed == []  # before: the reader did not exist (every case src below)
@@ -110,6 +143,11 @@ def test_the_reader_finds_each_deploy_command_in_each_shape() -> None:
 @pytest.mark.parametrize("text", LOOK_ALIKES)
 def test_a_script_that_deploys_nothing_is_not_read_as_one(text: str) -> None:
     assert deployscripts.deploys("scripts/x.sh", text.encode()) is None
+
+
+def test_powershell_deploy_scripts_are_read_and_their_look_alikes_are_not() -> None:
+    assert [text for text in POWERSHELL if deployscripts.deploys("deploy.ps1", text.encode()) is None] == []
+    assert [text for text in POWERSHELL_LOOK_ALIKES if deployscripts.deploys("x.ps1", text.encode())] == []
 
 
 def test_a_file_without_a_shells_name_or_line_is_not_read() -> None:
@@ -126,11 +164,13 @@ def test_deploy_scripts_are_iac_in_both_modes_and_look_alikes_stay_src(git_repo:
     cases |= {"kubernetes-build.sh": "./gradlew clean build\nkubectl apply -f ./kubernetes/deployment.yaml\n",
               "kubernetes-demolish.sh": "kubectl scale --replicas=0 deployment/web\nkubectl delete deployment/web\n",
               "bin/up": "#!/bin/sh\nhelm upgrade --install web ./chart\n"}
+    cases |= {f"ps{number}/deploy.ps1": text for number, text in enumerate(POWERSHELL)}
     looks = {f"look{number}/run.sh": text for number, text in enumerate(LOOK_ALIKES)} | OTHER_FILES
+    looks |= {f"pslook{number}/deploy.ps1": text for number, text in enumerate(POWERSHELL_LOOK_ALIKES)}
     for path, text in {**cases, **looks}.items():
         git_repo.write(path, text)
     git_repo.commit("head")
-    for files in (tree_files(git_repo), patch_files(git_repo, tmp_path)):
+    for files in (tree_files(git_repo), _patch_files(git_repo, tmp_path)):
         wrong = [path for path in cases if (files[path].bucket, files[path].rule) != ("iac", deployscripts.RULE)]
         assert wrong == []  # before: 105 of 105 were src
         assert {path: files[path].bucket for path in looks} == {path: "src" for path in looks}

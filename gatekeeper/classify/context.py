@@ -235,7 +235,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         for shown in context.content(change, every_type=True):
             if (packed := by_head(shown.path, shown.data)) is not None:
                 best = _raise(best, packed.bucket, packed.rule, "content", f"{shown.path}: {packed.evidence}")
-    if best.bucket in ("src", "other") and not binary and any(map(deployscripts.is_shell, sides)):
+    if best.bucket in ("src", "other") and not binary and any(map(deployscripts.is_script, sides)):
         for shown in context.content(change, every_type=True):  # label 94: a script that deploys or tears down
             if (line := deployscripts.deploys(shown.path, shown.data)) is not None:
                 best = _raise(best, "iac", deployscripts.RULE, "content", f"{shown.path}: {line}")

@@ -6,7 +6,8 @@ that runs `aws cloudformation delete-stack`, a `start-autocloud.sh` that applies
 script is what changes the infrastructure when a person runs it, so it is `iac` (`iac.content.deploy-script`)
 wherever it sits; CI running it makes it `ci`, the more sensitive bucket, first.
 
-A script is a file with a shell's extension (`.sh`, `.bash`, `.zsh`, `.ksh`) or a shell's `#!` line. Its commands are
+A script is a file with a shell's extension (`.sh`, `.bash`, `.zsh`, `.ksh`) or a shell's `#!` line, or a PowerShell
+`.ps1` (its Az cmdlets that deploy or remove: _CMDLETS). Its commands are
 read as the walk reads a CI line's (wrappers.py's one table: behind `sudo`, `timeout 60`, `npx`, a shell's `-c`
 string, a launcher such as `aws-vault exec prod --`), each logical line cut at `&&`, `||`, `;`, `|`, `$(`, `then`,
 `do`: a comment, an `echo`/`printf` of a command and a here-document's text run nothing. The commands (_DEPLOYS):
@@ -21,24 +22,31 @@ under any of its names; not with `--dry-run` (a check). *Limits:* the head the c
 
 from __future__ import annotations
 
+import re
+
 from gatekeeper.classify import ansiblenames, wrappers
 from gatekeeper.classify.markers import extension
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["RULE", "deploys", "is_shell"]
+__all__ = ["RULE", "deploys", "is_script"]
 
 RULE = "iac.content.deploy-script"
-_EXTENSIONS = frozenset({"sh", "bash", "zsh", "ksh"})
+_EXTENSIONS = frozenset({"sh", "bash", "zsh", "ksh", "ps1"})
 _SHEBANG = lazy(r"\A#![ \t]*+\S*?(?:/|env[ \t]++(?:-\S++[ \t]++)*+)(?:ba|da|z|k|a|mk)?sh\b")
+# PowerShell's Az cmdlets that deploy a template or a stack, or remove what one deployed (names in any case)
+_CMDLETS = r"new-az(?:resourcegroup|subscription|managementgroup|tenant)?deployment(?:stack)?|remove-azresourcegroup"
 _MAY = lazy(r"(?<![\w-])(?:kubectl|oc|helm3?|helmfile|aws|sam|terraform|tofu|terragrunt|pulumi|cdk|cdklocal|aws-cdk"
-            r"|serverless|sls|az|gcloud|ansible-playbook|ansible-navigator|ansible)(?![\w-])")
+            r"|serverless|sls|az|gcloud|ansible-playbook|ansible-navigator|ansible|" + _CMDLETS + r")(?![\w-])",
+            re.IGNORECASE)
 _SEGMENTS = lazy(r"&&|\|\||[;&|(`]|\$\(|\b(?:then|do|else)\b")
 _WORD = lazy(r"""(?:[^\s'"]++|'[^']*+'|"[^"]*+")++""")
 _HEREDOC = lazy(r"<<-?[ \t]*+['\"]?([A-Za-z_][\w-]*+)")
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
 # commands whose words are text they print or test, never a command they start (deployruns._PRINTS)
 _PRINTS = frozenset({"echo", "printf", "print", "logger", "cat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "test",
-                     "[", "[[", "which", "type", "hash", "command", "man", "git", "gh", "read", "local", "export"})
+                     "[", "[[", "which", "type", "hash", "command", "man", "git", "gh", "read", "local", "export",
+                     "write-host", "write-output", "write-verbose", "write-warning", "write-error",
+                     "write-information"})
 _KUBE_FILES = frozenset({"-f", "--filename", "-k", "--kustomize"})
 _KUBE_VALUED = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-o", "--output", "-l", "--selector",
                           "--server", "--cluster", "--user", "--field-manager", "--grace-period", "--timeout"})
@@ -59,8 +67,8 @@ _DEPLOYS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
 _DEPLOYS |= {"helm3": _DEPLOYS["helm"], "cdklocal": _DEPLOYS["cdk"], "aws-cdk": _DEPLOYS["cdk"]}
 
 
-def is_shell(path: str) -> bool:
-    """A name a shell script may have: a shell's extension, or none (its `#!` line decides)."""
+def is_script(path: str) -> bool:
+    """A name a shell script may have: a shell's extension (or PowerShell's), or none (its `#!` line decides)."""
     name = path.rpartition("/")[2]
     return extension(name) in _EXTENSIONS or "." not in name.lstrip(".")
 
@@ -74,7 +82,8 @@ def deploys(path: str, data: bytes) -> str | None:
     if _MAY.search(text) is None:
         return None
     delimiter = ""
-    for line in text.replace("\\\n", " ").splitlines():
+    text = _uncommented_blocks(text) if "<#" in text else text
+    for line in text.replace("\\\n", " ").replace("`\n", " ").splitlines():
         if delimiter:  # a here-document's text is data (a usage message, a manifest), not a command
             delimiter = "" if line.strip() == delimiter else delimiter
             continue
@@ -83,6 +92,18 @@ def deploys(path: str, data: bytes) -> str | None:
         if _MAY.search(line) is not None and _MAY.search(command := _uncommented_line(line)) and _deploying(command):
             return line.strip()[:160]
     return None
+
+
+def _uncommented_blocks(text: str) -> str:
+    """`text` without PowerShell's block comments (`<# … #>`; one left open runs to the end), in one pass."""
+    kept, at = [], 0
+    while (start := text.find("<#", at)) >= 0:
+        kept.append(text[at:start])
+        end = text.find("#>", start + 2)
+        if end < 0:
+            return "".join(kept)
+        at = end + 2
+    return "".join(kept) + text[at:]
 
 
 def _uncommented_line(line: str) -> str:
@@ -125,6 +146,8 @@ def _deploys(words: list[str]) -> bool:
 
 
 def _deploy_command(command: str, args: list[str]) -> bool:
+    if re.fullmatch(_CMDLETS, command) is not None:
+        return not any(word.lower() == "-whatif" for word in args)  # `-WhatIf`: PowerShell's dry run
     if any(word.startswith("--dry-run") and word != "--dry-run=none" for word in args):
         return False  # `kubectl apply -f x.yaml --dry-run=client`, `helm install --dry-run`: a check, not a deploy
     if command == "ansible-playbook":
