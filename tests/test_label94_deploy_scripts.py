@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from cpucost import assert_linear, repeated
 from gitdiffs import commit_patch
 
 from gatekeeper.classify import deployscripts
@@ -186,3 +187,12 @@ def test_an_edit_of_a_root_deploy_script_is_reviewed(tmp_path: Path) -> None:
     code, named = gated_rules(committed(tmp_path, base, {"kubernetes-build.sh": EVIL, "build.sh": "./gradlew build\n"}),
                               True)
     assert code == 3 and named.get("core.iac") == ["kubernetes-build.sh"]  # before: exit 0
+
+
+# Hostile heads the reader must read in linear time: a block comment opened again and again, quotes never closed,
+# a here-document never ended, a deploy command's words repeated on one line, segments without end.
+@pytest.mark.parametrize("unit", ["<# kubectl ", "'kubectl apply -f x ", "cat <<EOF kubectl\n", "kubectl apply -f x ",
+                                  "helm && ", "sudo timeout 1 "])
+def test_the_reader_is_linear(unit: str) -> None:
+    assert_linear(lambda text: deployscripts.deploys("x.ps1", text.encode()), repeated(unit, "#!/bin/sh\n"),
+                  budget=0.2)
