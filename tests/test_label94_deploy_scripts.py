@@ -196,3 +196,20 @@ def test_an_edit_of_a_root_deploy_script_is_reviewed(tmp_path: Path) -> None:
 def test_the_reader_is_linear(unit: str) -> None:
     assert_linear(lambda text: deployscripts.deploys("x.ps1", text.encode()), repeated(unit, "#!/bin/sh\n"),
                   budget=0.2)
+
+
+@pytest.mark.parametrize("step", ["./deploy.sh", "bash deploy.sh", "cd ops && ./deploy.sh", "sh -c './deploy.sh'"])
+def test_a_deploy_script_ci_runs_stays_ci(git_repo: GitRepo, step: str) -> None:
+    folder = "ops/" if "cd ops" in step else ""
+    git_repo.write("README.md", "# app\n")
+    git_repo.write(".github/workflows/deploy.yml", WORKFLOW.format(step=step))
+    git_repo.write(f"{folder}deploy.sh", "#!/bin/sh\nkubectl apply -f k8s/\n")
+    git_repo.commit("base")
+    git_repo.write(f"{folder}deploy.sh", "#!/bin/sh\nkubectl apply -f k8s/\nhelm upgrade --install web ./chart\n")
+    git_repo.commit("head")
+    got = tree_files(git_repo)[f"{folder}deploy.sh"]
+    assert (got.bucket, got.rule) == ("ci", "ci.context.ci-run")  # before the fix: iac.content.deploy-script
+
+
+WORKFLOW = ("on: push\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+            "      - run: {step}\n")

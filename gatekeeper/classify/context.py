@@ -128,9 +128,9 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     # installed code (attack 18), deps a reader above inferred (`-c tools/release-it.json` the requirements reader
     # took for pip's: attack 30), a PEP 723 script's own block (`uv run mirror.py`: the fifty-eighth set), a
     # submodule a step runs a file of (its files are no tree's: the walk names the gitlink, attack 44) and what an
-    # image build runs (ci outranks iac: a Makefile both run, over-reads 3) do not.
+    # image build runs (ci outranks iac: a Makefile both run, over-reads 3) or a deploy script (label 94) do not.
     if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or installed_code(item)
-            or "submodule" in item.tags
+            or "submodule" in item.tags or item.rule == deployscripts.RULE
             or item.rule.startswith(("deps.context.", "deps.content.inline-script", DOCKER_RUN))) and (
             run := context.ci_run(change)):
         rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, heat-file (red team 19), cdk-asset (32)
