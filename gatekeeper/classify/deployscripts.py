@@ -51,6 +51,8 @@ _KUBE_FILES = frozenset({"-f", "--filename", "-k", "--kustomize"})
 _KUBE_VALUED = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-o", "--output", "-l", "--selector",
                           "--server", "--cluster", "--user", "--field-manager", "--grace-period", "--timeout"})
 _TERRAFORM = frozenset({"apply", "destroy"})
+# a dry run's flag as written; `--dry-run=$MODE` may be `none` (a real run: the safe side reads it as one)
+_DRY_RUNS = frozenset({"--dry-run", "--dry-run=client", "--dry-run=server", "--dry-run=true"})
 # command: the verbs (its first positional words, in order, the last one any of the set) that deploy or tear down
 _DEPLOYS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "helm": ((), frozenset({"install", "upgrade", "uninstall", "delete", "del", "un"})),
@@ -148,7 +150,7 @@ def _deploys(words: list[str]) -> bool:
 def _deploy_command(command: str, args: list[str]) -> bool:
     if re.fullmatch(_CMDLETS, command) is not None:
         return not any(word.lower() == "-whatif" for word in args)  # `-WhatIf`: PowerShell's dry run
-    if any(word.startswith("--dry-run") and word != "--dry-run=none" for word in args):
+    if any(word in _DRY_RUNS for word in args):
         return False  # `kubectl apply -f x.yaml --dry-run=client`, `helm install --dry-run`: a check, not a deploy
     if command == "ansible-playbook":
         return bool(_plain(args, frozenset({"-i", "--inventory", "-e", "--extra-vars", "-l", "--limit", "-u", "--user",
