@@ -169,7 +169,8 @@ def test_scripts_a_concourse_task_runs_are_ci_when_only_the_script_changes(git_r
     # run.sh calls run.py: a file beside the script a task names is part of that task.
     helper = files["tasks/prep-release-assets/run.py"]
     assert helper.bucket == "ci" and "the task's folder" in (helper.evidence or "")
-    assert files["app/scripts/deploy.sh"].bucket == "src"  # a compose file's run: is no task
+    # a compose file's run: is no task (the script is iac as one that deploys: label 94, its base side runs kubectl)
+    assert files["app/scripts/deploy.sh"].bucket == "iac"
 
 
 def test_a_script_in_a_task_folder_that_no_run_path_reaches_stays_src(git_repo: GitRepo) -> None:
@@ -214,7 +215,7 @@ def test_a_patch_adding_the_task_and_its_scripts_shows_the_run_path(git_repo: Gi
         if path in TASK_SCRIPTS:
             assert patch.rule == "ci.context.task-script", path
     files = patch_files(git_repo, tmp_path)
-    assert files["app/scripts/deploy.sh"].bucket == "src"
+    assert files["app/scripts/deploy.sh"].rule == "iac.content.deploy-script"  # no task's, a deploy script (label 94)
     # Beside the script the task runs: part of the task's folder, as run.py is.
     assert files["tasks/prep-release-assets/notes.sh"].bucket == "ci"
 

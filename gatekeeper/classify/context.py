@@ -18,7 +18,16 @@ from dataclasses import replace
 from functools import partial
 from itertools import repeat
 
-from gatekeeper.classify import autorun, chartfiles, composerefs, godotaddons, manifestreads, renovatemerge, zuuljobs
+from gatekeeper.classify import (
+    autorun,
+    chartfiles,
+    composerefs,
+    deployscripts,
+    godotaddons,
+    manifestreads,
+    renovatemerge,
+    zuuljobs,
+)
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.contexttypes import Context, Shown
@@ -119,9 +128,9 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     # installed code (attack 18), deps a reader above inferred (`-c tools/release-it.json` the requirements reader
     # took for pip's: attack 30), a PEP 723 script's own block (`uv run mirror.py`: the fifty-eighth set), a
     # submodule a step runs a file of (its files are no tree's: the walk names the gitlink, attack 44) and what an
-    # image build runs (ci outranks iac: a Makefile both run, over-reads 3) do not.
+    # image build runs (ci outranks iac: a Makefile both run, over-reads 3) or a deploy script (label 94) do not.
     if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or installed_code(item)
-            or "submodule" in item.tags
+            or "submodule" in item.tags or item.rule == deployscripts.RULE
             or item.rule.startswith(("deps.context.", "deps.content.inline-script", DOCKER_RUN))) and (
             run := context.ci_run(change)):
         rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, heat-file (red team 19), cdk-asset (32)
@@ -226,6 +235,10 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         for shown in context.content(change, every_type=True):
             if (packed := by_head(shown.path, shown.data)) is not None:
                 best = _raise(best, packed.bucket, packed.rule, "content", f"{shown.path}: {packed.evidence}")
+    if best.bucket in ("src", "other") and not binary and any(map(deployscripts.is_script, sides)):
+        for shown in context.content(change, every_type=True):  # label 94: a script that deploys or tears down
+            if (line := deployscripts.deploys(shown.path, shown.data)) is not None:
+                best = _raise(best, "iac", deployscripts.RULE, "content", f"{shown.path}: {line}")
     best = lower_with_proof(best, rules, signals)
     if context.kind == "patch" and (_needs_context(best, item, rules) or unsettled(best, item, signals)):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))

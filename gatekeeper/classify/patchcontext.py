@@ -47,8 +47,8 @@ class _Named:
 
     def __init__(self, patterns: Iterable[str]) -> None:
         patterns = list(patterns)
-        self.exact = frozenset(p for p in patterns if ciruns.ANY not in p)
-        self.variable = tuple(p for p in patterns if ciruns.ANY in p)
+        self.exact = frozenset(p for p in patterns if ciruns.ANY not in p and walkpaths.ONE not in p)
+        self.variable = tuple(p for p in patterns if ciruns.ANY in p or walkpaths.ONE in p)
 
     def reach(self, path: str) -> bool:
         return path in self.exact or any(walkpaths.reaches(pattern, path) for pattern in self.variable)

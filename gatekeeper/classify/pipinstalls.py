@@ -33,6 +33,7 @@ from gatekeeper.classify.startcommands import StartCommands
 from gatekeeper.lazy_pattern import lazy
 
 ANY = "*"  # a pattern that is all variable: every path the file's words name
+ONE = "\x02"  # a variable part that stays in one folder (walkpaths.py; label 94: Thor's `*.thor`)
 # in every text that names such a file
 _MARKS = ("pip", "uv", "requirement", "constraint", "override", "-r", "-c", "conda", "mamba", "environment")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -14,6 +14,7 @@ import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
 from gatekeeper.classify import nodeconfigs, noderuns, rakeloads, runnersetups, taskunits, toolreads
+from gatekeeper.classify.pipinstalls import ONE
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
@@ -52,9 +53,9 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                "rake": ("Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "rakelib/${x}.rake",
                         "lib/tasks/${x}.rake"),
                # label 91: Thor's runner loads the task files of the folder it runs in before any task
-               # (Thor::Util.globs_for: `Thorfile`, `*.thor`, `tasks/*.thor`, `lib/tasks/**/*.thor`); not the root's
-               # `*.thor`: a walk's `*` spans folders, and rails/thor's twelve `spec/fixtures/*.thor` would be read
-               "thor": ("Thorfile", "tasks/${x}.thor", "lib/tasks/${x}.thor"),
+               # (Thor::Util.globs_for: `Thorfile`, `*.thor`, `tasks/*.thor`, `lib/tasks/**/*.thor`); the folder's
+               # own `*.thor` by a one-folder part (label 94: a walk's `*` spans folders, rails/thor's fixtures)
+               "thor": ("Thorfile", f"{ONE}.thor", "tasks/${x}.thor", "lib/tasks/${x}.thor"),
                "gulp": ("gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts", "gulpfile.babel.js",
                         "Gulpfile.js"),
                "grunt": ("Gruntfile.js", "Gruntfile.coffee", "Gruntfile.ts", "gruntfile.js"),

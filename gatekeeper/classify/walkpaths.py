@@ -8,6 +8,7 @@ import fnmatch
 import re
 
 from gatekeeper.classify import ciforms, ciruns, deployruns, dockerbuilds, dockerrefs
+from gatekeeper.classify.pipinstalls import ONE
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import PastBound, Read, Tree
@@ -57,12 +58,17 @@ def expanded(tree: Tree, paths: list[str]) -> list[str]:
     """`paths`, each with a variable part (ciruns.ANY) standing for every path of `tree` it allows."""
     out = []
     for path in paths:
-        if ciruns.ANY not in path:
+        if ciruns.ANY not in path and ONE not in path:
             out.append(path)
             continue
-        wild = re.compile(".*".join(map(re.escape, path.split(ciruns.ANY))), re.DOTALL)
+        wild = _wild(path)
         out += [listed for listed in tree if wild.fullmatch(listed)]
     return out
+
+
+def _wild(pattern: str) -> re.Pattern[str]:
+    """`pattern` as a regular expression: ciruns.ANY any text, ONE any text but a `/`."""
+    return re.compile(".*".join(re.escape(part).replace(ONE, "[^/]*") for part in pattern.split(ciruns.ANY)), re.DOTALL)
 
 
 def _below(tree: Tree, target: str) -> list[str]:
@@ -115,6 +121,6 @@ def shown_names(path: str, text: str) -> tuple[list[str], list[str]]:
 
 def reaches(pattern: str, path: str) -> bool:
     """`pattern` (a variable part: ciruns.ANY) names `path`."""
-    if ciruns.ANY not in pattern:
+    if ciruns.ANY not in pattern and ONE not in pattern:
         return pattern == path
-    return re.fullmatch(".*".join(map(re.escape, pattern.split(ciruns.ANY))), path, re.DOTALL) is not None
+    return _wild(pattern).fullmatch(path) is not None
