@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from gatekeeper.classify import nodeconfigs, taskrunners
+from gatekeeper.classify import nodeconfigs, taskrunners, toolreads
 
 _STEMS = tuple(sorted({name[:4] for name in nodeconfigs.CONFIGS}))
 
@@ -89,3 +89,35 @@ def test_side_files_read_as_before() -> None:
         side = taskrunners.side_files(line)
         new = nodeconfigs.line_files(line)
         assert side[:len(new)] == new == old_line_files(line)
+
+
+def old_build_configs(line: str) -> list[str]:
+    """toolreads.build_configs as it was at ed28b952 (lazy's guarded search first, then the same reading)."""
+    if not toolreads._BUILDS.search(line):
+        return []
+    out: list[str] = []
+    for command in re.split(r"[;&|]+", line):
+        for tool in dict.fromkeys(toolreads._BUILDS.findall(command)):
+            out += [value for value in toolreads._BUILD_CONFIG[tool].findall(command) if "$" not in value]
+    return out
+
+
+def test_build_configs_read_as_before() -> None:
+    """toolreads.build_configs tests `meson` and `cmake` inline before its pattern: the same lines reach it."""
+    pieces = ["meson", "cmake", "Meson", "CMAKE", "mesonbuild", "cmake3", "ccmake", "x-cmake", "./meson", " ", " ",
+              "setup", "--cross-file", "=", "cross.ini", "--native-file", "-C", "cache.cmake", "--toolchain",
+              "-DCMAKE_TOOLCHAIN_FILE=t.cmake", "-DCMAKE_TOOLCHAIN_FILE:FILEPATH=", "&&", ";", "|", "$X", "'", "b/"]
+    rng = random.Random(414)
+    tools = ["meson setup b", "cmake -S . -B b", "Meson", "mesonbuild", "cmake3", "ccmake", "x-cmake", "./meson", ""]
+    options = ["--cross-file", "--native-file", "-C", "--toolchain", "-DCMAKE_TOOLCHAIN_FILE", "--cross-files"]
+    lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 4))) + rng.choice(tools) + " "
+             + rng.choice(options) + rng.choice(["=", " ", ":FILEPATH="])
+             + rng.choice(["x.ini", "t.cmake", "$T", "'a b'"])
+             + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4))) for _ in range(6000)]
+    named = 0
+    for line in lines:
+        assert toolreads.build_configs(line) == old_build_configs(line), line
+        named += bool(old_build_configs(line))
+    assert named > 100  # the generator makes lines that name files (199 of them), not only lines that name none
+    # the inline test is the names every match holds (lazy's guard runs); a new name in _BUILDS must join it
+    assert {word for word in re.findall(r"\w+", toolreads._BUILDS.pattern) if len(word) > 1} == {"meson", "cmake"}
