@@ -131,7 +131,9 @@ def settings_code(line: str) -> list[str]:
 
 def build_configs(line: str) -> list[str]:
     """The build configuration files the meson and cmake commands of `line` name (module docstring)."""
-    if not _BUILDS.search(line):
+    # The two names first, inline: the same answer lazy's guard gives, without its Python frame (a call per command the
+    # walk reads: 248,106 in arrow-adbc's walk; 205k real CI lines 0.137 -> 0.021 CPU-s, suite 41)
+    if ("meson" not in line and "cmake" not in line) or not _BUILDS.search(line):
         return []
     out: list[str] = []
     for command in re.split(r"[;&|]+", line):
