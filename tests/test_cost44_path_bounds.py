@@ -11,6 +11,7 @@ fails closed (every file it may name is `ci`, the reason in --explain), and a ch
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from citools import RUN_WORKFLOW, one_tree_runs
 from cpucost import assert_linear
 
 from gatekeeper.catfile import shared_processes
-from gatekeeper.classify import ciimports, load_rules, markers
+from gatekeeper.classify import ciimports, load_rules, manifestreads, markers
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.classify.treereads import PastBound
@@ -144,3 +145,31 @@ def test_the_folders_above_a_path_at_the_bound_are_all_there(path: str) -> None:
             break
         folder = folder.rpartition("/")[0]
     assert markers.ancestors(path) == want
+
+
+def _paths(count: int) -> list[str]:
+    """Generated paths under the bound: one to eight parts of one to twelve letters, some with a dot or a dash."""
+    rng = random.Random(44)
+    parts = ["a", "b", "src", "scripts", "x.y", "-", "..a", "gradle", "ci", "deep-er"]
+    return ["/".join(rng.choice(parts) + rng.choice(["", "1", "ab"]) for _ in range(rng.randint(1, 8)))
+            for _ in range(count)]
+
+
+@pytest.mark.parametrize("path", _paths(300))
+def test_the_readers_that_took_their_own_folders_above_read_as_before(path: str) -> None:
+    # manifestreads.named's Gradle roots and siblingrefs.reaches' bases now take markers.ancestors (bounded)
+    folder, parts = path.rpartition("/")[0], path.split("/")
+    old = [folder] + [folder.rsplit("/", depth)[0] for depth in range(1, folder.count("/") + 1)] + [""] \
+        if folder else [""]
+    assert markers.ancestors(path) == old
+    assert markers.ancestors(path)[-2::-1] == ["/".join(parts[:n]) for n in range(1, len(parts))]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_gradle_script_at_a_long_path_costs_linear(shape: str) -> None:
+    # ed28b952: one rsplit per depth (cubic in a deep path's folders): the Gradle root's bases
+    text = 'apply from: "$rootDir/gradle/x.gradle"\n'
+    assert_linear(lambda path: manifestreads.named(path, "gradle", text),
+                  lambda size: SHAPES[shape](size) + "/build.gradle", budget=0.05)
+    near = "tools/a/build.gradle"
+    assert {target for target, _, _ in manifestreads.named(near, "gradle", text)} >= {"gradle/x.gradle"}
