@@ -12,6 +12,7 @@ fails closed (every file it may name is `ci`, the reason in --explain), and a ch
 from __future__ import annotations
 
 import random
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,27 @@ def test_a_gradle_script_at_a_long_path_costs_linear(shape: str) -> None:
                   lambda size: SHAPES[shape](size) + "/build.gradle", budget=0.05)
     near = "tools/a/build.gradle"
     assert {target for target, _, _ in manifestreads.named(near, "gradle", text)} >= {"gradle/x.gradle"}
+
+
+@pytest.mark.parametrize("shape", ["deep", "many"])
+def test_a_deep_tree_lists_as_git_does_without_a_prefix_per_folder(tmp_path: Path, shape: str) -> None:
+    # ed28b952 held the prefix of every folder on the way (8,192 folders: 64 MB; 32,768: 1.1 GB, cost 44)
+    repo = GitRepo(tmp_path / "r")
+    repo.write("README.md", "# proj\n")
+    base = repo.commit("base")
+    deep = SHAPES[shape](8 * MAX_PATH) + ".tf"
+    data = b"x\n"
+    files = [deep, deep.rpartition("/")[0] + "/b.tf", "a/z.tf", "a/a/y.tf", "b.tf"]
+    stream = f"commit refs/heads/main\ncommitter a <a@127.0.0.1> 0 +0000\ndata 4\nhead\nfrom {base}\n".encode() + \
+        b"".join(f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n" for path in files)
+    repo.git("fast-import", "--quiet", input=stream)
+    listed = repo.git("ls-tree", "-r", "-z", "--name-only", "main").decode().split("\0")[:-1]
+    tracemalloc.start()
+    try:
+        with repo.objects() as objects:
+            tree = objects.tree(repo.git("rev-parse", "main").decode().strip())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert list(tree) == listed and set(files) <= set(tree)
+    assert peak < 24 << 20, peak
