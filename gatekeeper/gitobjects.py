@@ -242,16 +242,25 @@ class GitObjects:
             self._fetch(pending, raw, commit)
         entries: dict[str, TreeEntry] = {}
         walkable = self._walkable
-        stack = [("", iter(walkable(top)))]  # depth first, in each tree's order: the order ls-tree -r lists
+        # depth first, in each tree's order: the order ls-tree -r lists. A tree's prefix is joined at its first file,
+        # not held for every folder on the way (a path of 32,768 folders held 1 GB of prefixes; cost 44)
+        names: list[str] = []  # the folders from the root to the tree being walked
+        stack: list[tuple[Iterator[tuple[str, TreeEntry | None, str]], str | None]] = [(iter(walkable(top)), "")]
         while stack:
-            prefix, walking = stack[-1]
+            walking, prefix = stack[-1]
             for name, entry, oid in walking:  # a folder's files at C speed, up to its next subfolder
                 if entry is None:
-                    stack.append((f"{prefix}{name}/", iter(walkable(oid))))
+                    names.append(name)
+                    stack.append((iter(walkable(oid)), None))
                     break
+                if prefix is None:
+                    prefix = "".join(f"{folder}/" for folder in names)
+                    stack[-1] = (walking, prefix)
                 entries[prefix + name] = entry
             else:
                 stack.pop()
+                if names:
+                    names.pop()
         return entries
 
     def _walkable(self, tree: str) -> list[tuple[str, TreeEntry | None, str]]:

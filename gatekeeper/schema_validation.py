@@ -114,12 +114,12 @@ def _unique_items(validator: Validator, unique: object, instance: object, schema
 
 def json_path(parts: Iterable[object]) -> str:
     """`files[3].status` for the path ["files", 3, "status"]; `$` for the document itself."""
-    text = ""
+    pieces: list[str] = []
     for part in parts:
         if isinstance(part, int):
-            text += f"[{part}]"
+            pieces.append(f"[{part}]")
         elif _IDENT.fullmatch(str(part)):
-            text += f".{part}" if text else str(part)
+            pieces.append(f".{part}" if pieces else str(part))
         else:
-            text += f"[{json.dumps(str(part))}]"
-    return text or "$"
+            pieces.append(f"[{json.dumps(str(part))}]")
+    return "".join(pieces) or "$"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cpucost import assert_linear
 from proctree import gone, living_children
 
 from gatekeeper.errors import PolicyError
@@ -179,3 +181,58 @@ def test_a_server_starts_on_the_second_evaluation_of_a_big_process_only() -> Non
     small = subprocess.run([sys.executable, "-c", _STARTS, "100000"], capture_output=True, text=True, env=env,
                            timeout=120)
     assert small.stdout == "[False, False, False]\n", small.stderr
+
+
+class _Trickle:
+    """A socket that hands its data back `step` bytes a call (as a busy pipe does), through recv or recv_into."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self._data, self._at, self._step = data, 0, step
+
+    def recv(self, size: int) -> bytes:
+        piece = self._data[self._at:self._at + min(size, self._step)]
+        self._at += len(piece)
+        return piece
+
+    def recv_into(self, buffer: memoryview, size: int = 0) -> int:
+        piece = self.recv(min(size or len(buffer), len(buffer)))
+        buffer[:len(piece)] = piece
+        return len(piece)
+
+
+def test_a_message_read_in_small_pieces_costs_linear() -> None:
+    # cost 44: `bytes +=` per piece copied the message so far at each one (quadratic in its pieces: a 64 KiB message
+    # in 16-byte pieces copied 128 MiB); one buffer filled in place copies each byte once
+    def read(data: bytes) -> bytes:
+        got, fds = forkserver._read_exactly(_Trickle(data, 16), len(data), with_fds=False)  # type: ignore[arg-type]
+        assert got == data and fds == []
+        return got
+
+    assert_linear(read, lambda size: bytes(range(256)) * (size // 256), budget=0.1)
+
+
+@pytest.mark.parametrize("step", [1, 7, 4096, 1 << 20])
+def test_a_message_read_in_pieces_is_whole_and_a_short_one_is_an_eof(step: int) -> None:
+    data = os.urandom(5000)
+    assert forkserver._read_exactly(_Trickle(data, step), 5000, with_fds=False) == (data, [])  # type: ignore[arg-type]
+    with pytest.raises(EOFError):
+        forkserver._read_exactly(_Trickle(data, step), 5001, with_fds=False)  # type: ignore[arg-type]
+
+
+def test_a_message_with_descriptors_over_a_real_socket_pair() -> None:
+    left, right = socket.socketpair()
+    read_fd, write_fd = os.pipe()
+    try:
+        message = os.urandom(300_000)
+        sender = threading.Thread(target=lambda: (socket.send_fds(left, [message[:10]], [read_fd]),
+                                                  left.sendall(message[10:])))
+        sender.start()
+        got, fds = forkserver._read_exactly(right, len(message), with_fds=True)
+        sender.join()
+        assert got == message and len(fds) == 1
+        os.close(fds[0])
+    finally:
+        for fd in (read_fd, write_fd):
+            os.close(fd)
+        left.close()
+        right.close()

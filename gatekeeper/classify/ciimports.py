@@ -27,7 +27,9 @@ import posixpath
 import re
 
 from gatekeeper.classify import pyimports
+from gatekeeper.classify.markers import MAX_PATH
 from gatekeeper.classify.pipinstalls import ANY
+from gatekeeper.classify.treereads import PastBound
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["imported", "inline", "is_test", "json_loads", "passes_runs", "runner_lines", "through_runner",
@@ -112,7 +114,10 @@ def passes_runs(path: str) -> bool:
 
 def imported(path: str, text: str) -> list[str]:
     """The paths (from the root) the modules `text`, the file at `path`, imports by a relative name may be; a pattern
-    (ANY: any part) past MAX_IMPORTS of a Python script's."""
+    (ANY: any part) past MAX_IMPORTS of a Python script's. Raises PastBound at a path longer than MAX_PATH: each name
+    is joined to bases as long as its folder (a 1 MiB folder: 2 GB of paths, cost 44), and no checkout holds one."""
+    if len(path) > MAX_PATH:
+        raise PastBound
     folder, _, name = path.rpartition("/")
     if name == "__init__.py":
         return []

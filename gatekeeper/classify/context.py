@@ -36,7 +36,7 @@ from gatekeeper.classify.diagrams import by_head, read_by_head
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
 from gatekeeper.classify.localactions import action_package, action_readme
 from gatekeeper.classify.lowering import lower_with_proof
-from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit, extension, test_file
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MAX_PATH, NOT_LISTED, MarkerHit, extension, test_file
 from gatekeeper.classify.programfiles import settled_program
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.shapes import inventory_named, inventory_script
@@ -64,6 +64,7 @@ FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
 # What the tree readers neither read nor count as a shipper (a Heat template, a kustomization): those files and
 # reno's release notes (Qiskit keeps 2,097 in version folders; the forty-fifth set). Not final: content still raises.
 UNDEPLOYED_RULES = (*FINAL_RULES, "src.reno-notes")
+PAST_BOUND_RULE = "ci.context.path-past-bound"  # a side longer than MAX_PATH: no reader reads it (cost 44)
 
 
 def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context,
@@ -78,6 +79,10 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context,
     out = []
     for item, unread_here in zip(files, unread, strict=True):
         change = item.change
+        if any(len(side) > MAX_PATH for side in change.sides()):  # what is read per folder above it grows past it
+            out.append(_raise(item, "ci", PAST_BOUND_RULE, "path", f"a path longer than {MAX_PATH} characters "
+                                                                     "(PATH_MAX): not read, any may run it"))
+            continue
         # (A program's source file past the path's tests only where a reader may claim it: programfiles.)
         # A configuration names a file of any type by path (a Packer file provisioner uploads `files/client.cnf`, a
         # module reads `file("id_rsa.pub")`): the fast path does not pass over one it names (the seventy-ninth set).

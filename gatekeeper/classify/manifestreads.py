@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from gatekeeper.classify import appliedpatches, bazelreads, buildbackends
 from gatekeeper.classify.change import folded
+from gatekeeper.classify.markers import ancestors as folders_above
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, walked
@@ -70,8 +71,8 @@ def named(path: str, reader: str, text: str) -> list[tuple[str, int, bool]]:
     folder = path.rpartition("/")[0]
     # The folders from the manifest's up to the repository's root: where a Gradle build's root may be (the folder of
     # its settings.gradle, at or above the script), for `$rootDir/x`, `settingsDir`, `rootProject.file("x")`.
-    ancestors = [folder] + [folder.rsplit("/", depth)[0] for depth in range(1, folder.count("/") + 1)] + [""] \
-        if folder else [""]
+    # (markers.ancestors: bounded at MAX_PATH; a deep path's rsplit per depth was cubic, cost 44)
+    ancestors = folders_above(path) if _GRADLE_ROOT.search(text) else [folder]
     out: list[tuple[str, int, bool]] = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith(("#", "//")):

@@ -85,10 +85,18 @@ def extension(name: str) -> str:
     return ext.lower() if dot and stem else ""
 
 
+# PATH_MAX: no checkout holds a longer path (Linux refuses to open one), and what is read per folder above a path
+# grows with its length times its depth; past it a path is not read (cost 44: context.py, ciimports.imported)
+MAX_PATH = 4096
+
+
 def ancestors(path: str) -> list[str]:
-    """The folders holding `path`, nearest first ('' is the repository root)."""
+    """The folders holding `path`, nearest first ('' is the repository root); none longer than MAX_PATH (they hold only
+    files no checkout opens, ci unread: context.refine; a path of a million folders asked for terabytes, cost 44)."""
     out = []
     folder = path.rpartition("/")[0]
+    if len(folder) > MAX_PATH:
+        folder = folder[:max(folder.rfind("/", 0, MAX_PATH + 1), 0)]
     while True:
         out.append(folder)
         if not folder:
@@ -170,7 +178,10 @@ class MarkerIndex:
                 if len(parts) >= len(shape) and all(
                         fnmatch.fnmatchcase(part, want) for part, want in zip(parts[-len(shape):], shape, strict=True)):
                     roots.setdefault("/".join(parts[:-len(shape)]), []).append(MarkerHit(rule, path))
-            # Every folder once: stop at the first ancestor already seen.
+            # Every folder once: stop at the first ancestor already seen. A folder past MAX_PATH holds only files that
+            # are ci unread (context.refine): skipped whole, not walked a part at a time (a copy each: cost 44)
+            if len(folder) > MAX_PATH:
+                folder = folder[:max(folder.rfind("/", 0, MAX_PATH + 1), 0)]
             while folder not in dirs:
                 dirs.add(folder)
                 if not folder:

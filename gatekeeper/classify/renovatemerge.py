@@ -51,9 +51,11 @@ _MERGING_BUILT_IN = frozenset({"skipstatuschecks"})
 _BUILT_IN = frozenset({"", "config", "default", "group", "packages", "helpers", "schedule", "docker", "npm",
                        "regexmanagers", "custommanagers", "workarounds", "monorepo", "replacements", "security",
                        "abandonments", "mergeconfidence", "preview", "compatibility", "global"})
+# possessive runs: a repeated alternation kept a backtracking mark per character (a 1 MiB word or string: 266 MB at
+# its peak, cost 44); its branches are disjoint, so giving none back changes no match
 _TOKEN = lazy(r"""(?P<space>[\s\ufeff\u200b]+)|(?P<comment>//[^\n\r\u2028\u2029]*|/\*.*?\*/)
-    |(?P<string>"(?:[^"\\\n\r]|\\(?:\r\n|.))*"|'(?:[^'\\\n\r]|\\(?:\r\n|.))*')
-    |(?P<punct>[{}\[\]:,])|(?P<word>(?:[\w$+.-]|\\u[0-9a-fA-F]{4})+)""", re.VERBOSE | re.DOTALL)
+    |(?P<string>"(?:[^"\\\n\r]++|\\(?:\r\n|.))*+"|'(?:[^'\\\n\r]++|\\(?:\r\n|.))*+')
+    |(?P<punct>[{}\[\]:,])|(?P<word>(?:[\w$+.-]++|\\u[0-9a-fA-F]{4})++)""", re.VERBOSE | re.DOTALL)
 _ESCAPE = lazy(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|.)", re.DOTALL)
 _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0": "\0", "\n": "", "\r\n": "", "\r": ""}
 # From a patch's lines: a word of the keys anywhere, when the lines do not scan as tokens (a hunk opening inside a

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from gatekeeper.classify import tfrefs
+from gatekeeper.classify.markers import ancestors
 from gatekeeper.gitobjects import TreeEntry
 
 MAX_CONFIGURATIONS = 4096
@@ -70,8 +71,7 @@ class Siblings:
         if not self.folders and not self.wildcards:  # nothing named through ../ but files: the common case, at once
             return None
         # A pattern names `side` only when its base is `side` itself, a folder above it, or the root.
-        parts = side.split("/")
-        above = ["/".join(parts[:n]) for n in range(1, len(parts))]
+        above = ancestors(side)[-2::-1]  # outermost first, not the root: bounded at MAX_PATH (cost 44)
         if self.folders and (folder := next((f for f in above if f in self.folders), None)) is not None:
             return self.folders[folder]
         bases = {"", side} | set(above)

@@ -270,7 +270,7 @@ class TreeContext:
         past the walk's bound, every file of a type ciruns.may_be_named takes (closed)."""
         if (runs := self._ci_runs()) is False and any(map(ciruns.may_be_named, change.sides())):
             return "ci.context.ci-run", ("past the CI walk's bounds (files or bytes read, patterns or deploy "
-                                         "targets named, variable patterns): any may run it")
+                                         "targets named, variable patterns, a path past PATH_MAX): any may run it")
         runs = runs if isinstance(runs, dict) else {}
         for side in change.sides() if runs else ():
             if (spelled := self._spelled("runs", runs, side)) is not None:

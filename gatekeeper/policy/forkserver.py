@@ -228,16 +228,21 @@ def _read_message(sock: socket.socket) -> bytes:
 
 
 def _read_exactly(sock: socket.socket, size: int, *, with_fds: bool) -> tuple[bytes, list[int]]:
-    data, fds = b"", list[int]()
-    while len(data) < size:
-        if with_fds and not data:
+    # one buffer filled in place: `bytes +=` a piece copied the message so far at each piece (cost 44)
+    data, fds, got = bytearray(size), list[int](), 0
+    view = memoryview(data)
+    while got < size:
+        if with_fds and not got:
             chunk, fds, _, _ = socket.recv_fds(sock, size, 2)
+            view[:len(chunk)] = chunk
+            count = len(chunk)
         else:
-            chunk = sock.recv(size - len(data))
-        if not chunk:
+            count = sock.recv_into(view[got:], size - got)
+        if not count:
             raise EOFError("the other end closed the socket")
-        data += chunk
-    return data, list(fds)
+        got += count
+    view.release()
+    return bytes(data), list(fds)
 
 
 def _send_message(sock: socket.socket, data: bytes) -> None:
