@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 import tomllib
 
-from gatekeeper.classify import wrappers
+from gatekeeper.classify import nixstrings, wrappers
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["BUILDERS", "EXCLUDES", "READERS", "built_runs", "is_package_list", "package_commands", "unread", "unrun"]
@@ -285,6 +285,8 @@ def package_commands(path: str, text: str) -> str:
     specifiers, tox's and setup.cfg's data keys' values, a TOML file's keys (`pytest = "^8"`); the lines that name a
     file stay."""
     name = path.rpartition("/")[2]
+    if nixstrings.is_nix(name):  # a Nix file's strings, never its package lists (nixstrings.py)
+        return nixstrings.commands(text)
     if name in ("tox.ini", "setup.cfg"):
         return _ini_commands(text)
     if name == "pyproject.toml":
