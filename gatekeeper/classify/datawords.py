@@ -131,9 +131,9 @@ _INI_DATA = frozenset({"deps", "extras", "envlist", "env_list", "description", "
 _INTERPRETERS = frozenset({"basepython", "base_python"})
 _PATHLIKE = lazy(r"[/\\{$~]")
 _INI_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
-# a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`)
-_TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
-                       r"[ \t]*+=)(?:[\w-]++|\"[\w.-]{0,128}+\")[ \t]*+=", re.MULTILINE | re.IGNORECASE)
+# a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`) or cwd
+_TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args"
+                       r"|change_dir)[ \t]*+=)(?:[\w-]++|\"[\w.-]{0,128}+\")[ \t]*+=", re.MULTILINE | re.IGNORECASE)
 # pyproject.toml's keys (a dotted key's or table's last part) whose values are packages, files a tool reads or writes
 # as data, or prose (over-reads 1); where one part of the key is in _PYPROJECT_TABLES, every key below it is
 _PYPROJECT_PACKAGES = frozenset({"dependencies", "optional-dependencies", "dev-dependencies", "extra-dependencies",
