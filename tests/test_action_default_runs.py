@@ -26,6 +26,7 @@ WORKFLOW = "name: docs\non: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    s
 # (how a step names the action, the file it runs by default, the other files the tree holds)
 ACTIONS = [
     ("julia-actions/julia-docdeploy", "docs/make.jl", {"docs/Project.toml": "[deps]\n"}),
+    ("julia-actions/julia-runtest", "test/runtests.jl", {"Project.toml": 'name = "Demo"\n'}),
     ("getsentry/craft", "scripts/bump-version.sh", {".craft.yml": "minVersion: 0.21.0\n"}),
     ("getsentry/action-prepare-release", "scripts/bump-version.sh", {".craft.yml": "changelog: CHANGES\n"}),
     ("cypress-io/github-action", "cypress.config.ts", {"package.json": '{"name": "web"}'}),
@@ -71,6 +72,9 @@ LOOK_ALIKES = [
     ("      - uses: getsentry/craft-action-lite@v1\n", "scripts/bump-version.sh"),
     ("      - uses: cypress-io/github-action-setup@v1\n", "cypress.config.ts"),
     ("      - uses: julia-actions/julia-docdeploy@v1\n", "test/runtests.jl"),
+    ("      - uses: julia-actions/julia-runtest-extra@v1\n", "test/runtests.jl"),
+    ("      # - uses: julia-actions/julia-runtest@v1\n", "test/runtests.jl"),
+    ("      - uses: julia-actions/julia-runtest@v1\n", "docs/make.jl"),
     ("      - uses: rubygems/configure-rubygems-credentials@v1\n", "Rakefile"),
     ("      - uses: rubygems/release-gem-preview@v1\n", "Rakefile"),
     ("      # - uses: rubygems/release-gem@v1\n", "Rakefile"),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tables import each_case
 
+from gatekeeper.classify import walkpaths
 from gatekeeper.classify.ciruns import named_in
 from tests.gitrepo import two_commits
 from tests.test_classify_context import tree_files
@@ -49,9 +50,13 @@ def test_what_is_not_a_comment_is_still_read() -> None:
 
 
 def test_other_definitions_keep_reading_their_comments() -> None:
-    """Only the `.env`: a workflow's comment stays over-read (a review, never an allow)."""
+    """A non-YAML definition's comment stays over-read (a review, never an allow); a YAML workflow's comment names
+    nothing since the label92 round (yamlcomments.py, tests/test_classify_ninetyfirst_classes.py)."""
     text = "on: push\njobs:\n  a:\n    steps:\n      # ./tools/run.sh\n      - run: echo hi\n"
-    assert any("run.sh" in p for p in named_in(".github/workflows/ci.yml", text)[0])
+    assert not any("run.sh" in p for p in walkpaths.shown_names(".github/workflows/ci.yml", text)[0])
+    jenkins = "pipeline {\n  stages {\n    stage('a') {\n      steps {\n        // sh './tools/run.sh'\n"
+    jenkins += "        sh 'echo'\n      }\n    }\n  }\n}\n"
+    assert any("run.sh" in p for p in named_in("Jenkinsfile", jenkins)[0])
 
 
 def test_heroku_shape_with_the_commits(tmp_path: Path) -> None:

@@ -205,7 +205,7 @@ def test_earthfiles_are_definitions_and_their_instructions_are_commands() -> Non
     ("steps:\n  - run: ./${{ inputs.script }}.sh\n  - run: ${{ inputs.cmd }}\n", [], ["x.sh", "a/b.sh"]),
 ])
 def test_templated_paths_reach_what_their_values_allow(text: str, named: list[str], not_named: list[str]) -> None:
-    scripts, _composed = walkpaths.shown_names(".github/workflows/a.yml", text)
+    scripts, _composed, _tasks = walkpaths.shown_names(".github/workflows/a.yml", text)
     assert [path for path in named if not any(walkpaths.reaches(p, path) for p in scripts)] == []
     assert [path for path in not_named if any(walkpaths.reaches(p, path) for p in scripts)] == []
 
@@ -214,7 +214,7 @@ def test_paths_below_the_runner_s_folders_add_no_variable_patterns() -> None:
     # a workflow generator's steps load scripts it unpacked below the runner's temp folder: those name no folder of the
     # repository, and each must not count among the 64 variable patterns of a tree (past them: every script is ci)
     steps = "".join(f"      - run: node ${{{{ runner.temp }}}}/gh-aw/actions/step{n}.cjs\n" for n in range(80))
-    scripts, _composed = walkpaths.shown_names(".github/workflows/agent.lock.yml", "jobs:\n  a:\n    steps:\n" + steps)
+    scripts = walkpaths.shown_names(".github/workflows/agent.lock.yml", "jobs:\n  a:\n    steps:\n" + steps)[0]
     assert [pattern for pattern in scripts if ciruns.ANY in pattern] == []
     assert "gh-aw/actions/step3.cjs" in scripts  # read below the root, as before
 

@@ -152,7 +152,7 @@ def _plain_walk(context: PatchContext) -> list[tuple[str, list[str], list[str]]]
         definition = queue.pop(0)
         for shown in context.content(definition, every_type=True):
             if shown.path == definition.path:
-                scripts, composed = walkpaths.shown_names(shown.path, shown.data.decode("utf-8", "replace"))
+                scripts, composed, _ = walkpaths.shown_names(shown.path, shown.data.decode("utf-8", "replace"))
                 walked.append((shown.path, scripts, composed))
                 for path, other in context._shown.items():
                     if path not in seen and any(walkpaths.reaches(pattern, path) for pattern in scripts):

@@ -57,6 +57,9 @@ _DEFAULTS = {
 _EMPTY = ("", "~", "null", "Null", "NULL")  # a value Travis drops (then the default runs)
 # {an action: the command it runs by default} (the eighty-first set; each action's documentation)
 _ACTIONS = {"julia-actions/julia-docdeploy": "julia --project=docs/ docs/make.jl",
+            # `Pkg.test()`, which runs the package's test/runtests.jl (label 92: Revise.jl's test job was read
+            # through a commented-out step's `cd("test")` until comments named nothing)
+            "julia-actions/julia-runtest": "julia test/runtests.jl",
             "getsentry/craft": "bash scripts/bump-version.sh",
             "getsentry/action-prepare-release": "bash scripts/bump-version.sh",
             "cypress-io/github-action": "npx cypress run",

@@ -41,6 +41,7 @@ from gatekeeper.classify import (
     datawords,
     dotnetrun,
     envrcloads,
+    exprliterals,
     fedruns,
     gitlabincludes,
     gorun,
@@ -62,7 +63,6 @@ from gatekeeper.classify import (
     wrappers,
     yamlnodes,
 )
-from gatekeeper.classify.enclosures import GITHUB_EXPRESSION as _GITHUB_EXPRESSION
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.classify.taskunits import Tasks
@@ -109,7 +109,7 @@ _PROGRAM_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"
                             "rb", *SOURCES})
 _GLOB_PART = lazy(r"\*+|\?|\[[^\]/]*\]")
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
-_FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
+_FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir", "changedir", "change-dir"})
 _FOLDER_MARKS = ("cd", "-C", "pushd", "dir", "Dir", "DIR", "Set-Location")  # in every line that holds one of them
 
 
@@ -278,7 +278,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
     for index, source in enumerate(sources):  # grows by the sources read with their copies as their sources
         if index < len(sources) - copies:
             source = commandlines.printed(ciloops.rooted(runvars.expanded(source, known)))  # attack 46: printf
-            source = ownfolders.DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
+            source = ownfolders.DIRNAME.sub(".", exprliterals.holed(source))  # and its literals in place
         globs += ciloops.globbed(source) + gorun.packages(source) + dotnetrun.projects(source) \
             + compiledruns.sources(source) if commands else []  # misses 6: compiled, then run
         absolute += checkoutpaths.commanded(source) if commands else []

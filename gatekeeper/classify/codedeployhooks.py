@@ -24,7 +24,7 @@ from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["CODEDEPLOY", "RULE", "hooks"]
+__all__ = ["CODEDEPLOY", "RULE", "hooks", "is_appspec", "shown_hook"]
 
 RULE = "iac.context.deploy-hook"
 _NAMES = ("appspec.yml", "appspec.yaml")
@@ -51,6 +51,24 @@ def hooks(appspec: str, data: bytes) -> tuple[str, ...]:
         if path and not path.startswith("../") and path not in (".", ".."):
             out.append(path)
     return tuple(dict.fromkeys(out)) + past
+
+
+def is_appspec(path: str) -> bool:
+    """An appspec file by its name."""
+    return path.rpartition("/")[2].lower() in _NAMES
+
+
+def shown_hook(appspecs: dict[str, tuple[str, ...]], sides: tuple[str, ...] | list[str]) -> tuple[str, str] | None:
+    """(RULE, evidence) when an appspec a patch shows (`appspecs`: its path, what hooks() reads of its shown lines) runs
+    a side by its hooks; past its read, every file below its folder (fail closed). None otherwise (the label92 round:
+    from a patch the hooks stayed `src`, the ninety-first set's class 4)."""
+    for side in sides:
+        for appspec, named in appspecs.items():
+            root = appspec.rpartition("/")[0]
+            if side in named or (PAST in named and (not root or side.startswith(f"{root}/"))):
+                how = CODEDEPLOY.how.format(path=side) if side in named else f"is longer than read ({CODEDEPLOY.bound})"
+                return RULE, f"{appspec} {how}"
+    return None
 
 
 CODEDEPLOY = Shipper(RULE, _NAMES, hooks, "runs {path} on the instances it deploys to (a CodeDeploy lifecycle hook)",

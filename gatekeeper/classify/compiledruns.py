@@ -20,7 +20,7 @@ import re
 from gatekeeper.classify import toolbuilds
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_BUILDS", "sources"]
+__all__ = ["MAX_BUILDS", "sources", "unhandled"]
 
 MAX_BUILDS = 64  # compiler commands read of one text; past it the rest name nothing (a real job has a few)
 _SOURCE_TYPES = (".cr", ".c", ".cc", ".cpp", ".cxx", ".rs", ".go", ".nim", ".d", ".zig", ".swift")
@@ -32,6 +32,10 @@ _COMPILE = lazy(r"(?:^|[;&|(`]|\$\()[ \t]*+(?:-[ \t]++)?+(?:run:[ \t]*+(?:[|>][-
 _OUTPUT = lazy(r"(?<![\w-])(?:-o|--output|-out)(?:=|[ \t]++)['\"]?+([\w.@+/-]{1,512}+)|(?<![\w-])-o([\w./-]{1,512}+)")
 _AFTER_OPTION = lazy(r"(?:-o|--output|-out)(?:=|[ \t]++)['\"]?+\Z|-o\Z")  # what precedes an output's own naming
 _WORD = lazy(r"['\"]?+([^\s'\"]{1,1024}+)")
+# a file command that copies, moves, links, strips, lists or removes its operands and runs none of them (tupelo's
+# `cp tupelo $(GOPATH)/bin/` in a Makefile target CI never runs: the label93 round)
+_FILE_COMMAND = lazy(r"(?:^|[;&|(`])[ \t]*+(?:sudo[ \t]++(?:-\S++[ \t]++)*+)?(?:cp|mv|ln|rm|chmod|chown|strip|install"
+                     r"|ls|stat|du|file|sha\d*sum|md5sum|tar|zip|gzip)(?![\w.-])[^\n;&|`)]*+", re.MULTILINE)
 
 
 def sources(text: str) -> list[str]:
@@ -45,6 +49,7 @@ def _compiled(text: str) -> list[str]:
                                          "dmd", "gcc", "g++")):
         return []
     found: list[str] = []
+    used = ""  # the text without its file commands' operands, made at the first output read
     for count, hit in enumerate(_COMPILE.finditer(text)):
         if count >= MAX_BUILDS:
             break
@@ -52,7 +57,8 @@ def _compiled(text: str) -> list[str]:
         runs_now = hit[1].startswith(("crystal run", "zig run")) or hit[1] == "crystal"
         output = _OUTPUT.search(rest)
         out = (output[1] or output[2]).removeprefix("./") if output is not None else ""
-        if not runs_now and not (out and _used_again(text, out)):
+        used = used or (unhandled(text) if out else "")
+        if not runs_now and not (out and _used_again(used, out)):
             continue
         for word in _WORD.findall(_OUTPUT.sub(" ", rest)):
             if word.startswith(("-", "$", "/")) or ".." in word.split("/"):
@@ -62,6 +68,12 @@ def _compiled(text: str) -> list[str]:
             elif compiler == "go" and word.startswith("./") and word.strip("./"):
                 found.append(f"{word.removeprefix('./').removesuffix('/...').rstrip('/')}/*.go")
     return list(dict.fromkeys(found))
+
+
+def unhandled(text: str) -> str:
+    """`text` with each file command (`cp`, `mv`, `ln`, `install`, `strip`, `chmod`, `rm`, ...) blanked, its length
+    kept: the program a build writes is used again only where another command names it."""
+    return _FILE_COMMAND.sub(lambda command: " " * len(command.group()), text)
 
 
 def _used_again(text: str, out: str) -> bool:

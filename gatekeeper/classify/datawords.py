@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 import tomllib
 
-from gatekeeper.classify import wrappers
+from gatekeeper.classify import nixstrings, wrappers
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["BUILDERS", "EXCLUDES", "READERS", "built_runs", "is_package_list", "package_commands", "unread", "unrun"]
@@ -131,9 +131,9 @@ _INI_DATA = frozenset({"deps", "extras", "envlist", "env_list", "description", "
 _INTERPRETERS = frozenset({"basepython", "base_python"})
 _PATHLIKE = lazy(r"[/\\{$~]")
 _INI_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]")
-# a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`)
-_TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args)"
-                       r"[ \t]*+=)(?:[\w-]++|\"[\w.-]{0,128}+\")[ \t]*+=", re.MULTILINE | re.IGNORECASE)
+# a TOML key (`pytest = "^8"` of a dependency table); not a key whose value is a command (`script = "…"`) or cwd
+_TOML_KEY = lazy(r"^[ \t]*+(?!(?:run|script|scripts|command|commands|cmd|exec|shell|entry|entrypoint|args"
+                       r"|change_dir)[ \t]*+=)(?:[\w-]++|\"[\w.-]{0,128}+\")[ \t]*+=", re.MULTILINE | re.IGNORECASE)
 # pyproject.toml's keys (a dotted key's or table's last part) whose values are packages, files a tool reads or writes
 # as data, or prose (over-reads 1); where one part of the key is in _PYPROJECT_TABLES, every key below it is
 _PYPROJECT_PACKAGES = frozenset({"dependencies", "optional-dependencies", "dev-dependencies", "extra-dependencies",
@@ -285,6 +285,8 @@ def package_commands(path: str, text: str) -> str:
     specifiers, tox's and setup.cfg's data keys' values, a TOML file's keys (`pytest = "^8"`); the lines that name a
     file stay."""
     name = path.rpartition("/")[2]
+    if nixstrings.is_nix(name):  # a Nix file's strings, never its package lists (nixstrings.py)
+        return nixstrings.commands(text)
     if name in ("tox.ini", "setup.cfg"):
         return _ini_commands(text)
     if name == "pyproject.toml":

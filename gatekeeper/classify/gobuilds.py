@@ -4,8 +4,9 @@ gorun.py names the folder of `go run ./cmd/release`. Three spellings of the same
 program was exit 0: `go install ./cmd/tool && tool` (installed, then run by its name), `go build -o bin/t ./cmd/t &&
 ./bin/t` (built, then run by its path), and `go run example.com/x/cmd/tool` (a package of the tree's own module, by
 its import path: the `go.mod` files of the tree say which folder). A build or install counts when its program's name
-(the package folder's last name, or `-o`'s) is a word of the text after the command; a build nothing runs is the
-product's. `go run` counts always. Not named: `.` and `...` patterns (the product), a path with `@version` (fetched:
+(the package folder's last name, or `-o`'s) is a word of the text after the command (not an operand of `cp`, `mv`,
+`ln`, `install`, `strip`, `chmod`, `rm`, ...: compiledruns.unhandled); a build nothing runs is the product's. `go run`
+counts always. Not named: `.` and `...` patterns (the product), a path with `@version` (fetched:
 the deps reader's), a path of no module the tree declares. Fail closed: a `go.mod` without a readable `module` line
 (none, two, or one Go refuses; its block form and a quoted path are read) makes each tail of the path a candidate folder
 below it; a `go.mod` that is a symlink is read where it points, and several modules of one path are each named.
@@ -18,7 +19,7 @@ import shlex
 from collections.abc import Callable
 from typing import NamedTuple
 
-from gatekeeper.classify import ciruns
+from gatekeeper.classify import ciruns, compiledruns
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import Read, Tree
@@ -144,7 +145,8 @@ def packages(text: str, definition: str, folders: list[str], mods: Modules | tup
                     break  # the rest are the program's arguments
             at += 1
         if match.group(1) != "run" and last is None:
-            last = {word.group().rpartition("/")[2]: word.end() for word in _WORD.finditer(text)}
+            used = compiledruns.unhandled(text)  # a `cp tupelo …` copies the program, runs it not (label93)
+            last = {word.group().rpartition("/")[2]: word.end() for word in _WORD.finditer(used)}
         for package in named:
             name = _program(package, output)
             if last is not None and match.group(1) != "run" and (not name or last.get(name, 0) <= match.end()):

@@ -24,6 +24,8 @@ _PS_ROOT = lazy(r"\$(?:PSScriptRoot\b|\{PSScriptRoot\})", re.IGNORECASE)
 _CMD_ROOT = lazy(r"%~dp0\\?+", re.IGNORECASE)
 _POWERSHELL = (".ps1", ".psm1")
 _CMD = (".cmd", ".bat")
+_TOX = ("tox.ini", "tox.toml")
+_TOX_ROOT = lazy(r"\{(?:toxinidir|tox_root|/)\}")
 
 
 def localized(path: str, text: str) -> str:
@@ -35,6 +37,8 @@ def localized(path: str, text: str) -> str:
     if lower.endswith(_POWERSHELL):
         text = text.replace("\\", "/") if "\\" in text else text
         return _PS_ROOT.sub(folder, text) if "PSScriptRoot" in text or "psscriptroot" in text.lower() else text
+    if lower in _TOX:  # tox's own folder, and its separator: `changedir = {toxinidir}{/}tests` (the label93 round)
+        return _TOX_ROOT.sub(lambda found: "/" if found.group() == "{/}" else folder, text) if "{" in text else text
     if lower.endswith(_CMD):
         return _CMD_ROOT.sub(lambda _: f"{folder}\\", text) if "%~" in text else text
     return text  # a shell script's `$(dirname "$0")`: shellvars.py reads its forms

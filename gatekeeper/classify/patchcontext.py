@@ -17,12 +17,13 @@ from typing import BinaryIO
 from gatekeeper.classify import (
     appliedpatches,
     bazelhooks,
-    cidefaults,
     ciforms,
     ciruns,
+    codedeployhooks,
+    heatfiles,
     inlinemeta,
     manifestreads,
-    walkpaths,
+    patchpipelines,
     zuuljobs,
 )
 from gatekeeper.classify.checkoutattrs import checkout_variants
@@ -30,31 +31,11 @@ from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import mentions_library
 from gatekeeper.classify.markers import MarkerIndex, ancestors
+from gatekeeper.classify.patchpipelines import ShownNames
 from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.tfrefs import Named, is_configuration, names_in
-from gatekeeper.classify.treereads import PastBound
 from gatekeeper.model import FileChange
-
-
-class _Named:
-    """What one definition names (walkpaths.shown_names' patterns), asked for every file of a patch: its patterns
-    without a variable part are looked up in one set instead of compared one by one (a 2,000-file patch showing 20
-    workflows asked ~450,000 `reaches`);
-    `reach(path)` is `any(walkpaths.reaches(pattern, path) for pattern in patterns)`."""
-
-    __slots__ = ("exact", "variable")
-
-    def __init__(self, patterns: Iterable[str]) -> None:
-        patterns = list(patterns)
-        self.exact = frozenset(p for p in patterns if ciruns.ANY not in p and walkpaths.ONE not in p)
-        self.variable = tuple(p for p in patterns if ciruns.ANY in p or walkpaths.ONE in p)
-
-    def reach(self, path: str) -> bool:
-        return path in self.exact or any(walkpaths.reaches(pattern, path) for pattern in self.variable)
-
-    def patterns(self) -> Iterable[str]:
-        return (*self.exact, *self.variable)
 
 
 class PatchContext:
@@ -80,12 +61,15 @@ class PatchContext:
         # CI definitions the patch shows (workflows, pipelines, Earthfiles, Buildkite hooks), and what each names
         self._pipelines = [c for c in changes if c.status != "deleted"
                            and (ciruns.is_definition(c.path) or ciforms.is_hook(c.path))][:MAX_DEFINITIONS]
-        self._pipeline_names: list[tuple[str, _Named, _Named]] | None = None
-        self._named_by_any = _Named(())  # every pattern of _pipeline_names: a side none reaches needs no walk of them
+        self._pipeline_names: list[tuple[str, ShownNames, ShownNames]] | None = None
+        self._named_by_any = ShownNames(())  # every pattern of _pipeline_names: a side none reaches needs no walk
         self._zuul = [c for c in changes if c.status != "deleted" and zuuljobs.is_config(c.path)][:MAX_DEFINITIONS]
         self._zuul_runs: tuple[tuple[str, str], ...] | None = None  # what the Zuul files shown name (classes52)
         self._bazelrcs = [c for c in changes if c.status != "deleted" and bazelhooks.is_rc(c.path)][:MAX_DEFINITIONS]
         self._hooks: dict[str, str] | None = None  # {path a .bazelrc shown makes Bazel run: the .bazelrc} (classes52)
+        self._appspecs = [c for c in changes if c.status != "deleted" and codedeployhooks.is_appspec(c.path)
+                          ][:MAX_DEFINITIONS]
+        self._deploy_hooks: dict[str, tuple[str, ...]] | None = None  # {appspec shown: the hooks its lines run}
         # Manifests the patch shows that read other files by path (manifestreads.py), and what their lines name
         self._manifests = [c for c in changes if any(manifestreads.kind(side) or appliedpatches.is_manifest(side)
                                                      for side in c.sides())][:MAX_DEFINITIONS]
@@ -199,12 +183,24 @@ class PatchContext:
                            for path in bazelhooks.named(rc.path, shown.data)}
         if hook := next((side for side in change.sides() if side in self._hooks), None):
             return bazelhooks.RULE, f"{self._hooks[hook]} makes Bazel run {hook} on every build"
+        if self._appspecs and any(map(heatfiles.may_ship, change.sides())):  # CodeDeploy's hooks, as --tree reads them
+            if self._deploy_hooks is None:
+                # either side's (as --tree reads both trees); a hunk's `location:` lines count without the `hooks:` key
+                # above them (fail closed)
+                self._deploy_hooks = {}
+                for shown in (shown for appspec in self._appspecs for shown in self.content(appspec)
+                              if shown.path == appspec.path):
+                    self._deploy_hooks[shown.path] = self._deploy_hooks.get(shown.path, ()) + codedeployhooks.hooks(
+                        shown.path, shown.data if shown.complete else b"hooks:\n" + shown.data)
+            if hit := codedeployhooks.shown_hook(self._deploy_hooks, change.sides()):
+                return hit
         if not self._pipelines:  # any type: an interpreter runs `bash tools/fix.patch` as a `.sh` (attack 16)
             return None
         if self._pipeline_names is None:
-            self._pipeline_names = self._read_pipelines()
-            self._named_by_any = _Named(pattern for _, scripts, composed in self._pipeline_names
-                                        for pattern in (*scripts.patterns(), *composed.patterns()))
+            self._pipeline_names = patchpipelines.read(self._pipelines, self._shown,
+                                                       lambda change: self.content(change, every_type=True))
+            self._named_by_any = ShownNames(pattern for _, scripts, composed in self._pipeline_names
+                                            for pattern in (*scripts.patterns(), *composed.patterns()))
         for side in change.sides():
             if not self._named_by_any.reach(side):  # no definition names it: most files of a large patch
                 continue
@@ -214,32 +210,6 @@ class PatchContext:
                 if composed.reach(side):
                     return "iac.context.compose-file", f"{definition} names {side} as a Compose file"
         return None
-
-    def _read_pipelines(self) -> list[tuple[str, _Named, _Named]]:
-        """What each definition the patch shows names, and in turn what each file they run that the patch also shows
-        names (a pipeline a step uploads, a script's helpers); at most MAX_DEFINITIONS files read."""
-        out: list[tuple[str, _Named, _Named]] = []
-        queue, seen = list(self._pipelines), {c.path for c in self._pipelines}
-        order = {path: index for index, path in enumerate(self._shown)}
-        while queue and len(out) < MAX_DEFINITIONS:
-            change = queue.pop(0)
-            for shown in self.content(change, every_type=True):
-                if shown.path == change.path:
-                    # with what its actions (and a root Travis file without a script) run by default, as --tree reads it
-                    text = cidefaults.with_default(shown.path, shown.data.decode("utf-8", "replace"))
-                    try:
-                        scripts, composed = map(_Named, walkpaths.shown_names(shown.path, text))
-                    except PastBound:  # what it names cannot be told (shellvars.MAX_OUT): every path (attack 35)
-                        scripts, composed = _Named([ciruns.ANY]), _Named(())
-                    out.append((shown.path, scripts, composed))
-                    # The shown files it names, in the patch's order: with no variable pattern, only its exact names.
-                    named = order if scripts.variable else sorted(scripts.exact & order.keys(), key=order.__getitem__)
-                    for path in named:
-                        other = self._shown[path]
-                        if path not in seen and scripts.reach(path):
-                            seen.add(path)
-                            queue.append(other)
-        return out
 
     def local_action(self, change: FileChange) -> str | None:
         """A patch does not show the workflows it leaves alone (run with --tree for the local actions they run)."""

@@ -10,7 +10,7 @@ import re
 from typing import NamedTuple
 
 from gatekeeper.bounded import load_json
-from gatekeeper.classify import ciforms, runall, scriptgraphs
+from gatekeeper.classify import ciforms, nixstrings, runall, scriptgraphs
 from gatekeeper.classify.taskunits import Tasks
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -59,6 +59,8 @@ def command_text(path: str, text: str) -> str:
     script's decoded string on its own line (package_lines), never its JSON text, where a reader's words ran past one
     script's closing quote into the next (`"cd e2e && npm i", "t": "node ./test/x.js"`: determinism 45); the text
     itself for any other file and for a package.json that does not read as an object (fail closed: read whole)."""
+    if nixstrings.is_nix(path):
+        return nixstrings.commands(text)  # its strings, never its package lists (nixstrings.py)
     if path.rpartition("/")[2] != "package.json":
         return text
     try:

@@ -39,6 +39,7 @@ from gatekeeper.classify import (
     vendoredci,
     walkpaths,
     walkqueue,
+    yamlcomments,
     yamlnodes,
 )
 from gatekeeper.classify.sniff import FULL_READ
@@ -80,7 +81,10 @@ def named(walk: WalkTree, path: str, origin: str, data: bytes, tasks: taskunits.
     if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
         return None  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
     # the root Travis file without a script runs its language's default (the seventy-fourth set)
-    text = cidefaults.with_default(path, data[:FULL_READ].decode("utf-8", "replace"))
+    text = data[:FULL_READ].decode("utf-8", "replace")
+    # a YAML comment is no step, whatever reader reads the lines (`#   make bootstrap`: the label92 round); cut before
+    # composeruns.localized adds its own `#` lines (a mounted service's host paths) for the readers below
+    text = cidefaults.with_default(path, yamlcomments.uncommented(text) if ciruns.is_yaml(path) else text)
     text = selfurls.localized(text, walk.mine, seen)  # the repository's own raw URLs (cileft68)
     text = composeruns.localized(text, seen, read_blob)  # a mounted service's paths (cileft68)
     text = tasktexts.restricted(path, text, tasks)  # the tasks a caller runs of it

@@ -7,10 +7,11 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from gatekeeper.classify import ciforms, ciruns, deployruns, dockerbuilds, dockerrefs
+from gatekeeper.classify import ciforms, ciruns, deployruns, dockerbuilds, dockerrefs, yamlcomments
 from gatekeeper.classify.pipinstalls import ONE
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
+from gatekeeper.classify.taskunits import Tasks, joined
 from gatekeeper.classify.treereads import PastBound, Read, Tree
 from gatekeeper.gitobjects import TreeEntry
 
@@ -109,14 +110,22 @@ def _doc(path: str) -> bool:
     return name.endswith(_DOC_TYPES) or name.startswith(_DOC_NAMES)
 
 
-def shown_names(path: str, text: str) -> tuple[list[str], list[str]]:
-    """(the resolved patterns of the files the definition at `path` runs, those of the Compose files it names), from
-    the text a patch shows of it (patchcontext.py): its words, and for an Earthfile its COPY-then-RUN scripts."""
-    scripts, composed, folders = ciruns.named_in(path, text)
+def shown_names(path: str, text: str) -> tuple[list[str], list[str], dict[str, Tasks]]:
+    """(the resolved patterns of the files the definition at `path` runs, those of the Compose files it names, {each
+    resolved pattern of a task file: the tasks its runners run of it, None for the whole file}), from the text a patch
+    shows of it (patchcontext.py): its words, and for an Earthfile its COPY-then-RUN scripts. A YAML file's comments
+    name nothing (yamlcomments.py; --tree cuts them in walknames.named, before composeruns adds its own `#` lines)."""
+    text = yamlcomments.uncommented(text) if ciruns.is_yaml(path) else text
+    scripts, composed, folders, tasked = ciruns.named_tasks(path, text)
     own = path.rpartition("/")[0]
     runs = sorted(dockerrefs.run_scripts(own, text)[0]) if ciforms.is_earthfile(path) else []
+    tasks: dict[str, Tasks | None] = {}
+    for named in scripts[:ciruns.MAX_NAMED]:
+        for p in ciruns.resolved(named, path, folders):  # a path named whole by any word is read whole
+            tasks[p] = joined(tasks[p], tasked.get(named)) if p in tasks else tasked.get(named)
     return ([p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)] + runs,
-            [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)])
+            [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
+            {p: tasks_of for p, tasks_of in tasks.items() if tasks_of is not None})
 
 
 def reaches(pattern: str, path: str) -> bool:
