@@ -89,8 +89,9 @@ def test_a_deeper_folder_name_resolves_from_its_parent() -> None:
     assert "tools/ci/helpers.py" in tree_runs(files)  # before: missed
 
 
+# `from .lib import x` in scripts/release.py was a case here until misses 11: a relative import inside a tooling
+# folder is followed however the file is run (run as a file, the import fails, so reading it only over-reads).
 @each_case("script, line, kept", [("scripts/release.py", "from app.core import x\n", "app/core.py"),
-                                  ("scripts/release.py", "from .lib import x\n", "scripts/lib.py"),
                                   ("scripts/release.py", "import app.core\n", "app/core.py"),
                                   ("octobot/cli.py", "from octobot.api import backtesting\n", "octobot/api.py"),
                                   ("libs/base/base/main.py", "from base.adder import add\n", "libs/base/base/adder.py"),
