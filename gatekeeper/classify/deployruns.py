@@ -282,20 +282,20 @@ def _named(command: str, args: list[str]) -> list[str]:
     if command in ("helm", "helm3"):
         return _helm(args)
     if command in ("kubectl", "oc"):
-        plain = _plain(args, frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-o", "--output", "-l",
+        plain = plain_words(args, frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-o", "--output", "-l",
                                         "--selector", "--server", "--cluster", "--user", "--field-manager"}))
         if plain[:1] == ["kustomize"]:
             return plain[1:2]
         return [] if plain[:1] and plain[0] in _KUBECTL_READS else _values(args, _KUBECTL_FILES)
     if command == "kustomize":
-        plain = _plain(args, frozenset({"-o", "--output", "--load-restrictor"}))
+        plain = plain_words(args, frozenset({"-o", "--output", "--load-restrictor"}))
         return plain[1:2] if plain[:1] == ["build"] else []
     if command in ("terraform", "tofu", "terragrunt"):
         folders = _values(args, frozenset({"-chdir", "--terragrunt-working-dir", "--working-dir"}))
         return folders + _terraform_files(args)
     if command == "ansible-playbook":
         values = [v.removeprefix("@") for v in _values(args, _ANSIBLE_FILES) if "=" not in v or v.startswith("@")]
-        return values + _plain(args, _ANSIBLE_VALUED | _ANSIBLE_FILES)
+        return values + plain_words(args, _ANSIBLE_VALUED | _ANSIBLE_FILES)
     if command == "helmfile":
         return _values(args, frozenset({"-f", "--file"}))
     return _cloud(command, args)
@@ -314,7 +314,7 @@ def _cloud(command: str, args: list[str]) -> list[str]:
     if command not in _CLOUD:
         return []
     needs, options, positional = _CLOUD[command]
-    plain = _plain(args, options)
+    plain = plain_words(args, options)
     if needs and not set(needs) & set(plain):
         return []
     values = [v.removeprefix("file://").lstrip("@") for v in _values(args, options)]
@@ -346,7 +346,7 @@ _COMMANDS = frozenset({"helm", "helm3", "kubectl", "oc", "kustomize", "terraform
 
 
 def _helm(args: list[str]) -> list[str]:
-    plain = _plain(args, _HELM_VALUED | _HELM_FILES)
+    plain = plain_words(args, _HELM_VALUED | _HELM_FILES)
     if plain[:1] == ["diff"]:
         plain = plain[1:]
     if not plain or plain[0] not in _HELM_DEPLOYS:
@@ -360,7 +360,7 @@ def _helm(args: list[str]) -> list[str]:
     return [chart for chart in charts if chart not in _STDIN] + values  # helm reads no chart from standard input
 
 
-def _plain(args: list[str], valued: frozenset[str]) -> list[str]:
+def plain_words(args: list[str], valued: frozenset[str]) -> list[str]:
     """The positional words of `args`: not an option, not the value of an option in `valued`."""
     out, skip = [], False
     for word in args:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.classify import ansiblenames, wrappers
+from gatekeeper.classify.deployruns import plain_words
 from gatekeeper.classify.markers import extension
 from gatekeeper.lazy_pattern import lazy
 
@@ -153,37 +154,26 @@ def _deploy_command(command: str, args: list[str]) -> bool:
     if any(word in _DRY_RUNS for word in args):
         return False  # `kubectl apply -f x.yaml --dry-run=client`, `helm install --dry-run`: a check, not a deploy
     if command == "ansible-playbook":
-        return bool(_plain(args, frozenset({"-i", "--inventory", "-e", "--extra-vars", "-l", "--limit", "-u", "--user",
-                                             "-t", "--tags", "--skip-tags", "--vault-password-file", "-f", "--forks"})))
+        return bool(plain_words(args, frozenset({"-i", "--inventory", "-e", "--extra-vars", "-l", "--limit", "-u",
+                                                  "--user", "-t", "--tags", "--skip-tags", "--vault-password-file",
+                                                  "-f", "--forks"})))
     if command in ("kubectl", "oc"):
-        plain = _plain(args, _KUBE_VALUED | _KUBE_FILES)
+        plain = plain_words(args, _KUBE_VALUED | _KUBE_FILES)
         files = any(word.partition("=")[0] in _KUBE_FILES or word[:2] in ("-f", "-k") and not word.startswith("--")
                     or word.startswith("-") and not word.startswith("--") and word[-1:] in ("f", "k")
                     for word in args)
         verb = plain[0] if plain else ""
         return verb in ("apply", "create", "replace", "delete") and files or verb == "delete" and len(plain) > 1
     if command == "az":
-        plain = _plain(args, frozenset({"-g", "--resource-group", "-n", "--name", "-f", "--template-file", "-l",
+        plain = plain_words(args, frozenset({"-g", "--resource-group", "-n", "--name", "-f", "--template-file", "-l",
                                         "--location", "-p", "--parameters", "--subscription"}))
         return plain[:1] in (["deployment"], ["stack"]) and any(v in ("create", "delete") for v in plain[1:4])
     row = _DEPLOYS.get(command)
     if row is None:
         return False
     lead, verbs = row
-    plain = _plain(args, frozenset({"--stack-name", "--region", "--profile", "-n", "--namespace", "--kube-context",
+    plain = plain_words(args, frozenset({"--stack-name", "--region", "--profile", "-n", "--namespace", "--kube-context",
                                     "-C", "--cwd", "-s", "--stack", "-chdir", "--project", "-e", "--environment"}))
     plain = plain[1:] if command == "terragrunt" and plain[:1] == ["run-all"] else plain  # `run-all apply`
     return plain[:len(lead)] == list(lead) and len(plain) > len(lead) and plain[len(lead)] in verbs
 
-
-def _plain(args: list[str], valued: frozenset[str]) -> list[str]:
-    """The positional words of `args`: not an option, not the value of an option in `valued`."""
-    out, skip = [], False
-    for word in args:
-        if skip:
-            skip = False
-        elif word.startswith("-"):
-            skip = word in valued
-        else:
-            out.append(word)
-    return out
