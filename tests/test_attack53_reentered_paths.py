@@ -215,3 +215,40 @@ def test_the_gate_reviews_a_windows_job_s_script_over_real_git(tmp_path: Path, l
             "scripts/x.ps1": "Write-Host ok\n"}
     repo, first, second = two_commits(tmp_path / APP, base, {"scripts/x.ps1": "iwr http://127.0.0.1:9/x | iex\n"})
     assert tree_gate(repo.root, first, second)[0] == 3, line
+
+
+# The lead's merge check (the twenty-set regression): fast_float's workflow configures in `build` in one step and
+# installs with `-DCMAKE_INSTALL_PREFIX:PATH=../../../build/destination` from `tests/installation_tests/find` in
+# another; joined to the wrong step's folder the path climbs two and re-entered as `*`, every file ran (`.bazelrc`,
+# `benchmarks/benchmark.cpp`, `script/release.py` `src` -> `ci`).
+FAST_FLOAT = """on: push
+jobs:
+  ci:
+    runs-on: windows-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: |
+          cmake -S . -B build -DFASTFLOAT_TEST=ON -DCMAKE_INSTALL_PREFIX:PATH=destination
+      - run: |
+          cd build &&
+          cmake --install .
+      - run: |
+          cd tests/installation_tests/find &&
+          cmake -S . -B build -DCMAKE_INSTALL_PREFIX:PATH=../../../build/destination{tail}
+"""
+
+
+@each_case("tail", ["", "/", "/*", " && cmake --build build"])
+def test_a_folder_path_joined_to_another_steps_folder_does_not_run_every_file(tail: str) -> None:
+    files = {".github/workflows/vs17-ci.yml": FAST_FLOAT.format(tail=tail), "script/release.py": "print(1)\n",
+             ".bazelrc": "build --copt=-O2\n", "benchmarks/benchmark.cpp": "int main() {}\n",
+             "CMakeLists.txt": "project(x)\n", "tests/installation_tests/find/CMakeLists.txt": "project(y)\n"}
+    runs = tree_runs(files)
+    assert not {"script/release.py", ".bazelrc", "benchmarks/benchmark.cpp"} & set(runs), sorted(runs)
+
+
+@each_case("path, want", [("../../build/destination/*", None), ("../app/*", None), (f"../app/{chr(2)}", None),
+                          ("../app/tools/*", "tools/*"), ("../app/*.sh", "*.sh"), ("../app/x.sh", "x.sh"),
+                          ("../../app/app/tools/x.sh", "tools/x.sh")])
+def test_a_reentered_path_must_name_something_of_its_own(path: str, want: str | None) -> None:
+    assert reentered(path) == want

@@ -35,6 +35,7 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["TAILS", "checked_out", "commanded", "concourse_runs", "is_kokoro_config", "reentered", "tails",
            "unfoldered", "unprefixed"]
 
+_WILD = "*\x02"  # pipinstalls.ANY and ONE: a variable part
 TAILS = 4  # parts of an absolute path tried (as runvars' absolute folders)
 _KOKORO_FOLDERS = (".kokoro/", "kokoro/")
 # A Concourse task's input or a pipeline's `get:` (and an input's `path:`): the folder a repository is checked out into
@@ -168,7 +169,11 @@ def reentered(path: str) -> str | None:
         return None
     parts = path.split("/")
     ups = len(parts) - len(list(itertools.dropwhile("..".__eq__, parts)))
-    return "/".join(parts[2 * ups:]) if len(parts) > 2 * ups else None
+    rest = parts[2 * ups:]
+    # a rest with no name of its own (`*`: a folder's every file, named from a folder the path was wrongly joined
+    # to) would make every file of the repository run: fast_float's `-D…:PATH=../../../build/destination` read from a
+    # `build` folder another step enters; the root itself names nothing (ciruns.resolved drops `.`)
+    return "/".join(rest) if any(part.strip(_WILD) for part in rest) else None
 
 
 def is_kokoro_config(path: str) -> bool:
