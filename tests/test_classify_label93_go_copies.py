@@ -48,10 +48,10 @@ MAKEFILE = ("packr = signer/packrd/packed-packr.go\ngosources = $(shell find . -
             "github-prepare:\n\tVERSION=$(shell echo $(GITHUB_REF) | rev) $(MAKE) $(packr)\n")
 WORKFLOW = ("on: release\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v1\n"
             "      - run: scripts/test-suite.sh\n      - run: make github-prepare\n")
-TUPELO = {"go.mod": "module github.com/q/tupelo\n\ngo 1.14\n", "Makefile": MAKEFILE,
+TUPELO = {"go.mod": "module 127.0.0.1/q/tupelo\n\ngo 1.14\n", "Makefile": MAKEFILE,
           ".github/workflows/release.yml": WORKFLOW, "scripts/test-suite.sh": "#!/usr/bin/env bash\nmake test\n",
           "signer/main.go": "package main\n", "signer/gossip/node.go": "package gossip\n",
-          "signer/metrics/go.mod": "module github.com/q/tupelo/signer/metrics\n",
+          "signer/metrics/go.mod": "module 127.0.0.1/q/tupelo/signer/metrics\n",
           "signer/metrics/main.go": "package main\n"}
 
 
@@ -70,6 +70,6 @@ def test_tupelos_shape_through_the_cli(tmp_path: Path) -> None:
 
 @each_case("text", [repeated("go build -o t ./x && cp t /b/\n", "", "t"), repeated("cp t ", "go build -o t ./x\n", "")])
 def test_copies_are_read_in_linear_time(text: object) -> None:
-    mods = (gobuilds.Module("example.com/x", ""),)
+    mods = (gobuilds.Module("127.0.0.1/x", ""),)
     assert_linear(lambda source: gobuilds.packages(source, "ci/build.sh", [], mods), text,  # type: ignore[arg-type]
                   budget=0.2)  # 0.048 CPU-s at 64 KiB (load 19)

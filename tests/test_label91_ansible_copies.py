@@ -42,7 +42,7 @@ LOOK_ALIKES = [  # (the YAML file, its text, a file it does not ship)
     ("deploy.yml", PLAY + "    - copy:\n        src: /etc/x.cnf\n        dest: /etc/y.cnf\n        remote_src: true\n",
      "etc/x.cnf"),
 ]
-BEFORE, AFTER = "[mysqld]\nbind-address = 127.0.0.1\n", "[mysqld]\nbind-address = 0.0.0.0\nskip-grant-tables\n"
+BEFORE, AFTER = "[mysqld]\nbind-address = 127.0.0.1\n", "[mysqld]\nbind-address = *\nskip-grant-tables\n"
 
 
 @pytest.fixture(scope="module")

@@ -45,7 +45,7 @@ LOOK_ALIKES = [  # (the YAML file, its text, a file it does not ship)
     ("deploy.yml", PLAY + "    - copy:\n        src: app.ini\n        dest: /etc/\n      loop: \"{{ hosts }}\"\n",
      "files/other.ini"),
 ]
-BEFORE, AFTER = "[app]\nbind = 127.0.0.1\n", "[app]\nbind = 0.0.0.0\nauth = off\n"
+BEFORE, AFTER = "[app]\nbind = 127.0.0.1\n", "[app]\nbind = *\nauth = off\n"
 
 
 @pytest.fixture(scope="module")
